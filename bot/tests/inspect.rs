@@ -1,0 +1,103 @@
+//! The inspection subcommands, run as a user would run them.
+
+use std::process::Command;
+
+fn voidmate(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args(args)
+        .output()
+        .expect("run voidmate");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn moves_lists_one_san_a_line_and_filters_by_square() {
+    let (ok, out, _) = voidmate(&["moves", "--variant", "void"]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 22);
+    let (ok, out, _) = voidmate(&[
+        "moves",
+        "--variant",
+        "void",
+        "--moves",
+        "g4 g6",
+        "--square",
+        "g1",
+    ]);
+    assert!(ok);
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        ["Mf3", "Mg2", "Mg3", "Mh3"],
+        "g2 opens the way to f3, g3, h3"
+    );
+}
+
+#[test]
+fn perft_prints_the_count_on_the_last_line() {
+    let (ok, out, _) = voidmate(&["perft", "--variant", "standard", "--depth", "3"]);
+    assert!(ok);
+    assert_eq!(out.lines().last(), Some("8902"));
+    let (ok, out, _) = voidmate(&["perft", "--variant", "void", "--depth", "2", "--divide"]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 23);
+    assert_eq!(out.lines().last(), Some("484"));
+    assert!(out.contains("e4: 22"), "{out}");
+}
+
+#[test]
+fn fen_replays_moves_from_a_fen_with_tiles() {
+    let (ok, out, _) = voidmate(&[
+        "fen",
+        "--variant",
+        "void",
+        "--fen",
+        "4k4/9/9/9/p8/9/9/9/R3K4 w - - 0 1",
+        "--moves",
+        "1. Rxa5 Ke8 2. Kd2",
+    ]);
+    assert!(ok);
+    assert_eq!(out.trim(), "9/4k4/9/9/9/9/9/3K5/9 b - - 0 2 void:a5");
+}
+
+#[test]
+fn bad_input_is_reported_with_the_reason_and_a_failing_status() {
+    let (ok, out, err) = voidmate(&["fen", "--variant", "void", "--moves", "e4 e5"]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert_eq!(
+        err.trim(),
+        "error: move 2 of --moves: e5 is illegal: no pawn of yours can move to e5"
+    );
+    let (ok, _, err) = voidmate(&["moves", "--variant", "xiangqi"]);
+    assert!(!ok);
+    assert!(
+        err.contains("'xiangqi' is not a variant I know; try one of: standard, void"),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&[
+        "perft",
+        "--variant",
+        "void",
+        "--fen",
+        "4k4/9 w",
+        "--depth",
+        "1",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("the FEN has 2 ranks, this board has 9"),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&["moves", "--variant", "void", "--square", "j1"]);
+    assert!(!ok);
+    assert!(
+        err.contains("'j1' is not a square of this board (files a-i, ranks 1-9)"),
+        "{err}"
+    );
+}

@@ -1,0 +1,65 @@
+//! Perft speed in nodes per second: our engine on standard chess and Void
+//! Chess, and shakmaty (a specialised 8x8 bitboard generator) on the same
+//! standard positions, measured in the same run.
+//!
+//! `cargo bench -p voidmate-rules --bench perft`; figures go to
+//! `docs/performance.md`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use shakmaty::{fen::Fen, CastlingMode, Chess};
+use voidmate_rules::{variants, Position};
+
+const STANDARD: &[(&str, &str, u32)] = &[
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        4,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        3,
+    ),
+];
+
+const VOID: &[(&str, &str, u32)] = &[
+    ("start", "rnbqkbmnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKBMNR w KQkq - 0 1", 4),
+    (
+        "midgame",
+        "1q2kbm1r/2pp2p2/bpn2p2p/4p4/9/1P1P1P3/P3PMP1n/2P4P1/RNB1K2NR w KQ - 0 21 void:a6,h8;unstable:i3b20",
+        3,
+    ),
+];
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(20);
+    for &(name, fen, depth) in STANDARD {
+        let ours = Position::from_fen(variants::standard(), fen).unwrap();
+        let theirs: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let nodes = ours.perft(depth);
+        assert_eq!(nodes, shakmaty::perft(&theirs, depth));
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("standard/{name}/d{depth}/voidmate"), |b| {
+            b.iter(|| ours.perft(depth))
+        });
+        group.bench_function(format!("standard/{name}/d{depth}/shakmaty"), |b| {
+            b.iter(|| shakmaty::perft(&theirs, depth))
+        });
+    }
+    for &(name, fen, depth) in VOID {
+        let pos = Position::from_fen(variants::void(), fen).unwrap();
+        group.throughput(Throughput::Elements(pos.perft(depth)));
+        group.bench_function(format!("void/{name}/d{depth}/voidmate"), |b| {
+            b.iter(|| pos.perft(depth))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

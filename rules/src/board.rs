@@ -1,0 +1,323 @@
+//! The board: pieces, tiles, and the counters that go with a position.
+//!
+//! A [`Board`] is plain data that knows nothing of the rules; the variant's
+//! [`Rules`](crate::Rules) interpret it. It is copied to make a move (copy-make):
+//! at well under a kilobyte that is cheaper than undoing tile effects.
+
+use crate::square::CELLS;
+use crate::tile::Unstable;
+use crate::{zobrist, BoardSize, CastlingSide, Color, Piece, Role, Square, SquareSet, Tile};
+
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const VOID: u8 = 1;
+pub(crate) const WALL: u8 = 2;
+pub(crate) const PIECE: u8 = 0x20;
+
+#[inline]
+pub(crate) const fn code(color: Color, role: Role) -> u8 {
+    PIECE | ((color as u8) << 4) | role as u8
+}
+
+#[inline]
+pub(crate) const fn is_piece(cell: u8) -> bool {
+    cell & PIECE != 0
+}
+
+/// `true` if `cell` holds a piece of `color`.
+#[inline]
+pub(crate) const fn is_color(cell: u8, color: Color) -> bool {
+    cell & 0x30 == PIECE | ((color as u8) << 4)
+}
+
+#[inline]
+pub(crate) fn role_of(cell: u8) -> Role {
+    Role::from_index(cell & 0x0f)
+}
+
+#[inline]
+pub(crate) fn piece_of(cell: u8) -> Option<Piece> {
+    is_piece(cell).then(|| Piece::new(Color::from_index((cell >> 4) & 1), role_of(cell)))
+}
+
+/// Bit of a castling right in [`Board::castling`].
+#[inline]
+pub(crate) const fn castling_bit(color: Color, side: CastlingSide) -> u8 {
+    1 << (color as u8 * 2 + side as u8)
+}
+
+/// Pieces, tiles, side to move and counters of one position.
+#[derive(Clone)]
+pub struct Board {
+    pub(crate) cells: [u8; CELLS],
+    pub(crate) occupied: [SquareSet; 2],
+    pub(crate) voids: SquareSet,
+    pub(crate) kings: [Option<Square>; 2],
+    pub(crate) counts: [[u8; 16]; 2],
+    pub(crate) unstable: [Option<Unstable>; 2],
+    pub(crate) castling: u8,
+    pub(crate) ep: Option<Square>,
+    pub(crate) turn: Color,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) siege: u16,
+    pub(crate) hash: u64,
+}
+
+impl Board {
+    /// An empty board of `size`: walls outside, normal tiles inside.
+    pub(crate) fn empty(size: BoardSize) -> Board {
+        let mut cells = [WALL; CELLS];
+        for sq in size.squares() {
+            cells[sq.index()] = EMPTY;
+        }
+        Board {
+            cells,
+            occupied: [SquareSet::EMPTY; 2],
+            voids: SquareSet::EMPTY,
+            kings: [None; 2],
+            counts: [[0; 16]; 2],
+            unstable: [None; 2],
+            castling: 0,
+            ep: None,
+            turn: Color::White,
+            halfmove: 0,
+            fullmove: 1,
+            siege: 0,
+            hash: 0,
+        }
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        piece_of(self.cells[sq.index()])
+    }
+
+    pub fn tile(&self, sq: Square) -> Tile {
+        if self.cells[sq.index()] == VOID {
+            return Tile::Void;
+        }
+        for owner in Color::ALL {
+            if let Some(u) = self.unstable[owner.index()] {
+                if u.square == sq {
+                    return Tile::Unstable {
+                        owner,
+                        since: u.since,
+                    };
+                }
+            }
+        }
+        Tile::Normal
+    }
+
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    pub fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    /// The side's unstable tile, if it has one.
+    pub fn unstable(&self, owner: Color) -> Option<Unstable> {
+        self.unstable[owner.index()]
+    }
+
+    pub fn voids(&self) -> &SquareSet {
+        &self.voids
+    }
+
+    pub fn occupied(&self, color: Color) -> &SquareSet {
+        &self.occupied[color.index()]
+    }
+
+    pub fn count(&self, color: Color, role: Role) -> u8 {
+        self.counts[color.index()][role.index()]
+    }
+
+    /// Pieces of both sides of `role`.
+    pub fn count_both(&self, role: Role) -> u8 {
+        self.count(Color::White, role) + self.count(Color::Black, role)
+    }
+
+    pub fn castling_right(&self, color: Color, side: CastlingSide) -> bool {
+        self.castling & castling_bit(color, side) != 0
+    }
+
+    pub fn en_passant(&self) -> Option<Square> {
+        self.ep
+    }
+
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Plies the current void siege has lasted (Void Chess; 0 elsewhere).
+    pub fn siege_plies(&self) -> u16 {
+        self.siege
+    }
+
+    /// The key that identifies this position for repetition: pieces, tiles,
+    /// side to move, castling rights and a capturable en-passant square.
+    pub fn key(&self) -> u64 {
+        self.hash
+    }
+
+    pub(crate) fn is_empty(&self, sq: Square) -> bool {
+        self.cells[sq.index()] == EMPTY
+    }
+
+    pub(crate) fn is_void(&self, sq: Square) -> bool {
+        self.cells[sq.index()] == VOID
+    }
+
+    // ---- mutators: each keeps sets, counts and the key in step ----
+
+    pub(crate) fn put(&mut self, sq: Square, color: Color, role: Role) {
+        debug_assert_eq!(self.cells[sq.index()], EMPTY, "put on occupied {sq}");
+        let c = code(color, role);
+        self.cells[sq.index()] = c;
+        self.occupied[color.index()].insert(sq);
+        self.counts[color.index()][role.index()] += 1;
+        if role == Role::King {
+            self.kings[color.index()] = Some(sq);
+        }
+        self.hash ^= zobrist::piece(c, sq);
+    }
+
+    /// Removes and returns the piece on `sq` (leaving the square empty).
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
+        let c = self.cells[sq.index()];
+        let piece = piece_of(c)?;
+        self.cells[sq.index()] = EMPTY;
+        self.occupied[piece.color.index()].remove(sq);
+        self.counts[piece.color.index()][piece.role.index()] -= 1;
+        if piece.role == Role::King && self.kings[piece.color.index()] == Some(sq) {
+            self.kings[piece.color.index()] = None;
+        }
+        self.hash ^= zobrist::piece(c, sq);
+        Some(piece)
+    }
+
+    pub(crate) fn set_void(&mut self, sq: Square, void: bool) {
+        let cell = &mut self.cells[sq.index()];
+        if void {
+            debug_assert_eq!(*cell, EMPTY);
+            *cell = VOID;
+            self.voids.insert(sq);
+        } else {
+            debug_assert_eq!(*cell, VOID);
+            *cell = EMPTY;
+            self.voids.remove(sq);
+        }
+        self.hash ^= zobrist::void(sq);
+    }
+
+    pub(crate) fn set_unstable(&mut self, owner: Color, tile: Option<Unstable>) {
+        if let Some(old) = self.unstable[owner.index()] {
+            self.hash ^= zobrist::unstable(owner, old.square);
+        }
+        if let Some(new) = tile {
+            self.hash ^= zobrist::unstable(owner, new.square);
+        }
+        self.unstable[owner.index()] = tile;
+    }
+
+    pub(crate) fn set_castling(&mut self, rights: u8) {
+        self.hash ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+        self.castling = rights;
+    }
+
+    pub(crate) fn set_ep(&mut self, ep: Option<Square>) {
+        if let Some(old) = self.ep {
+            self.hash ^= zobrist::en_passant(old);
+        }
+        if let Some(new) = ep {
+            self.hash ^= zobrist::en_passant(new);
+        }
+        self.ep = ep;
+    }
+
+    pub(crate) fn set_turn(&mut self, turn: Color) {
+        if turn != self.turn {
+            self.hash ^= zobrist::black_to_move();
+        }
+        self.turn = turn;
+    }
+
+    /// The key computed from scratch; equal to [`Board::key`] unless a bug
+    /// lost an update (the property tests check this after every move).
+    pub fn recomputed_key(&self) -> u64 {
+        let mut h = 0;
+        for color in Color::ALL {
+            for sq in self.occupied[color.index()].iter() {
+                h ^= zobrist::piece(self.cells[sq.index()], sq);
+            }
+            if let Some(u) = self.unstable[color.index()] {
+                h ^= zobrist::unstable(color, u.square);
+            }
+        }
+        for sq in self.voids.iter() {
+            h ^= zobrist::void(sq);
+        }
+        h ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.ep {
+            h ^= zobrist::en_passant(ep);
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move();
+        }
+        h
+    }
+
+    /// Checks that the redundant parts (sets, counts, kings, key) agree with
+    /// the cells. For tests.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut counts = [[0u8; 16]; 2];
+        for (i, &cell) in self.cells.iter().enumerate() {
+            if cell == WALL {
+                continue;
+            }
+            let sq = Square::from_index(i);
+            if let Some(p) = piece_of(cell) {
+                counts[p.color.index()][p.role.index()] += 1;
+                if !self.occupied[p.color.index()].contains(sq) {
+                    return Err(format!("{sq} holds a piece missing from the set"));
+                }
+            } else if self.occupied[0].contains(sq) || self.occupied[1].contains(sq) {
+                return Err(format!("{sq} is in a piece set but holds no piece"));
+            }
+            if (cell == VOID) != self.voids.contains(sq) {
+                return Err(format!("{sq}: void set and cells disagree"));
+            }
+        }
+        if counts != self.counts {
+            return Err("piece counts disagree with the cells".into());
+        }
+        for color in Color::ALL {
+            let king = self.occupied[color.index()]
+                .iter()
+                .find(|&sq| role_of(self.cells[sq.index()]) == Role::King);
+            if king != self.kings[color.index()] {
+                return Err(format!("{color} king square is stale"));
+            }
+        }
+        if self.recomputed_key() != self.hash {
+            return Err("incremental key differs from recomputed key".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copy-make copies the whole board for every move played in search; the
+    /// padded 16x16 mailbox must keep that copy small on every board size.
+    #[test]
+    fn a_board_stays_under_a_kilobyte() {
+        let size = std::mem::size_of::<super::Board>();
+        assert!(size < 1024, "Board is {size} bytes");
+    }
+}

@@ -1,0 +1,528 @@
+//! Move generation, attack detection and making moves.
+//!
+//! Moves are generated pseudo-legally from the role tables, then filtered.
+//! Most moves are proven legal without being played: when the side to move is
+//! not in check, a piece that is not pinned to its king and not next to it
+//! (a two-step walker could then reach the king through its square) cannot
+//! expose the king. King moves, evasions, en passant, castling and the rest
+//! are played on a copy of the board and the king's square tested.
+
+use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID};
+use crate::rules::Rules;
+use crate::tile::Unstable;
+use crate::variant::MoveEffect;
+use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Role, Square};
+use arrayvec::ArrayVec;
+
+/// `true` if a piece of `by` attacks `target`: could capture there if an
+/// enemy piece stood on it.
+pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    let t = target.index() as i16;
+    let cells = &b.cells;
+    let counts = &b.counts[by.index()];
+    for &(d, masks) in &rules.leap_attacks {
+        let cell = cells[(t + d) as usize];
+        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 {
+            return true;
+        }
+    }
+    for &(d, mask, range) in &rules.ride_attacks {
+        let mut s = t + d;
+        let mut n = 1;
+        while cells[s as usize] == EMPTY && n < range {
+            s += d;
+            n += 1;
+        }
+        let cell = cells[s as usize];
+        if is_color(cell, by) && mask & (1 << (cell & 0x0f)) != 0 {
+            return true;
+        }
+    }
+    for (role, steps, crosses) in &rules.two_step_attackers {
+        if counts[role.index()] == 0 {
+            continue;
+        }
+        let walker = code(by, *role);
+        for &d2 in steps {
+            let mid = (t - d2) as usize;
+            let c = cells[mid];
+            if c != EMPTY && !(*crosses && c == VOID) {
+                continue;
+            }
+            for &d1 in steps {
+                if cells[(mid as i16 - d1) as usize] == walker {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// May a piece of `rules`' role land on `cell`? (empty, enemy, or a void for
+/// void-crossers)
+#[inline]
+fn landable(cell: u8, them: Color, crosses_void: bool) -> bool {
+    cell == EMPTY || is_color(cell, them) || (crosses_void && cell == VOID)
+}
+
+/// All pseudo-legal moves except castling: pieces move by their rules, without
+/// regard for the safety of their own king.
+pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
+    let us = b.turn;
+    let them = !us;
+    let cells = &b.cells;
+    for from in b.occupied[us.index()].iter() {
+        let f = from.index() as i16;
+        let g = &rules.gen[(cells[from.index()] & 0x0f) as usize];
+        for &d in &g.leaps {
+            if landable(cells[(f + d) as usize], them, g.crosses_void) {
+                out.push(Move::new(from, from.offset(d), MoveKind::Normal));
+            }
+        }
+        for &(d, range) in &g.rides {
+            let mut s = f + d;
+            let mut n = 0;
+            loop {
+                let cell = cells[s as usize];
+                if cell == EMPTY || (g.crosses_void && cell == VOID) {
+                    out.push(Move::new(
+                        from,
+                        Square::from_index(s as usize),
+                        MoveKind::Normal,
+                    ));
+                } else {
+                    if is_color(cell, them) {
+                        out.push(Move::new(
+                            from,
+                            Square::from_index(s as usize),
+                            MoveKind::Normal,
+                        ));
+                    }
+                    break;
+                }
+                n += 1;
+                if n >= range {
+                    break;
+                }
+                s += d;
+            }
+        }
+        if !g.two_steps.is_empty() {
+            two_step_moves(from, &g.two_steps, g.crosses_void, cells, them, out);
+        }
+        if g.pawn {
+            pawn_moves(rules, b, from, out);
+        }
+    }
+}
+
+fn two_step_moves(
+    from: Square,
+    steps: &[i16],
+    crosses: bool,
+    cells: &[u8],
+    them: Color,
+    out: &mut MoveList,
+) {
+    let f = from.index() as i16;
+    // Destinations seen, by offset from `from` (+ 2 * STRIDE + 2 keeps it >= 0).
+    let mut seen: u128 = 0;
+    let base = 2 * crate::square::STRIDE + 2;
+    let push = |to: i16, seen: &mut u128, out: &mut MoveList| {
+        let bit = 1u128 << (to - f + base);
+        if *seen & bit == 0 {
+            *seen |= bit;
+            out.push(Move::new(
+                from,
+                Square::from_index(to as usize),
+                MoveKind::Normal,
+            ));
+        }
+    };
+    for &d1 in steps {
+        let mid = f + d1;
+        let c = cells[mid as usize];
+        if is_color(c, them) {
+            push(mid, &mut seen, out);
+            continue;
+        }
+        if !(c == EMPTY || (crosses && c == VOID)) {
+            continue;
+        }
+        push(mid, &mut seen, out);
+        for &d2 in steps {
+            let to = mid + d2;
+            if to != f && landable(cells[to as usize], them, crosses) {
+                push(to, &mut seen, out);
+            }
+        }
+    }
+}
+
+fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
+    let us = b.turn;
+    let them = !us;
+    let fwd = Rules::pawn_forward(us);
+    let cells = &b.cells;
+    let promo_rank = rules.promotion_rank(us);
+    let push = |to: Square, kind: MoveKind, out: &mut MoveList| {
+        if to.rank() == promo_rank {
+            for &role in &rules.def.promotion {
+                out.push(Move {
+                    from,
+                    to,
+                    kind,
+                    promotion: Some(role),
+                });
+            }
+        } else {
+            out.push(Move::new(from, to, kind));
+        }
+    };
+    let one = from.offset(fwd);
+    if cells[one.index()] == EMPTY {
+        push(one, MoveKind::Normal, out);
+        if from.rank() == rules.double_step_rank(us) {
+            let two = one.offset(fwd);
+            if cells[two.index()] == EMPTY {
+                out.push(Move::new(from, two, MoveKind::DoubleStep));
+            }
+        }
+    }
+    for side in [-1, 1] {
+        let to = one.offset(side);
+        if is_color(cells[to.index()], them) {
+            push(to, MoveKind::Normal, out);
+        } else if b.ep == Some(to) {
+            out.push(Move::new(from, to, MoveKind::EnPassant));
+        }
+    }
+}
+
+/// Castling moves that satisfy every condition: rights, pieces in place,
+/// empty squares between, king not in check nor crossing an attacked square.
+pub(crate) fn castling_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
+    let Some(c) = &rules.def.castling else { return };
+    for side in [CastlingSide::King, CastlingSide::Queen] {
+        if let Ok(mv) = castling_move(rules, b, c, side) {
+            out.push(mv);
+        }
+    }
+}
+
+/// Why castling is not possible, in words (also used for error messages).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CastleBlock {
+    NoRight,
+    Occupied(Square),
+    InCheck,
+    Attacked(Square),
+}
+
+pub(crate) fn castling_move(
+    rules: &Rules,
+    b: &Board,
+    c: &crate::variant::CastlingDef,
+    side: CastlingSide,
+) -> Result<Move, CastleBlock> {
+    let us = b.turn;
+    let them = !us;
+    if !b.castling_right(us, side) {
+        return Err(CastleBlock::NoRight);
+    }
+    let rank = rules.home_rank(us);
+    let k_from = Square::new(c.king_file, rank);
+    let r_from = Square::new(c.rook_from[side as usize], rank);
+    let k_to = Square::new(c.king_to[side as usize], rank);
+    let r_to = Square::new(c.rook_to[side as usize], rank);
+    if b.piece_at(k_from) != Some(Piece::new(us, Role::King))
+        || b.piece_at(r_from) != Some(Piece::new(us, Role::Rook))
+    {
+        return Err(CastleBlock::NoRight);
+    }
+    let files = [k_from.file(), r_from.file(), k_to.file(), r_to.file()];
+    let lo = *files.iter().min().unwrap();
+    let hi = *files.iter().max().unwrap();
+    for file in lo..=hi {
+        let sq = Square::new(file, rank);
+        if sq != k_from && sq != r_from && !b.is_empty(sq) {
+            return Err(CastleBlock::Occupied(sq));
+        }
+    }
+    if attacked(rules, b, k_from, them) {
+        return Err(CastleBlock::InCheck);
+    }
+    let (a, z) = (
+        k_from.file().min(k_to.file()),
+        k_from.file().max(k_to.file()),
+    );
+    for file in a..=z {
+        let sq = Square::new(file, rank);
+        if sq != k_from && attacked(rules, b, sq, them) {
+            return Err(CastleBlock::Attacked(sq));
+        }
+    }
+    Ok(Move::new(k_from, k_to, MoveKind::Castle(side)))
+}
+
+/// Plays `mv` on a copy of `b`. The move must be pseudo-legal.
+pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
+    let mut n = b.clone();
+    let us = b.turn;
+    let them = !us;
+    let mover = n.take(mv.from).expect("a piece on the from square");
+    let mut captured = None;
+    match mv.kind {
+        MoveKind::Normal | MoveKind::DoubleStep => {
+            if is_piece(n.cells[mv.to.index()]) {
+                captured = n.take(mv.to);
+            } else if n.cells[mv.to.index()] == VOID {
+                // Only void-crossers get here; landing heals the void.
+                n.set_void(mv.to, false);
+            }
+        }
+        MoveKind::EnPassant => {
+            captured = n.take(mv.to.offset(-Rules::pawn_forward(us)));
+        }
+        MoveKind::Castle(side) => {
+            let c = rules.def.castling.as_ref().expect("castling rules");
+            let rank = rules.home_rank(us);
+            let r_from = Square::new(c.rook_from[side as usize], rank);
+            let r_to = Square::new(c.rook_to[side as usize], rank);
+            n.take(r_from);
+            n.put(r_to, us, Role::Rook);
+        }
+    }
+    let landed = Piece::new(us, mv.promotion.unwrap_or(mover.role));
+    n.put(mv.to, us, landed.role);
+
+    let clear = rules.castle_clear[mv.from.index()] | rules.castle_clear[mv.to.index()];
+    if clear & n.castling != 0 {
+        n.set_castling(n.castling & !clear);
+    }
+    let ep = if mv.kind == MoveKind::DoubleStep {
+        // Record the square only when an enemy pawn could take en passant,
+        // so that repetition sees equal positions as equal.
+        let pawn = code(them, Role::Pawn);
+        let capturable = n.cells[mv.to.index() - 1] == pawn || n.cells[mv.to.index() + 1] == pawn;
+        capturable.then(|| mv.from.offset(Rules::pawn_forward(us)))
+    } else {
+        None
+    };
+    if ep != n.ep {
+        n.set_ep(ep);
+    }
+    if mover.role == Role::Pawn || captured.is_some() {
+        n.halfmove = 0;
+    } else {
+        n.halfmove += 1;
+    }
+    rules.variant.after_move(
+        rules,
+        &mut n,
+        &MoveEffect {
+            mover: us,
+            mv: *mv,
+            landed,
+            captured,
+        },
+    );
+    if us == Color::Black {
+        n.fullmove += 1;
+    }
+    n.set_turn(them);
+    n
+}
+
+/// Removes a piece destroyed by a tile, keeping castling rights honest.
+pub(crate) fn destroy(rules: &Rules, b: &mut Board, sq: Square) -> Option<Piece> {
+    let piece = b.take(sq)?;
+    let clear = rules.castle_clear[sq.index()];
+    if clear & b.castling != 0 {
+        b.set_castling(b.castling & !clear);
+    }
+    Some(piece)
+}
+
+/// Squares of the side to move's pieces pinned to `king` by enemy riders.
+fn pinned(rules: &Rules, b: &Board, king: Square, them: Color) -> ArrayVec<Square, 16> {
+    let mut out = ArrayVec::new();
+    let k = king.index() as i16;
+    let cells = &b.cells;
+    let us = !them;
+    for &(d, mask, range) in &rules.ride_attacks {
+        let mut s = k + d;
+        let mut n: u8 = 1;
+        while cells[s as usize] == EMPTY {
+            s += d;
+            n = n.saturating_add(1);
+        }
+        if !is_color(cells[s as usize], us) || n >= range {
+            continue;
+        }
+        let blocker = s;
+        s += d;
+        n = n.saturating_add(1);
+        while cells[s as usize] == EMPTY && n < range {
+            s += d;
+            n = n.saturating_add(1);
+        }
+        let cell = cells[s as usize];
+        if is_color(cell, them) && mask & (1 << (cell & 0x0f)) != 0 && !out.is_full() {
+            out.push(Square::from_index(blocker as usize));
+        }
+    }
+    out
+}
+
+/// Is the side to move's king safe after `mv`?
+pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
+    let us = b.turn;
+    let n = make(rules, b, mv);
+    match n.kings[us.index()] {
+        Some(k) => !attacked(rules, &n, k, !us),
+        None => rules.def.royal.is_none() || b.kings[us.index()].is_none(),
+    }
+}
+
+/// Fills `out` with the legal moves of the side to move.
+pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
+    out.clear();
+    pseudo_moves(rules, b, out);
+    castling_moves(rules, b, out);
+    let keep = legality(rules, b);
+    let mut kept = 0;
+    for i in 0..out.len() {
+        let m = out[i];
+        if keep.is_legal(rules, b, &m) {
+            out[kept] = m;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// Counts the legal moves without keeping them (perft's last ply).
+fn count_legal(rules: &Rules, b: &Board) -> u64 {
+    let mut moves = MoveList::new();
+    pseudo_moves(rules, b, &mut moves);
+    castling_moves(rules, b, &mut moves);
+    let keep = legality(rules, b);
+    moves.iter().filter(|m| keep.is_legal(rules, b, m)).count() as u64
+}
+
+/// What the legality filter needs to know about a position, computed once.
+struct Legality {
+    only_from: Option<Square>,
+    king: Option<Square>,
+    in_check: bool,
+    pins: ArrayVec<Square, 16>,
+    walkers: bool,
+    removal_near: bool,
+}
+
+fn legality(rules: &Rules, b: &Board) -> Legality {
+    let only_from = rules.variant.restriction(rules, b).map(|r| r.only_from);
+    let us = b.turn;
+    let them = !us;
+    let king = b.kings[us.index()].filter(|_| rules.def.royal.is_some());
+    let Some(k) = king else {
+        return Legality {
+            only_from,
+            king,
+            in_check: false,
+            pins: ArrayVec::new(),
+            walkers: false,
+            removal_near: false,
+        };
+    };
+    let in_check = attacked(rules, b, k, them);
+    let walkers = rules.two_step_mask != 0
+        && b.counts[them.index()]
+            .iter()
+            .enumerate()
+            .any(|(r, &n)| n > 0 && rules.two_step_mask & (1 << r) != 0);
+    let mut l = Legality {
+        only_from,
+        king,
+        in_check,
+        pins: if in_check {
+            ArrayVec::new()
+        } else {
+            pinned(rules, b, k, them)
+        },
+        walkers,
+        removal_near: false,
+    };
+    // A piece lost to a tile at the end of the move frees its square.
+    l.removal_near = rules
+        .variant
+        .removal_square(b)
+        .is_some_and(|s| l.opens_walker_path(rules, b, s));
+    l
+}
+
+impl Legality {
+    /// A square next to the king that empties can become the stepping stone
+    /// of an enemy two-step walker standing next to that square.
+    fn opens_walker_path(&self, rules: &Rules, b: &Board, sq: Square) -> bool {
+        let (Some(king), true) = (self.king, self.walkers) else {
+            return false;
+        };
+        let them = !b.turn;
+        sq.distance(king) <= 1
+            && rules.leap_attacks.iter().any(|&(d, masks)| {
+                let cell = b.cells[(sq.index() as i16 + d) as usize];
+                is_color(cell, them)
+                    && masks[them.index()] & rules.two_step_mask & (1 << (cell & 0x0f)) != 0
+            })
+    }
+
+    #[inline]
+    fn is_legal(&self, rules: &Rules, b: &Board, m: &Move) -> bool {
+        if self.only_from.is_some_and(|s| s != m.from) {
+            return false;
+        }
+        let Some(king) = self.king else { return true };
+        let risky = self.in_check
+            || m.from == king
+            || self.removal_near
+            || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            || self.pins.contains(&m.from)
+            || self.opens_walker_path(rules, b, m.from);
+        !risky || leaves_king_safe(rules, b, m)
+    }
+}
+
+/// The side to move's king is attacked.
+pub(crate) fn in_check(rules: &Rules, b: &Board) -> bool {
+    rules.def.royal.is_some()
+        && b.kings[b.turn.index()].is_some_and(|k| attacked(rules, b, k, !b.turn))
+}
+
+/// Counts leaf nodes of the legal move tree to `depth`.
+pub(crate) fn perft(rules: &Rules, b: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return count_legal(rules, b);
+    }
+    let mut moves = MoveList::new();
+    legal_moves(rules, b, &mut moves);
+    moves
+        .iter()
+        .map(|m| perft(rules, &make(rules, b, m), depth - 1))
+        .sum()
+}
+
+/// Records a new unstable tile of `owner`, made in full move `since`.
+pub(crate) fn unstable_at(square: Square, since: u16) -> Unstable {
+    Unstable { square, since }
+}
+
+/// The role on an occupied square.
+pub(crate) fn role_at(b: &Board, sq: Square) -> Role {
+    role_of(b.cells[sq.index()])
+}

@@ -1,0 +1,77 @@
+//! How a game ends.
+
+use crate::Color;
+use std::fmt;
+
+/// Why a game was decided.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    Checkmate,
+    /// Void Chess: the king stood on an unstable tile with no move to escape.
+    KingLostToVoid,
+}
+
+/// Why a game was drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    Stalemate,
+    ThreefoldRepetition,
+    FiftyMoveRule,
+    InsufficientMaterial,
+    /// Void Chess: a king walled in by voids that nobody can ever reach.
+    VoidFortress,
+    /// Void Chess: 20 full moves of a small fortress nobody broke into.
+    VoidSiege,
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win { winner: Color, reason: WinReason },
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score(&self) -> &'static str {
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let how = match reason {
+                    WinReason::Checkmate => "checkmate",
+                    WinReason::KingLostToVoid => "the enemy king was lost to the void",
+                };
+                write!(f, "{winner} wins: {how}")
+            }
+            Outcome::Draw(reason) => {
+                let why = match reason {
+                    DrawReason::Stalemate => "stalemate",
+                    DrawReason::ThreefoldRepetition => "threefold repetition",
+                    DrawReason::FiftyMoveRule => {
+                        "50 moves without a capture, pawn move or void loss"
+                    }
+                    DrawReason::InsufficientMaterial => "insufficient material",
+                    DrawReason::VoidFortress => "a king is sealed in a void fortress",
+                    DrawReason::VoidSiege => "20 moves of unbroken void siege",
+                };
+                write!(f, "Draw: {why}")
+            }
+        }
+    }
+}

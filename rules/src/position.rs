@@ -1,0 +1,200 @@
+//! A position of a game: the board, the variant's rules and the history that
+//! repetition needs.
+
+use crate::fen::{self, FenError};
+use crate::movegen;
+use crate::rules::Rules;
+use crate::variant::Restriction;
+use crate::{Board, Color, DrawReason, Move, MoveList, Outcome, Piece, Square, Tile, WinReason};
+
+/// A position reached in a game of some variant.
+///
+/// Built from the variant's start ([`Position::new`]) or a FEN
+/// ([`Position::from_fen`]); changed only by legal moves.
+#[derive(Clone)]
+pub struct Position {
+    rules: &'static Rules,
+    board: Board,
+    /// Keys of the earlier positions of the game, oldest first.
+    history: Vec<u64>,
+}
+
+impl Position {
+    /// The variant's starting position.
+    pub fn new(rules: &'static Rules) -> Position {
+        Position::from_fen(rules, rules.def.start_fen).expect("start FEN is valid")
+    }
+
+    pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Position, FenError> {
+        Ok(Position {
+            rules,
+            board: fen::parse(rules, fen)?,
+            history: Vec::new(),
+        })
+    }
+
+    pub fn fen(&self) -> String {
+        fen::format(self.rules, &self.board)
+    }
+
+    pub fn rules(&self) -> &'static Rules {
+        self.rules
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn turn(&self) -> Color {
+        self.board.turn
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    pub fn tile(&self, sq: Square) -> Tile {
+        self.board.tile(sq)
+    }
+
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        movegen::legal_moves(self.rules, &self.board, &mut moves);
+        moves
+    }
+
+    pub fn is_legal(&self, mv: &Move) -> bool {
+        self.legal_moves().contains(mv)
+    }
+
+    /// The side to move's king is attacked.
+    pub fn is_check(&self) -> bool {
+        movegen::in_check(self.rules, &self.board)
+    }
+
+    /// Is `sq` attacked by a piece of `by`?
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        movegen::attacked(self.rules, &self.board, sq, by)
+    }
+
+    /// A variant's limit on this turn's moves, with its reason.
+    pub fn restriction(&self) -> Option<Restriction> {
+        self.rules.variant.restriction(self.rules, &self.board)
+    }
+
+    /// Plays a legal move; an illegal one is refused and changes nothing.
+    pub fn play(&mut self, mv: &Move) -> Result<(), IllegalMove> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMove(*mv));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]).
+    pub fn play_unchecked(&mut self, mv: &Move) {
+        self.history.push(self.board.key());
+        self.board = movegen::make(self.rules, &self.board, mv);
+        self.rules
+            .variant
+            .update_counters(self.rules, &mut self.board);
+    }
+
+    /// The position after `mv`, without the game history (for previews).
+    pub fn after(&self, mv: &Move) -> Position {
+        let mut p = self.clone();
+        p.play_unchecked(mv);
+        p
+    }
+
+    /// How often the current position has occurred, this time included.
+    pub fn repetitions(&self) -> usize {
+        let key = self.board.key();
+        let reversible = self.board.halfmove as usize;
+        1 + self
+            .history
+            .iter()
+            .rev()
+            .take(reversible)
+            .filter(|&&k| k == key)
+            .count()
+    }
+
+    /// The result if the game is over in this position.
+    ///
+    /// Order: no legal move (checkmate, then the variant's own loss such as a
+    /// king lost to the void, else stalemate), then draws by insufficient
+    /// material, the variant's own draws, the 50-move rule and threefold
+    /// repetition. A mate on the 100th half-move stands.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let v = self.rules.variant;
+        if self.legal_moves().is_empty() {
+            if self.is_check() {
+                return Some(Outcome::Win {
+                    winner: !self.turn(),
+                    reason: WinReason::Checkmate,
+                });
+            }
+            return Some(
+                v.no_moves_outcome(&self.board)
+                    .unwrap_or(Outcome::Draw(DrawReason::Stalemate)),
+            );
+        }
+        if v.insufficient_material(&self.board) {
+            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+        }
+        if let Some(reason) = v.variant_draw(self.rules, &self.board) {
+            return Some(Outcome::Draw(reason));
+        }
+        if self.board.halfmove >= 100 {
+            return Some(Outcome::Draw(DrawReason::FiftyMoveRule));
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::Draw(DrawReason::ThreefoldRepetition));
+        }
+        None
+    }
+
+    /// Leaf nodes of the legal move tree to `depth` (draw rules ignored, as
+    /// perft conventionally does).
+    pub fn perft(&self, depth: u32) -> u64 {
+        movegen::perft(self.rules, &self.board, depth)
+    }
+
+    /// Perft split by first move, in SAN.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        self.legal_moves()
+            .iter()
+            .map(|m| {
+                let n = if depth <= 1 {
+                    1
+                } else {
+                    movegen::perft(
+                        self.rules,
+                        &movegen::make(self.rules, &self.board, m),
+                        depth - 1,
+                    )
+                };
+                (self.san(m), n)
+            })
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({} {})", self.rules.name(), self.fen())
+    }
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{} is not a legal move here", self.0.from, self.0.to)
+    }
+}
+
+impl std::error::Error for IllegalMove {}

@@ -1,0 +1,238 @@
+//! A variant's definition turned into the tables move generation reads.
+
+use crate::board::Board;
+use crate::movement::{Component, Vector};
+use crate::square::{CELLS, STRIDE};
+use crate::variant::{CastlingDef, Definition, Variant};
+use crate::{BoardSize, CastlingSide, Color, Role, Square};
+
+#[inline]
+pub(crate) fn delta((df, dr): Vector) -> i16 {
+    dr as i16 * STRIDE + df as i16
+}
+
+/// Generation data for one role.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RoleGen {
+    pub leaps: Vec<i16>,
+    pub rides: Vec<(i16, u8)>,
+    pub two_steps: Vec<i16>,
+    pub pawn: bool,
+    pub crosses_void: bool,
+    pub heals: bool,
+}
+
+/// A variant, ready to play: its definition, its hooks, and tables.
+pub struct Rules {
+    pub(crate) variant: &'static dyn Variant,
+    pub(crate) def: Definition,
+    pub(crate) letters: [Option<char>; 16],
+    pub(crate) gen: [RoleGen; 16],
+    /// `(d, masks)`: a piece of colour `c` with a role in `masks[c]` standing
+    /// at `target + d` attacks `target` by a leap.
+    pub(crate) leap_attacks: Vec<(i16, [u16; 2])>,
+    /// `(d, mask, range)`: walking from the target by `d` over empty squares,
+    /// the first piece met attacks it if its role is in `mask` and it is at
+    /// most `range` steps away.
+    pub(crate) ride_attacks: Vec<(i16, u16, u8)>,
+    /// Roles that walk in two steps, with their step deltas.
+    pub(crate) two_step_attackers: Vec<(Role, Vec<i16>, bool)>,
+    pub(crate) two_step_mask: u16,
+    /// Castling rights lost when a piece moves from, to, or off a square.
+    pub(crate) castle_clear: Box<[u8; CELLS]>,
+    pub(crate) empty: Board,
+}
+
+impl Rules {
+    pub fn new(variant: &'static dyn Variant) -> Rules {
+        let def = variant.definition();
+        let mut letters = [None; 16];
+        let mut gen: [RoleGen; 16] = Default::default();
+        let mut leap_attacks: Vec<(i16, [u16; 2])> = Vec::new();
+        let mut ride_attacks: Vec<(i16, u16, u8)> = Vec::new();
+        let mut two_step_attackers = Vec::new();
+        let mut two_step_mask = 0;
+
+        let mut add_leap =
+            |d: i16, color: Color, role: Role| match leap_attacks.iter_mut().find(|(x, _)| *x == d)
+            {
+                Some((_, masks)) => masks[color.index()] |= role.bit(),
+                None => {
+                    let mut masks = [0; 2];
+                    masks[color.index()] = role.bit();
+                    leap_attacks.push((d, masks));
+                }
+            };
+
+        for rd in &def.roster {
+            letters[rd.role.index()] = Some(rd.letter.to_ascii_uppercase());
+            let g = &mut gen[rd.role.index()];
+            g.crosses_void = rd.movement.crosses_void;
+            g.heals = rd.movement.heals;
+            for comp in &rd.movement.components {
+                match comp {
+                    Component::Leap(vs) => {
+                        for &v in vs {
+                            g.leaps.push(delta(v));
+                            for color in Color::ALL {
+                                add_leap(-delta(v), color, rd.role);
+                            }
+                        }
+                    }
+                    Component::Ride { dirs, range } => {
+                        let range = range.unwrap_or(u8::MAX);
+                        for &v in dirs {
+                            g.rides.push((delta(v), range));
+                            let d = -delta(v);
+                            match ride_attacks
+                                .iter_mut()
+                                .find(|(x, _, r)| *x == d && *r == range)
+                            {
+                                Some((_, mask, _)) => *mask |= rd.role.bit(),
+                                None => ride_attacks.push((d, rd.role.bit(), range)),
+                            }
+                        }
+                    }
+                    Component::TwoStep { steps } => {
+                        let ds: Vec<i16> = steps.iter().map(|&v| delta(v)).collect();
+                        g.two_steps.extend(&ds);
+                        // A capture on the first step is a plain leap.
+                        for &d in &ds {
+                            for color in Color::ALL {
+                                add_leap(-d, color, rd.role);
+                            }
+                        }
+                        two_step_attackers.push((rd.role, ds, rd.movement.crosses_void));
+                        two_step_mask |= rd.role.bit();
+                    }
+                    Component::Pawn => {
+                        g.pawn = true;
+                        for df in [-1, 1] {
+                            add_leap(-delta((df, 1)), Color::White, rd.role);
+                            add_leap(-delta((df, -1)), Color::Black, rd.role);
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut castle_clear = Box::new([0u8; CELLS]);
+        if let Some(c) = &def.castling {
+            for color in Color::ALL {
+                let home = home_rank(def.size, color);
+                let both = crate::board::castling_bit(color, CastlingSide::King)
+                    | crate::board::castling_bit(color, CastlingSide::Queen);
+                castle_clear[Square::new(c.king_file, home).index()] |= both;
+                for side in [CastlingSide::King, CastlingSide::Queen] {
+                    let sq = Square::new(c.rook_from[side as usize], home);
+                    castle_clear[sq.index()] |= crate::board::castling_bit(color, side);
+                }
+            }
+        }
+
+        let empty = Board::empty(def.size);
+        Rules {
+            variant,
+            def,
+            letters,
+            gen,
+            leap_attacks,
+            ride_attacks,
+            two_step_attackers,
+            two_step_mask,
+            castle_clear,
+            empty,
+        }
+    }
+
+    /// `standard`, `void`, ...
+    pub fn name(&self) -> &'static str {
+        self.def.name
+    }
+
+    /// "Void Chess"
+    pub fn title(&self) -> &'static str {
+        self.def.title
+    }
+
+    pub fn size(&self) -> BoardSize {
+        self.def.size
+    }
+
+    pub fn definition(&self) -> &Definition {
+        &self.def
+    }
+
+    pub fn variant(&self) -> &'static dyn Variant {
+        self.variant
+    }
+
+    /// The SAN letter of a role in this variant (upper case), if it is in the roster.
+    pub fn letter(&self, role: Role) -> Option<char> {
+        self.letters[role.index()]
+    }
+
+    /// The role written with `letter` (either case), if any.
+    pub fn role_for_letter(&self, letter: char) -> Option<Role> {
+        let up = letter.to_ascii_uppercase();
+        Role::ALL
+            .into_iter()
+            .find(|r| self.letters[r.index()] == Some(up))
+    }
+
+    pub fn roster(&self) -> impl Iterator<Item = Role> + '_ {
+        self.def.roster.iter().map(|r| r.role)
+    }
+
+    pub fn promotion_roles(&self) -> &[Role] {
+        &self.def.promotion
+    }
+
+    pub fn castling(&self) -> Option<&CastlingDef> {
+        self.def.castling.as_ref()
+    }
+
+    pub fn crosses_void(&self, role: Role) -> bool {
+        self.gen[role.index()].crosses_void
+    }
+
+    /// The rank where `color`'s pieces start (0 for White).
+    pub fn home_rank(&self, color: Color) -> u8 {
+        home_rank(self.def.size, color)
+    }
+
+    /// The rank where `color`'s pawns promote.
+    pub fn promotion_rank(&self, color: Color) -> u8 {
+        home_rank(self.def.size, !color)
+    }
+
+    /// The rank from which `color`'s pawns may advance two squares.
+    pub fn double_step_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => 1,
+            Color::Black => self.def.size.ranks() - 2,
+        }
+    }
+
+    pub(crate) fn pawn_forward(color: Color) -> i16 {
+        match color {
+            Color::White => STRIDE,
+            Color::Black => -STRIDE,
+        }
+    }
+}
+
+pub(crate) fn home_rank(size: BoardSize, color: Color) -> u8 {
+    match color {
+        Color::White => 0,
+        Color::Black => size.ranks() - 1,
+    }
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rules")
+            .field("name", &self.def.name)
+            .finish()
+    }
+}

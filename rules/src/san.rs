@@ -1,0 +1,552 @@
+//! Standard algebraic notation out, and a forgiving reader of moves in.
+//!
+//! Out: `Nf3`, `exd5`, `Mxe5`, `e8=M`, `O-O`, `Rcd2` (minimal
+//! disambiguation), `+` for check and `#` for mate. Ranks may have two digits
+//! on big boards (`a10`).
+//!
+//! In: SAN as written above, and also what people type in chat: lower-case
+//! piece letters (`nf3`), too much disambiguation (`Ng1f3`, `Ng1-f3`),
+//! trailing `+ # ! ?`, `0-0`, pawn captures with or without the file (`exd5`,
+//! `xd5`, `ed5`), a bare destination when a single piece can go there (`f3`),
+//! promotion as `e8=Q`, `e8Q`, `e8q` or `e8(Q)`, and coordinates (`e2e4`,
+//! `e8e9m`). A strict reading is tried first; only if it finds no legal move
+//! are the looser readings tried, so `bxc3` is always the pawn when the pawn
+//! can take. A move that matches nothing gets a reason in words.
+
+use crate::board::{is_color, Board};
+use crate::movegen::{self, castling_move, make, CastleBlock};
+use crate::{CastlingSide, Move, MoveKind, MoveList, Position, Role, Square};
+use std::fmt;
+
+/// Longest move text we read; anything longer is not a move.
+pub const MAX_MOVE_TEXT: usize = 24;
+
+/// Why a move could not be played, for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// The text as the player wrote it (trimmed, at most [`MAX_MOVE_TEXT`] characters).
+    pub input: String,
+    pub kind: MoveErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// Nothing that reads as a move.
+    Malformed,
+    /// Longer than any move.
+    TooLong,
+    /// Names a square off this board.
+    OffBoard { square: String, board: String },
+    /// Several legal moves fit; their SAN.
+    Ambiguous(Vec<String>),
+    /// No legal move fits; why, in words.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let input = &self.input;
+        match &self.kind {
+            MoveErrorKind::Malformed => write!(
+                f,
+                "'{input}' is not a move I can read: write it like e4, Nf3, exd5, O-O or e2e4"
+            ),
+            MoveErrorKind::TooLong => write!(
+                f,
+                "that is too long to be a move: write it like e4, Nf3, exd5, O-O or e2e4"
+            ),
+            MoveErrorKind::OffBoard { square, board } => {
+                write!(f, "{input}: {square} is not on this board ({board})")
+            }
+            MoveErrorKind::Ambiguous(options) => {
+                write!(f, "{input} is ambiguous: {}", options.join(", "))
+            }
+            MoveErrorKind::Illegal(why) => write!(f, "{input} is illegal: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// What a piece of text says about a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pattern {
+    role: Option<Role>,
+    from_file: Option<u8>,
+    from_rank: Option<u8>,
+    to: (u8, u8),
+    promotion: Option<Role>,
+    /// When the role is not given: `true` means "a pawn" (strict SAN),
+    /// `false` means "any piece".
+    role_none_is_pawn: bool,
+}
+
+enum Parsed {
+    Castle(CastlingSide),
+    /// Readings, strictest first.
+    Patterns(Vec<Pattern>),
+}
+
+impl Position {
+    /// SAN of a legal move, with `+` or `#`.
+    pub fn san(&self, mv: &Move) -> String {
+        let rules = self.rules();
+        let b = self.board();
+        let mut s = san_plain(self, mv);
+        let after = make(rules, b, mv);
+        if movegen::in_check(rules, &after) {
+            let mut replies = MoveList::new();
+            movegen::legal_moves(rules, &after, &mut replies);
+            s.push(if replies.is_empty() { '#' } else { '+' });
+        }
+        s
+    }
+
+    /// Coordinate notation of a move (`e2e4`, `e8e9m`).
+    pub fn coordinate(&self, mv: &Move) -> String {
+        mv.to_coordinate(|r| self.rules().letter(r).unwrap_or('?'))
+    }
+
+    /// Reads a move typed by a player, leniently, and checks it is legal.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let input: String = text.trim().chars().take(MAX_MOVE_TEXT).collect();
+        let err = |kind| MoveError {
+            input: input.clone(),
+            kind,
+        };
+        if text.trim().chars().count() > MAX_MOVE_TEXT {
+            return Err(err(MoveErrorKind::TooLong));
+        }
+        let legal = self.legal_moves();
+        let parsed = parse_text(self, &input).ok_or_else(|| err(MoveErrorKind::Malformed))?;
+        let patterns = match parsed {
+            Parsed::Castle(side) => {
+                return legal
+                    .iter()
+                    .find(|m| m.kind == MoveKind::Castle(side))
+                    .copied()
+                    .ok_or_else(|| err(MoveErrorKind::Illegal(self.why_no_castle(side))));
+            }
+            Parsed::Patterns(p) => p,
+        };
+        let size = self.rules().size();
+        for p in &patterns {
+            let mut found: Vec<Move> = legal
+                .iter()
+                .filter(|m| matches(self.board(), p, m))
+                .copied()
+                .collect();
+            found.dedup();
+            match found.len() {
+                0 => continue,
+                1 => return Ok(found[0]),
+                _ => {
+                    let sans = found.iter().map(|m| self.san(m)).collect();
+                    return Err(err(MoveErrorKind::Ambiguous(sans)));
+                }
+            }
+        }
+        // Nothing fits: explain with the strictest reading that names real squares.
+        let p = &patterns[0];
+        let to = Square::new(p.to.0, p.to.1);
+        if !size.contains(to) {
+            return Err(err(MoveErrorKind::OffBoard {
+                square: to.to_string(),
+                board: size.describe(),
+            }));
+        }
+        if let (Some(f), Some(r)) = (p.from_file, p.from_rank) {
+            let from = Square::new(f, r);
+            if !size.contains(from) {
+                return Err(err(MoveErrorKind::OffBoard {
+                    square: from.to_string(),
+                    board: size.describe(),
+                }));
+            }
+        }
+        let p = patterns
+            .iter()
+            .find(|p| p.from_file.is_none_or(|f| f < size.files()))
+            .unwrap_or(p);
+        Err(err(MoveErrorKind::Illegal(self.why_illegal(p))))
+    }
+
+    /// Parses and plays a move; on error nothing changes. Returns the move
+    /// and its SAN.
+    pub fn play_text(&mut self, text: &str) -> Result<(Move, String), MoveError> {
+        let mv = self.parse_move(text)?;
+        let san = self.san(&mv);
+        self.play_unchecked(&mv);
+        Ok((mv, san))
+    }
+
+    fn why_no_castle(&self, side: CastlingSide) -> String {
+        let rules = self.rules();
+        let which = match side {
+            CastlingSide::King => "on the king side",
+            CastlingSide::Queen => "on the queen side",
+        };
+        let Some(c) = rules.castling() else {
+            return format!("there is no castling in {}", rules.title());
+        };
+        match castling_move(rules, self.board(), c, side) {
+            Err(CastleBlock::NoRight) => {
+                format!("you can no longer castle {which}: the king or that rook has moved")
+            }
+            Err(CastleBlock::Occupied(sq)) => {
+                if self.board().is_void(sq) {
+                    format!("castling {which} needs {sq}, and it is a void")
+                } else {
+                    format!("castling {which} needs {sq} to be empty")
+                }
+            }
+            Err(CastleBlock::InCheck) => "you cannot castle out of check".to_string(),
+            Err(CastleBlock::Attacked(sq)) => {
+                format!("your king would cross or land on {sq}, which is attacked")
+            }
+            Ok(mv) => self.why_pseudo_illegal(&mv),
+        }
+    }
+
+    /// Why a pseudo-legal move is not legal.
+    fn why_pseudo_illegal(&self, mv: &Move) -> String {
+        if let Some(r) = self.restriction() {
+            if mv.from != r.only_from {
+                return r.reason;
+            }
+        }
+        let us = self.turn();
+        let king = self.board().king(us);
+        match king {
+            Some(k) if mv.from == k => {
+                format!("your king would be in check on {}", mv.to)
+            }
+            Some(k) if self.is_check() => {
+                format!("your king on {k} is in check and this move does not answer it")
+            }
+            Some(k) => {
+                let lost = self
+                    .rules()
+                    .variant()
+                    .removal_square(self.board())
+                    .filter(|&s| s != mv.from);
+                match lost.and_then(|s| self.piece_at(s).map(|p| (s, p))) {
+                    Some((s, p)) => format!(
+                        "it would leave your king on {k} in check once your {} on {s} falls into the void",
+                        p.role
+                    ),
+                    None => format!("it would leave your king on {k} in check"),
+                }
+            }
+            None => "it is not allowed here".to_string(),
+        }
+    }
+
+    fn why_illegal(&self, p: &Pattern) -> String {
+        let rules = self.rules();
+        let b = self.board();
+        let us = self.turn();
+        let to = Square::new(p.to.0, p.to.1);
+        let mut pseudo = MoveList::new();
+        movegen::pseudo_moves(rules, b, &mut pseudo);
+        if let Some(c) = rules.castling() {
+            for side in [CastlingSide::King, CastlingSide::Queen] {
+                if let Ok(m) = castling_move(rules, b, c, side) {
+                    pseudo.push(m);
+                }
+            }
+        }
+        if let Some(m) = pseudo.iter().find(|m| matches(b, p, m)) {
+            return self.why_pseudo_illegal(m);
+        }
+        // Castling written as a king move (e1g1, Kg1).
+        if p.role.is_none_or(|r| r == Role::King) {
+            if let (Some(c), Some(k)) = (rules.castling(), b.king(us)) {
+                for side in [CastlingSide::King, CastlingSide::Queen] {
+                    let dest = Square::new(c.king_to[side as usize], rules.home_rank(us));
+                    let from_ok = p.from_file.is_none_or(|f| f == k.file())
+                        && p.from_rank.is_none_or(|r| r == k.rank());
+                    if dest == to && from_ok && k.distance(to) == 2 && k.rank() == to.rank() {
+                        return self.why_no_castle(side);
+                    }
+                }
+            }
+        }
+        let from_square = match (p.from_file, p.from_rank) {
+            (Some(f), Some(r)) => Some(Square::new(f, r)),
+            _ => None,
+        };
+        if let Some(from) = from_square {
+            match b.piece_at(from) {
+                None => return format!("there is no piece on {from}"),
+                Some(pc) if pc.color != us => {
+                    return format!("the {} on {from} is not yours", pc.role)
+                }
+                _ => {}
+            }
+        }
+        let role = match (p.role, from_square) {
+            (Some(r), _) => Some(r),
+            (None, Some(from)) => b.piece_at(from).map(|pc| pc.role),
+            (None, None) if p.role_none_is_pawn => Some(Role::Pawn),
+            (None, None) => None,
+        };
+        if let Some(promo) = p.promotion {
+            let pawn_move = role == Some(Role::Pawn) && to.rank() == rules.promotion_rank(us);
+            if !pawn_move {
+                return "only a pawn reaching the last rank promotes".to_string();
+            }
+            if !rules.promotion_roles().contains(&promo) {
+                let letters: Vec<String> = rules
+                    .promotion_roles()
+                    .iter()
+                    .filter_map(|&r| rules.letter(r).map(String::from))
+                    .collect();
+                return format!(
+                    "a pawn cannot become a {promo} here; choose {}",
+                    letters.join(", ")
+                );
+            }
+        }
+        if let Some(target) = b.piece_at(to).filter(|pc| pc.color == us) {
+            return format!("your own {} stands on {to}", target.role);
+        }
+        if b.is_void(to) && role.is_none_or(|r| !rules.crosses_void(r)) {
+            let crossers: Vec<&str> = rules
+                .roster()
+                .filter(|&r| rules.crosses_void(r))
+                .map(|r| r.name())
+                .collect();
+            return if crossers.is_empty() {
+                format!("{to} is a void")
+            } else {
+                format!(
+                    "{to} is a void tile: only the {} may move onto a void",
+                    crossers.join(" or ")
+                )
+            };
+        }
+        let Some(role) = role else {
+            return format!("none of your pieces can move to {to}");
+        };
+        let candidates: Vec<Square> = b
+            .occupied(us)
+            .iter()
+            .filter(|&s| is_color(b.cells[s.index()], us))
+            .filter(|&s| movegen::role_at(b, s) == role)
+            .filter(|&s| p.from_file.is_none_or(|f| f == s.file()))
+            .filter(|&s| p.from_rank.is_none_or(|r| r == s.rank()))
+            .collect();
+        match candidates.as_slice() {
+            [] if b.count(us, role) == 0 => format!("you have no {role}"),
+            [] => format!("you have no {role} there"),
+            [one] => format!("your {role} on {one} cannot move to {to}"),
+            _ => format!("no {role} of yours can move to {to}"),
+        }
+    }
+}
+
+fn matches(b: &Board, p: &Pattern, m: &Move) -> bool {
+    if (m.to.file(), m.to.rank()) != p.to {
+        return false;
+    }
+    if p.from_file.is_some_and(|f| f != m.from.file())
+        || p.from_rank.is_some_and(|r| r != m.from.rank())
+    {
+        return false;
+    }
+    let role = movegen::role_at(b, m.from);
+    let role_ok = match p.role {
+        Some(r) => r == role,
+        None if p.from_file.is_some() && p.from_rank.is_some() => true,
+        None => !p.role_none_is_pawn || role == Role::Pawn,
+    };
+    role_ok && p.promotion.is_none_or(|r| m.promotion == Some(r))
+}
+
+/// The SAN of a legal move without the check suffix.
+fn san_plain(pos: &Position, mv: &Move) -> String {
+    let rules = pos.rules();
+    let b = pos.board();
+    match mv.kind {
+        MoveKind::Castle(CastlingSide::King) => return "O-O".into(),
+        MoveKind::Castle(CastlingSide::Queen) => return "O-O-O".into(),
+        _ => {}
+    }
+    let role = movegen::role_at(b, mv.from);
+    let capture = mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn());
+    let mut s = String::new();
+    if role == Role::Pawn {
+        if capture {
+            s.push(mv.from.file_char());
+            s.push('x');
+        }
+    } else {
+        s.push(rules.letter(role).unwrap_or('?'));
+        let others: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to == mv.to && m.from != mv.from && movegen::role_at(b, m.from) == role)
+            .collect();
+        if !others.is_empty() {
+            if others.iter().all(|m| m.from.file() != mv.from.file()) {
+                s.push(mv.from.file_char());
+            } else if others.iter().all(|m| m.from.rank() != mv.from.rank()) {
+                s.push_str(&(mv.from.rank() + 1).to_string());
+            } else {
+                s.push_str(&mv.from.to_string());
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+    }
+    s.push_str(&mv.to.to_string());
+    if let Some(promo) = mv.promotion {
+        s.push('=');
+        s.push(rules.letter(promo).unwrap_or('?'));
+    }
+    s
+}
+
+/// Splits move text into readings. `None` if it cannot be a move at all.
+fn parse_text(pos: &Position, text: &str) -> Option<Parsed> {
+    let rules = pos.rules();
+    let s = text.trim_end_matches(['+', '#', '!', '?']);
+    let castle: String = s
+        .chars()
+        .filter(|c| *c != '-')
+        .map(|c| {
+            if c == '0' {
+                'O'
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    match castle.as_str() {
+        "OO" => return Some(Parsed::Castle(CastlingSide::King)),
+        "OOO" => return Some(Parsed::Castle(CastlingSide::Queen)),
+        _ => {}
+    }
+    if !s.is_ascii() || s.is_empty() {
+        return None;
+    }
+    let mut body = s.to_string();
+
+    // Promotion: `=Q`, `(Q)`, or a letter right after the destination rank.
+    let mut promotion = None;
+    if let Some(inner) = body.strip_suffix(')') {
+        let (head, letter) = inner.rsplit_once('(')?;
+        promotion = Some(single_role(rules, letter)?);
+        body = head.to_string();
+    } else if let Some((head, letter)) = body.rsplit_once('=') {
+        promotion = Some(single_role(rules, letter)?);
+        body = head.to_string();
+    } else {
+        let bytes = body.as_bytes();
+        let n = bytes.len();
+        if n >= 3 && bytes[n - 1].is_ascii_alphabetic() && bytes[n - 2].is_ascii_digit() {
+            promotion = Some(rules.role_for_letter(bytes[n - 1] as char)?);
+            body.truncate(n - 1);
+        }
+    }
+
+    // Destination: a file letter and one or two digits at the end.
+    let bytes = body.as_bytes();
+    let digits = bytes
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 2 || bytes.len() < digits + 1 {
+        return None;
+    }
+    let file_at = bytes.len() - digits - 1;
+    let to_file = file_of(bytes[file_at])?;
+    let to_rank = rank_of(&body[file_at + 1..])?;
+    let mut prefix = &body[..file_at];
+    prefix = prefix.strip_suffix(['x', 'X', ':', '-']).unwrap_or(prefix);
+
+    let mut readings = Vec::new();
+    let reading = |role: Option<Role>, rest: &str, pawn: bool| -> Option<Pattern> {
+        let (from_file, from_rank) = from_part(rest)?;
+        Some(Pattern {
+            role,
+            from_file,
+            from_rank,
+            to: (to_file, to_rank),
+            promotion,
+            role_none_is_pawn: pawn,
+        })
+    };
+    let first = prefix.chars().next();
+    match first {
+        Some(c) if c.is_ascii_uppercase() => {
+            if let Some(role) = rules.role_for_letter(c) {
+                readings.push(reading(Some(role), &prefix[1..], true)?);
+            } else {
+                // An upper-case file (`E4`, `E2E4`).
+                readings.push(reading(None, &prefix.to_ascii_lowercase(), true)?);
+            }
+        }
+        _ => {
+            if let Some(p) = reading(None, prefix, true) {
+                readings.push(p);
+            }
+            if let Some(role) = first.and_then(|c| rules.role_for_letter(c)) {
+                if role != Role::Pawn {
+                    if let Some(p) = reading(Some(role), &prefix[1..], true) {
+                        readings.push(p);
+                    }
+                }
+            }
+            if prefix.is_empty() {
+                readings.push(reading(None, "", false)?);
+            }
+        }
+    }
+    (!readings.is_empty()).then_some(Parsed::Patterns(readings))
+}
+
+fn single_role(rules: &crate::Rules, letter: &str) -> Option<Role> {
+    let mut chars = letter.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    rules.role_for_letter(c)
+}
+
+fn file_of(b: u8) -> Option<u8> {
+    let c = b.to_ascii_lowercase();
+    (b'a'..=b'p').contains(&c).then(|| c - b'a')
+}
+
+fn rank_of(digits: &str) -> Option<u8> {
+    if digits.starts_with('0') {
+        return None;
+    }
+    let r: u8 = digits.parse().ok()?;
+    (1..=16).contains(&r).then(|| r - 1)
+}
+
+/// `""`, `d`, `1`, `d1` (the from part of a move).
+fn from_part(rest: &str) -> Option<(Option<u8>, Option<u8>)> {
+    let bytes = rest.as_bytes();
+    match bytes {
+        [] => Some((None, None)),
+        [f, digits @ ..] if f.is_ascii_alphabetic() => {
+            let file = file_of(*f)?;
+            if digits.is_empty() {
+                Some((Some(file), None))
+            } else {
+                Some((
+                    Some(file),
+                    Some(rank_of(std::str::from_utf8(digits).ok()?)?),
+                ))
+            }
+        }
+        digits => Some((None, Some(rank_of(std::str::from_utf8(digits).ok()?)?))),
+    }
+}

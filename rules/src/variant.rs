@@ -1,0 +1,103 @@
+//! The one trait every game implements.
+//!
+//! A variant is data (a [`Definition`]: board, roster, set-up, promotion,
+//! castling) plus a few hooks for what data cannot say. Each game lives in its
+//! own module under `variants/`, so the special rules of one never appear in
+//! another's code.
+
+use crate::movement::Movement;
+use crate::{Board, BoardSize, Color, DrawReason, Move, Outcome, Piece, Role, Rules, Square};
+
+/// A role of a variant's roster.
+#[derive(Clone, Debug)]
+pub struct RoleDef {
+    pub role: Role,
+    /// Upper-case letter for SAN and White in FEN; lower case is Black in FEN.
+    pub letter: char,
+    pub movement: Movement,
+}
+
+/// Castling geometry: files of the king and rooks before and after, per side
+/// (index 0 king side, 1 queen side). Ranks are each side's first rank.
+#[derive(Clone, Debug)]
+pub struct CastlingDef {
+    pub king_file: u8,
+    pub rook_from: [u8; 2],
+    pub king_to: [u8; 2],
+    pub rook_to: [u8; 2],
+}
+
+/// Everything about a variant that is plain data.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// Identifier used in commands and storage: `standard`, `void`.
+    pub name: &'static str,
+    /// Name for people: "Void Chess".
+    pub title: &'static str,
+    pub size: BoardSize,
+    pub roster: Vec<RoleDef>,
+    pub start_fen: &'static str,
+    /// Roles a pawn may promote to, in the order offered.
+    pub promotion: Vec<Role>,
+    pub castling: Option<CastlingDef>,
+    /// The role whose safety decides the game (check, checkmate).
+    pub royal: Option<Role>,
+}
+
+/// What a move did, handed to [`Variant::after_move`].
+#[derive(Copy, Clone, Debug)]
+pub struct MoveEffect {
+    pub mover: Color,
+    pub mv: Move,
+    /// The piece as it stands on `mv.to` after the move (promoted if it did).
+    pub landed: Piece,
+    pub captured: Option<Piece>,
+}
+
+/// A limit on which moves are legal this turn, with the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restriction {
+    /// Only moves starting here are legal.
+    pub only_from: Square,
+    /// "your king on e4 stands on an unstable tile and must move"
+    pub reason: String,
+}
+
+/// A game's rules beyond its [`Definition`].
+pub trait Variant: Send + Sync + 'static {
+    fn definition(&self) -> Definition;
+
+    /// Tile effects at the end of every move, after the pieces moved and
+    /// before the opponent's turn (Void Chess: unstable tiles and voids).
+    fn after_move(&self, _rules: &Rules, _board: &mut Board, _effect: &MoveEffect) {}
+
+    /// A square of the mover's that may lose its piece in
+    /// [`Variant::after_move`] without the piece moving. The fast legality
+    /// check skips moves whose king safety such a loss could change.
+    fn removal_square(&self, _board: &Board) -> Option<Square> {
+        None
+    }
+
+    /// Moves allowed this turn, when the variant limits them.
+    fn restriction(&self, _rules: &Rules, _board: &Board) -> Option<Restriction> {
+        None
+    }
+
+    /// The result when the side to move has no legal move and is not in check
+    /// (stalemate if `None`).
+    fn no_moves_outcome(&self, _board: &Board) -> Option<Outcome> {
+        None
+    }
+
+    /// Draws particular to the variant, checked after the usual ones.
+    fn variant_draw(&self, _rules: &Rules, _board: &Board) -> Option<DrawReason> {
+        None
+    }
+
+    /// Neither side can ever win.
+    fn insufficient_material(&self, board: &Board) -> bool;
+
+    /// Counters that follow the game but not move generation (Void Chess's
+    /// siege); updated by [`crate::Position::play`], not by perft.
+    fn update_counters(&self, _rules: &Rules, _board: &mut Board) {}
+}

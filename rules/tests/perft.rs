@@ -1,0 +1,83 @@
+//! Perft: one harness, one data file per variant (`tests/data/<variant>.perft`).
+//!
+//! The standard file holds published numbers. The Void Chess file holds our
+//! engine's numbers; every count up to depth 3 is also recomputed here by the
+//! independent reference generator, so no number stands on the engine alone.
+
+mod reference;
+
+use reference::RefPos;
+use voidmate_rules::{variants, Position, Rules};
+
+struct Case {
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn load(name: &str) -> Vec<Case> {
+    let path = format!("{}/tests/data/{name}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(" ;");
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let (d, n) = p.trim().split_once(' ').unwrap();
+                    (
+                        d.trim_start_matches('D').parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
+                })
+                .collect();
+            Case { fen, counts }
+        })
+        .collect()
+}
+
+fn reference_perft(p: &RefPos, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    p.legal()
+        .iter()
+        .map(|m| reference_perft(&p.apply(m), depth - 1))
+        .sum()
+}
+
+fn run(rules: &'static Rules, cases: &[Case], cross_check_depth: u32) {
+    assert!(!cases.is_empty());
+    for case in cases {
+        let pos = Position::from_fen(rules, &case.fen).unwrap();
+        for &(depth, want) in &case.counts {
+            assert_eq!(pos.perft(depth), want, "{} depth {depth}", case.fen);
+            if depth <= cross_check_depth {
+                let reference = reference_perft(&RefPos::from_position(&pos), depth);
+                assert_eq!(
+                    reference, want,
+                    "reference disagrees: {} depth {depth}",
+                    case.fen
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn standard_matches_published_numbers() {
+    run(variants::standard(), &load("standard"), 2);
+}
+
+#[test]
+fn void_matches_reference_and_recorded_numbers() {
+    run(variants::void(), &load("void"), 3);
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let pos = Position::new(variants::void());
+    let divided = pos.divide(3);
+    assert_eq!(divided.len(), 22);
+    assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), pos.perft(3));
+}

@@ -1,0 +1,480 @@
+//! A slow, literal reference implementation of standard chess and Void Chess,
+//! written from the rules text with plain coordinates and no shared code with
+//! the engine. The property tests play random games with the engine and check
+//! every position against it.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use voidmate_rules::{CastlingSide, Color, MoveKind, Position, Role, Square, Tile};
+
+pub type Sq = (i8, i8);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefPos {
+    pub void_rules: bool,
+    pub files: i8,
+    pub ranks: i8,
+    pub pieces: BTreeMap<Sq, (Color, Role)>,
+    pub voids: BTreeSet<Sq>,
+    /// By owner: (square).
+    pub unstable: [Option<Sq>; 2],
+    pub turn: Color,
+    pub castling: [bool; 4],
+    pub ep: Option<Sq>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RefMove {
+    pub from: Sq,
+    pub to: Sq,
+    pub promo: Option<u8>,
+    pub castle: Option<u8>,
+    pub ep: bool,
+}
+
+fn sq(s: Square) -> Sq {
+    (s.file() as i8, s.rank() as i8)
+}
+
+const KING: [Sq; 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+const KNIGHT: [Sq; 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+impl RefPos {
+    pub fn from_position(pos: &Position) -> RefPos {
+        let size = pos.rules().size();
+        let mut pieces = BTreeMap::new();
+        let mut voids = BTreeSet::new();
+        let mut unstable = [None; 2];
+        for s in size.squares() {
+            if let Some(p) = pos.piece_at(s) {
+                pieces.insert(sq(s), (p.color, p.role));
+            }
+            match pos.tile(s) {
+                Tile::Void => {
+                    voids.insert(sq(s));
+                }
+                Tile::Unstable { owner, .. } => unstable[owner.index()] = Some(sq(s)),
+                Tile::Normal => {}
+            }
+        }
+        let b = pos.board();
+        let castling = [
+            b.castling_right(Color::White, CastlingSide::King),
+            b.castling_right(Color::White, CastlingSide::Queen),
+            b.castling_right(Color::Black, CastlingSide::King),
+            b.castling_right(Color::Black, CastlingSide::Queen),
+        ];
+        RefPos {
+            void_rules: pos.rules().name() == "void",
+            files: size.files() as i8,
+            ranks: size.ranks() as i8,
+            pieces,
+            voids,
+            unstable,
+            turn: pos.turn(),
+            castling,
+            ep: b.en_passant().map(sq),
+        }
+    }
+
+    fn on(&self, (f, r): Sq) -> bool {
+        f >= 0 && r >= 0 && f < self.files && r < self.ranks
+    }
+
+    fn empty(&self, s: Sq) -> bool {
+        self.on(s) && !self.pieces.contains_key(&s) && !self.voids.contains(&s)
+    }
+
+    fn color_at(&self, s: Sq) -> Option<Color> {
+        self.pieces.get(&s).map(|p| p.0)
+    }
+
+    fn king(&self, c: Color) -> Option<Sq> {
+        self.pieces
+            .iter()
+            .find(|(_, p)| **p == (c, Role::King))
+            .map(|(s, _)| *s)
+    }
+
+    fn promo_roles(&self) -> Vec<Role> {
+        let mut v = vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+        if self.void_rules {
+            v.push(Role::Minister);
+        }
+        v
+    }
+
+    /// Can a piece of `by` capture on `t` (were an enemy there)?
+    pub fn attacks(&self, by: Color, t: Sq) -> bool {
+        for (&s, &(c, role)) in &self.pieces {
+            if c != by {
+                continue;
+            }
+            let (df, dr) = (t.0 - s.0, t.1 - s.1);
+            let hit = match role {
+                Role::Pawn => {
+                    let fwd = if by == Color::White { 1 } else { -1 };
+                    dr == fwd && df.abs() == 1
+                }
+                Role::Knight => KNIGHT.contains(&(df, dr)),
+                Role::King => KING.contains(&(df, dr)),
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    let diag = df.abs() == dr.abs() && df != 0;
+                    let orth = (df == 0) != (dr == 0);
+                    let ok = match role {
+                        Role::Bishop => diag,
+                        Role::Rook => orth,
+                        _ => diag || orth,
+                    };
+                    ok && {
+                        let step = (df.signum(), dr.signum());
+                        let mut p = (s.0 + step.0, s.1 + step.1);
+                        let mut clear = true;
+                        while p != t {
+                            if !self.empty(p) {
+                                clear = false;
+                                break;
+                            }
+                            p = (p.0 + step.0, p.1 + step.1);
+                        }
+                        clear
+                    }
+                }
+                Role::Minister => {
+                    KING.contains(&(df, dr))
+                        || KING.iter().any(|&(a, b)| {
+                            let mid = (s.0 + a, s.1 + b);
+                            self.on(mid)
+                                && (self.empty(mid) || self.voids.contains(&mid))
+                                && KING.contains(&(t.0 - mid.0, t.1 - mid.1))
+                        })
+                }
+                _ => false,
+            };
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn landable(&self, s: Sq, us: Color, crosses: bool) -> bool {
+        self.on(s)
+            && match self.pieces.get(&s) {
+                Some(p) => p.0 != us,
+                None => !self.voids.contains(&s) || crosses,
+            }
+    }
+
+    pub fn pseudo(&self) -> Vec<RefMove> {
+        let us = self.turn;
+        let mut out = Vec::new();
+        let mv = |from, to| RefMove {
+            from,
+            to,
+            promo: None,
+            castle: None,
+            ep: false,
+        };
+        for (&s, &(c, role)) in &self.pieces {
+            if c != us {
+                continue;
+            }
+            match role {
+                Role::Knight | Role::King => {
+                    let set = if role == Role::Knight { KNIGHT } else { KING };
+                    for (a, b) in set {
+                        let t = (s.0 + a, s.1 + b);
+                        if self.landable(t, us, false) {
+                            out.push(mv(s, t));
+                        }
+                    }
+                }
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    for (a, b) in KING {
+                        let diag = a != 0 && b != 0;
+                        if (role == Role::Bishop && !diag) || (role == Role::Rook && diag) {
+                            continue;
+                        }
+                        let mut t = (s.0 + a, s.1 + b);
+                        while self.empty(t) {
+                            out.push(mv(s, t));
+                            t = (t.0 + a, t.1 + b);
+                        }
+                        if self.on(t) && self.color_at(t) == Some(!us) {
+                            out.push(mv(s, t));
+                        }
+                    }
+                }
+                Role::Minister => {
+                    let mut dests = BTreeSet::new();
+                    for (a, b) in KING {
+                        let m = (s.0 + a, s.1 + b);
+                        if !self.landable(m, us, true) {
+                            continue;
+                        }
+                        dests.insert(m);
+                        if self.pieces.contains_key(&m) {
+                            continue; // a capture ends the move
+                        }
+                        for (c2, d2) in KING {
+                            let t = (m.0 + c2, m.1 + d2);
+                            if t != s && self.landable(t, us, true) {
+                                dests.insert(t);
+                            }
+                        }
+                    }
+                    out.extend(dests.into_iter().map(|t| mv(s, t)));
+                }
+                Role::Pawn => {
+                    let fwd = if us == Color::White { 1 } else { -1 };
+                    let last = if us == Color::White {
+                        self.ranks - 1
+                    } else {
+                        0
+                    };
+                    let start = if us == Color::White {
+                        1
+                    } else {
+                        self.ranks - 2
+                    };
+                    let push = |t: Sq, ep: bool, out: &mut Vec<RefMove>| {
+                        if t.1 == last {
+                            for r in self.promo_roles() {
+                                out.push(RefMove {
+                                    from: s,
+                                    to: t,
+                                    promo: Some(r as u8),
+                                    castle: None,
+                                    ep,
+                                });
+                            }
+                        } else {
+                            out.push(RefMove {
+                                from: s,
+                                to: t,
+                                promo: None,
+                                castle: None,
+                                ep,
+                            });
+                        }
+                    };
+                    let one = (s.0, s.1 + fwd);
+                    if self.empty(one) {
+                        push(one, false, &mut out);
+                        let two = (s.0, s.1 + 2 * fwd);
+                        if s.1 == start && self.empty(two) {
+                            push(two, false, &mut out);
+                        }
+                    }
+                    for df in [-1, 1] {
+                        let t = (s.0 + df, s.1 + fwd);
+                        if self.on(t) && self.color_at(t) == Some(!us) {
+                            push(t, false, &mut out);
+                        } else if self.ep == Some(t) {
+                            push(t, true, &mut out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Castling, every condition written out.
+        let home = if us == Color::White {
+            0
+        } else {
+            self.ranks - 1
+        };
+        let (rook_k, king_f) = (self.files - 1, 4);
+        for (side, rook_f, king_to, rook_to) in [(0u8, rook_k, 6, 5), (1u8, 0, 2, 3)] {
+            if !self.castling[us.index() * 2 + side as usize] {
+                continue;
+            }
+            let k = (king_f, home);
+            let r = (rook_f, home);
+            if self.pieces.get(&k) != Some(&(us, Role::King))
+                || self.pieces.get(&r) != Some(&(us, Role::Rook))
+            {
+                continue;
+            }
+            let lo = king_f.min(rook_f).min(king_to).min(rook_to);
+            let hi = king_f.max(rook_f).max(king_to).max(rook_to);
+            let clear =
+                (lo..=hi).all(|f| (f, home) == k || (f, home) == r || self.empty((f, home)));
+            let (a, z) = (king_f.min(king_to), king_f.max(king_to));
+            let safe = (a..=z).all(|f| !self.attacks(!us, (f, home)));
+            if clear && safe {
+                out.push(RefMove {
+                    from: k,
+                    to: (king_to, home),
+                    promo: None,
+                    castle: Some(side),
+                    ep: false,
+                });
+            }
+        }
+        out
+    }
+
+    pub fn apply(&self, m: &RefMove) -> RefPos {
+        let mut n = self.clone();
+        let us = self.turn;
+        let (_, role) = n.pieces.remove(&m.from).unwrap();
+        let mut captured = n.pieces.remove(&m.to).is_some();
+        if m.ep {
+            let fwd = if us == Color::White { 1 } else { -1 };
+            n.pieces.remove(&(m.to.0, m.to.1 - fwd));
+            captured = true;
+        }
+        if let Some(side) = m.castle {
+            let home = m.from.1;
+            let (rf, rt) = if side == 0 {
+                (self.files - 1, 5)
+            } else {
+                (0, 3)
+            };
+            n.pieces.remove(&(rf, home));
+            n.pieces.insert((rt, home), (us, Role::Rook));
+        }
+        let landed = match m.promo {
+            Some(p) => Role::ALL[p as usize],
+            None => role,
+        };
+        n.voids.remove(&m.to); // only a Minister can be here: it heals
+        n.pieces.insert(m.to, (us, landed));
+        // Castling rights: king or rook squares touched.
+        let home_w = 0;
+        let home_b = self.ranks - 1;
+        let rk = self.files - 1;
+        let touched = |s: Sq| s == m.from || s == m.to;
+        for (i, (f, r)) in [(4, home_w), (4, home_w), (4, home_b), (4, home_b)]
+            .iter()
+            .enumerate()
+        {
+            if touched((*f, *r)) {
+                n.castling[i] = false;
+            }
+        }
+        for (i, s) in [(rk, home_w), (0, home_w), (rk, home_b), (0, home_b)]
+            .iter()
+            .enumerate()
+        {
+            if touched(*s) {
+                n.castling[i] = false;
+            }
+        }
+        // En passant square: only when an enemy pawn stands beside the pawn.
+        n.ep = None;
+        if role == Role::Pawn && (m.to.1 - m.from.1).abs() == 2 {
+            let beside = [(m.to.0 - 1, m.to.1), (m.to.0 + 1, m.to.1)];
+            if beside
+                .iter()
+                .any(|s| n.pieces.get(s) == Some(&(!us, Role::Pawn)))
+            {
+                n.ep = Some((m.from.0, (m.from.1 + m.to.1) / 2));
+            }
+        }
+        if self.void_rules {
+            if let Some(u) = n.unstable[us.index()].take() {
+                if let Some(&(_, r)) = n.pieces.get(&u) {
+                    if r != Role::Minister {
+                        n.pieces.remove(&u);
+                        for (i, s) in [(4, home_w), (4, home_w), (4, home_b), (4, home_b)]
+                            .iter()
+                            .enumerate()
+                        {
+                            if *s == u {
+                                n.castling[i] = false;
+                            }
+                        }
+                        for (i, s) in [(rk, home_w), (0, home_w), (rk, home_b), (0, home_b)]
+                            .iter()
+                            .enumerate()
+                        {
+                            if *s == u {
+                                n.castling[i] = false;
+                            }
+                        }
+                        n.voids.insert(u);
+                    }
+                } else {
+                    n.voids.insert(u);
+                }
+            }
+            if landed == Role::Minister {
+                for o in 0..2 {
+                    if n.unstable[o] == Some(m.to) {
+                        n.unstable[o] = None;
+                    }
+                }
+            } else if captured {
+                if n.unstable[(!us).index()] == Some(m.to) {
+                    n.unstable[(!us).index()] = None;
+                }
+                n.unstable[us.index()] = Some(m.to);
+            }
+        }
+        n.turn = !us;
+        n
+    }
+
+    pub fn legal(&self) -> Vec<RefMove> {
+        let us = self.turn;
+        let king = self.king(us);
+        let must_move_king = self.void_rules && king.is_some() && self.unstable[us.index()] == king;
+        let mut v: Vec<RefMove> = self
+            .pseudo()
+            .into_iter()
+            .filter(|m| !must_move_king || Some(m.from) == king)
+            .filter(|m| {
+                let n = self.apply(m);
+                match n.king(us) {
+                    Some(k) => !n.attacks(!us, k),
+                    None => false,
+                }
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// The engine's legal moves in the reference's form.
+pub fn engine_moves(pos: &Position) -> Vec<RefMove> {
+    let mut v: Vec<RefMove> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| RefMove {
+            from: sq(m.from),
+            to: sq(m.to),
+            promo: m.promotion.map(|r| r as u8),
+            castle: match m.kind {
+                MoveKind::Castle(side) => Some(side as u8),
+                _ => None,
+            },
+            ep: m.kind == MoveKind::EnPassant,
+        })
+        .collect();
+    v.sort();
+    v
+}
