@@ -2,7 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use voidmate_rules::{variant, Position, Square};
+use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
+use voidmate_rules::{variant, Color, Move, Position, Square};
 
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
@@ -37,13 +38,43 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Mark the legal moves of the piece on this square.
+    #[arg(long)]
+    pub select: Option<String>,
+    /// Show the board from Black's side.
+    #[arg(long)]
+    pub flip: bool,
+    /// classic or high-contrast.
+    #[arg(long, default_value = "classic")]
+    pub theme: String,
+    /// Arrows, as from-to square pairs: "e2e4,g1f3".
+    #[arg(long)]
+    pub arrows: Option<String>,
+    /// Add a caption strip with these player names: "alice,bob".
+    #[arg(long)]
+    pub players: Option<String>,
+    /// Where to write the PNG.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
 /// The position the arguments describe; a bad move says which and why.
 pub fn position(args: &PositionArgs) -> Result<Position> {
+    Ok(replay(args)?.0)
+}
+
+/// The position and the last move played to reach it, if any.
+pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>)> {
     let rules = variant(&args.variant)?;
     let mut pos = match &args.fen {
         Some(fen) => Position::from_fen(rules, fen).with_context(|| format!("FEN '{fen}'"))?,
         None => Position::new(rules),
     };
+    let mut last = None;
     for (i, text) in args.moves.split_whitespace().enumerate() {
         // Move numbers such as "1." or "12..." are skipped.
         if text
@@ -59,10 +90,82 @@ pub fn position(args: &PositionArgs) -> Result<Position> {
                 i + 1
             );
         }
-        pos.play_text(text)
+        let (mv, _) = pos
+            .play_text(text)
             .with_context(|| format!("move {} of --moves", i + 1))?;
+        last = Some(mv);
     }
-    Ok(pos)
+    Ok((pos, last))
+}
+
+fn board_square(pos: &Position, s: &str) -> Result<Square> {
+    Square::parse(s)
+        .filter(|&sq| pos.rules().size().contains(sq))
+        .with_context(|| {
+            format!(
+                "'{s}' is not a square of this board ({})",
+                pos.rules().size().describe()
+            )
+        })
+}
+
+pub fn render(args: &RenderArgs) -> Result<String> {
+    let (pos, last) = replay(&args.position)?;
+    let theme = Theme::from_name(&args.theme).with_context(|| {
+        format!(
+            "'{}' is not a theme; use classic or high-contrast",
+            args.theme
+        )
+    })?;
+    let select = args
+        .select
+        .as_deref()
+        .map(|s| board_square(&pos, s))
+        .transpose()?;
+    let mut arrows = Vec::new();
+    for pair in args.arrows.iter().flat_map(|a| a.split(',')) {
+        let pair = pair.trim();
+        let split = pair[1..]
+            .find(|c: char| c.is_ascii_alphabetic())
+            .map(|i| i + 1);
+        let Some(split) = split else {
+            bail!("arrow '{pair}' should be two squares, like e2e4");
+        };
+        arrows.push((
+            board_square(&pos, &pair[..split])?,
+            board_square(&pos, &pair[split..])?,
+        ));
+    }
+    let caption = args.players.as_deref().map(|p| {
+        let mut names = p.splitn(2, ',');
+        let white = names.next().unwrap_or("").trim().to_string();
+        let black = names.next().unwrap_or("").trim().to_string();
+        let status = match pos.outcome() {
+            Some(o) => format!("{} {}", o.score(), o),
+            None => format!("{} to move", pos.turn()),
+        };
+        Caption {
+            white,
+            black,
+            status,
+        }
+    });
+    let opts = RenderOptions {
+        orientation: if args.flip {
+            Color::Black
+        } else {
+            Color::White
+        },
+        theme,
+        last_move: last.map(|m| (m.from, m.to)),
+        select,
+        arrows,
+        caption,
+    };
+    let png = Renderer::shared().render(&pos, &opts);
+    std::fs::write(&args.out, &png)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    Ok(format!("{} ({} bytes)\n", args.out.display(), png.len()))
 }
 
 pub fn moves(args: &MovesArgs) -> Result<String> {

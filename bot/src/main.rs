@@ -24,6 +24,8 @@ enum Command {
     Perft(inspect::PerftArgs),
     /// Print the FEN after a sequence of moves.
     Fen(inspect::PositionArgs),
+    /// Draw a position as a PNG board image.
+    Render(inspect::RenderArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => inspect::moves(&args),
         Command::Perft(args) => inspect::perft(&args),
         Command::Fen(args) => inspect::fen(&args),
+        Command::Render(args) => inspect::render(&args),
     };
     match result {
         Ok(text) => {

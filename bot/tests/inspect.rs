@@ -101,3 +101,58 @@ fn bad_input_is_reported_with_the_reason_and_a_failing_status() {
         "{err}"
     );
 }
+
+#[test]
+fn render_writes_a_png_of_the_position() {
+    let dir = std::env::temp_dir().join(format!("voidmate-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("board.png");
+    let (ok, stdout, err) = voidmate(&[
+        "render",
+        "--variant",
+        "void",
+        "--moves",
+        "g4 g6",
+        "--select",
+        "g1",
+        "--flip",
+        "--theme",
+        "high-contrast",
+        "--arrows",
+        "g1g3,d1h5",
+        "--players",
+        "alice,bob",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("bytes"));
+    let bytes = std::fs::read(&out).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let reader = decoder.read_info().unwrap();
+    let info = reader.info();
+    assert_eq!((info.width, info.height), (632, 632 + 48));
+    assert_eq!(info.color_type, png::ColorType::Indexed);
+
+    let (ok, _, err) = voidmate(&["render", "--theme", "neon", "--out", out.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("'neon' is not a theme; use classic or high-contrast"),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&[
+        "render",
+        "--variant",
+        "void",
+        "--arrows",
+        "e2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("arrow 'e2' should be two squares, like e2e4"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,66 @@
+//! The part of an image that depends only on the board's size, orientation
+//! and theme: margins, coordinates, empty squares, caption background.
+
+use crate::assets::font;
+use crate::layout::Layout;
+use crate::palette::Palette;
+use crate::theme::Theme;
+use ab_glyph::{Font, PxScale, ScaleFont};
+use image::{Rgba, RgbaImage};
+use imageproc::drawing::draw_text_mut;
+use voidmate_rules::{file_char, Square};
+
+/// Draws the frame in RGBA and converts it to palette indices.
+pub(crate) fn build(layout: &Layout, theme: Theme, palette: &Palette) -> Vec<u8> {
+    let c = theme.colors();
+    let px = |rgb: [u8; 3]| Rgba([rgb[0], rgb[1], rgb[2], 255]);
+    let mut img = RgbaImage::from_pixel(layout.width, layout.height, px(c.margin));
+    for y in 0..layout.caption {
+        for x in 0..layout.width {
+            img.put_pixel(x, y, px(c.caption_bg));
+        }
+    }
+    for sq in layout.size.squares() {
+        let (x0, y0) = layout.origin(sq);
+        let color = if sq.is_light() { c.light } else { c.dark };
+        for y in y0..y0 + layout.square {
+            for x in x0..x0 + layout.square {
+                img.put_pixel(x, y, px(color));
+            }
+        }
+    }
+
+    let font = font();
+    let scale = PxScale::from(layout.margin as f32 * 0.8);
+    let scaled = font.as_scaled(scale);
+    let text_width = |s: &str| -> f32 {
+        s.chars()
+            .map(|ch| scaled.h_advance(font.glyph_id(ch)))
+            .sum()
+    };
+    let height = scaled.ascent() - scaled.descent();
+    let mut label = |text: &str, cx: f32, cy: f32| {
+        let x = (cx - text_width(text) / 2.0).round() as i32;
+        let y = (cy - height / 2.0).round() as i32;
+        draw_text_mut(&mut img, px(c.coords), x, y, scale, &font, text);
+    };
+    let m = layout.margin as f32;
+    let board_top = (layout.caption + layout.margin) as f32;
+    let board_bottom = board_top + layout.size.ranks() as f32 * layout.square as f32;
+    for file in 0..layout.size.files() {
+        let (cx, _) = layout.center(Square::new(file, 0));
+        let letter = file_char(file).to_string();
+        label(&letter, cx, board_top - m / 2.0);
+        label(&letter, cx, board_bottom + m / 2.0);
+    }
+    for rank in 0..layout.size.ranks() {
+        let (_, cy) = layout.center(Square::new(0, rank));
+        let number = (rank + 1).to_string();
+        label(&number, m / 2.0, cy);
+        label(&number, layout.width as f32 - m / 2.0, cy);
+    }
+
+    img.pixels()
+        .map(|p| palette.index([p[0], p[1], p[2]]))
+        .collect()
+}

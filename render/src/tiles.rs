@@ -1,0 +1,172 @@
+//! Finished squares: floor, marks and piece, drawn once and kept as palette
+//! indices.
+
+use crate::assets::sprite;
+use crate::paint::{composite, coverage, disc, fill, fill_with, polygon, ring};
+use crate::palette::tint;
+use crate::theme::Theme;
+use image::{Rgba, RgbaImage};
+use voidmate_rules::{Color, Role};
+
+/// What lies under a piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Floor {
+    Normal,
+    Void,
+    /// An unstable tile and the side whose move will turn it void.
+    Unstable(Color),
+}
+
+pub(crate) mod marks {
+    pub const LAST_MOVE: u8 = 1;
+    pub const CHECK: u8 = 2;
+    pub const SELECTED: u8 = 4;
+    /// A quiet move of the selected piece may go here.
+    pub const DOT: u8 = 8;
+    /// The selected piece may capture here.
+    pub const RING: u8 = 16;
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct TileKey {
+    pub light: bool,
+    pub floor: Floor,
+    pub marks: u8,
+    pub piece: Option<(Color, Role)>,
+}
+
+impl TileKey {
+    /// A square the frame already shows as it is.
+    pub fn is_plain(&self) -> bool {
+        self.floor == Floor::Normal && self.marks == 0 && self.piece.is_none()
+    }
+}
+
+/// Draws a square of `px` pixels in RGBA.
+pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
+    let c = theme.colors();
+    let w = px as f32;
+    let base = if key.light { c.light } else { c.dark };
+    let mut img = RgbaImage::from_pixel(px, px, Rgba([base[0], base[1], base[2], 255]));
+
+    if key.floor == Floor::Void {
+        draw_void(theme, &mut img, w);
+    }
+    if key.marks & marks::LAST_MOVE != 0 {
+        let t = tint(base, c.last_move);
+        fill_with(&mut img, t, |_, _| 1.0);
+        if c.last_move_border {
+            let b = (w / 16.0).max(2.0);
+            fill_with(&mut img, c.last_move.rgb, |x, y| {
+                let edge = x.min(y).min(w - x).min(w - y);
+                if edge < b {
+                    1.0
+                } else {
+                    0.0
+                }
+            });
+        }
+    }
+    if key.marks & marks::SELECTED != 0 {
+        fill_with(&mut img, tint(base, c.selected), |_, _| 1.0);
+    }
+    if let Floor::Unstable(owner) = key.floor {
+        draw_unstable(theme, &mut img, w, owner);
+    }
+    if key.marks & marks::CHECK != 0 {
+        // A glow under the king, and a ring round it, so check does not rest on colour.
+        fill_with(&mut img, c.check, |x, y| {
+            let d = ((x - w / 2.0).powi(2) + (y - w / 2.0).powi(2)).sqrt() / (w * 0.5);
+            (1.0 - d).max(0.0).powf(0.8) * 1.1
+        });
+        let r = ring(px, w / 2.0, w / 2.0, w * 0.49, w * 0.43);
+        fill(&mut img, &r, c.check, 1.0);
+    }
+    if let Some((color, role)) = key.piece {
+        composite(&mut img, &sprite(theme, color, role, px));
+    }
+    if key.marks & marks::DOT != 0 {
+        let d = coverage(px, px, |g, s| disc(g, s, w / 2.0, w / 2.0, w * 0.15));
+        fill(&mut img, &d, c.marker.rgb, c.marker.alpha);
+    }
+    if key.marks & marks::RING != 0 {
+        let r = ring(px, w / 2.0, w / 2.0, w * 0.5, w * 0.41);
+        fill(&mut img, &r, c.marker.rgb, c.marker.alpha);
+    }
+    img
+}
+
+/// A hole in the board: near-black with a lit rim and a scatter of stars, so
+/// it reads as "nothing here" rather than a dark square, in any colour vision.
+fn draw_void(theme: Theme, img: &mut RgbaImage, w: f32) {
+    let c = theme.colors();
+    fill_with(img, c.void_base, |_, _| 1.0);
+    fill_with(img, c.void_rim, |x, y| {
+        let edge = x.min(y).min(w - x).min(w - y);
+        let t = edge / (w * 0.12);
+        if t < 1.0 {
+            (1.0 - t) * 0.9
+        } else {
+            0.0
+        }
+    });
+    let stars: [(f32, f32, f32); 7] = [
+        (0.27, 0.31, 0.035),
+        (0.68, 0.22, 0.025),
+        (0.55, 0.55, 0.04),
+        (0.32, 0.72, 0.03),
+        (0.78, 0.70, 0.035),
+        (0.45, 0.38, 0.02),
+        (0.20, 0.52, 0.02),
+    ];
+    let px = img.width();
+    let cov = coverage(px, px, |g, s| {
+        for (x, y, r) in stars {
+            disc(g, s, x * w, y * w, (r * w).max(1.0));
+        }
+    });
+    fill(img, &cov, c.void_stars, 1.0);
+}
+
+/// An unstable tile: a red glow from the edges, diagonal hatching (the
+/// colour-blind cue), and a badge in the owner's colour with an hourglass:
+/// this tile falls after that side's next move.
+fn draw_unstable(theme: Theme, img: &mut RgbaImage, w: f32, owner: Color) {
+    let c = theme.colors();
+    fill_with(img, c.unstable, |x, y| {
+        let edge = x.min(y).min(w - x).min(w - y);
+        (1.0 - edge / (w * 0.4)).max(0.0) * 0.85
+    });
+    // Dark stripes over the glow: a pattern that stays visible where the
+    // glow is strongest and for eyes that do not see the red.
+    let period = w / 5.0;
+    let stripe = w / 14.0;
+    let shade = [c.unstable[0] / 3, c.unstable[1] / 3, c.unstable[2] / 3];
+    fill_with(img, shade, |x, y| {
+        if (x + y) % period < stripe {
+            0.6
+        } else {
+            0.0
+        }
+    });
+    let px = img.width();
+    let (bx, by, br) = (w * 0.17, w * 0.17, w * 0.14);
+    let rim = coverage(px, px, |g, s| disc(g, s, bx, by, br + w * 0.025));
+    fill(img, &rim, c.unstable, 1.0);
+    let badge = coverage(px, px, |g, s| disc(g, s, bx, by, br));
+    fill(img, &badge, c.piece(owner).fill, 1.0);
+    let h = br * 0.62;
+    let glass = coverage(px, px, |g, s| {
+        polygon(
+            g,
+            s,
+            &[(bx - h * 0.7, by - h), (bx + h * 0.7, by - h), (bx, by)],
+        );
+        polygon(
+            g,
+            s,
+            &[(bx, by), (bx + h * 0.7, by + h), (bx - h * 0.7, by + h)],
+        );
+    });
+    fill(img, &glass, c.piece(owner).detail, 1.0);
+}

@@ -1,0 +1,332 @@
+//! Decode the PNG and check what a player must see.
+
+use image::RgbImage;
+use voidmate_render::{demo, Caption, Layout, RenderOptions, Renderer, Theme};
+use voidmate_rules::{variants, Color, Position, Square};
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+fn void_pos(fen: &str) -> Position {
+    Position::from_fen(variants::void(), fen).unwrap()
+}
+
+fn draw(pos: &Position, opts: &RenderOptions) -> (RgbImage, Layout) {
+    let r = Renderer::shared();
+    let png = r.render(pos, opts);
+    let img = image::load_from_memory(&png)
+        .expect("a valid PNG")
+        .to_rgb8();
+    (img, r.layout(pos, opts))
+}
+
+/// The pixels of one square.
+fn square(img: &RgbImage, layout: &Layout, s: Square) -> Vec<[u8; 3]> {
+    let (x0, y0) = layout.origin(s);
+    let mut v = Vec::new();
+    for y in y0..y0 + layout.square {
+        for x in x0..x0 + layout.square {
+            v.push(img.get_pixel(x, y).0);
+        }
+    }
+    v
+}
+
+fn luma(p: [u8; 3]) -> f32 {
+    0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32
+}
+
+fn mean_luma(px: &[[u8; 3]]) -> f32 {
+    px.iter().map(|&p| luma(p)).sum::<f32>() / px.len() as f32
+}
+
+/// Fraction of pixels that differ between two squares.
+fn difference(a: &[[u8; 3]], b: &[[u8; 3]]) -> f32 {
+    let n = a.iter().zip(b).filter(|(x, y)| {
+        (0..3)
+            .map(|i| (x[i] as i32 - y[i] as i32).abs())
+            .sum::<i32>()
+            > 30
+    });
+    n.count() as f32 / a.len() as f32
+}
+
+const EMPTY9: &str = "4k4/9/9/9/9/9/9/9/4K4 w - - 0 1";
+
+#[test]
+fn image_size_follows_the_board() {
+    let (img, layout) = draw(&Position::new(variants::void()), &RenderOptions::default());
+    assert_eq!(
+        (img.width(), img.height()),
+        (9 * 64 + 2 * 28, 9 * 64 + 2 * 28)
+    );
+    assert_eq!((layout.width, layout.height), (img.width(), img.height()));
+    let (big, _) = draw(
+        &Position::new(demo::showcase_16x16()),
+        &RenderOptions::default(),
+    );
+    assert_eq!(
+        (big.width(), big.height()),
+        (16 * 48 + 2 * 21, 16 * 48 + 2 * 21)
+    );
+    let (small, _) = draw(
+        &Position::new(demo::narrow_5x8()),
+        &RenderOptions::default(),
+    );
+    assert_eq!((small.width(), small.height()), (5 * 64 + 56, 8 * 64 + 56));
+    let captioned = RenderOptions {
+        caption: Some(Caption {
+            white: "a".into(),
+            black: "b".into(),
+            status: "x".into(),
+        }),
+        ..Default::default()
+    };
+    let (c, _) = draw(&Position::new(variants::void()), &captioned);
+    assert_eq!(c.height(), img.height() + 48);
+}
+
+#[test]
+fn a_void_square_looks_like_a_hole_not_a_dark_square() {
+    // e5 is a dark square; d5 a light one; f5 would be dark as well.
+    let (img, layout) = draw(
+        &void_pos(&format!("{EMPTY9} void:e5")),
+        &RenderOptions::default(),
+    );
+    let hole = square(&img, &layout, sq("e5"));
+    let dark = square(&img, &layout, sq("c5"));
+    let light = square(&img, &layout, sq("d5"));
+    assert!(
+        mean_luma(&hole) < 45.0,
+        "a void is near black: {}",
+        mean_luma(&hole)
+    );
+    assert!(mean_luma(&dark) > 100.0);
+    assert!(difference(&hole, &dark) > 0.8 && difference(&hole, &light) > 0.8);
+    // The star pattern: bright specks inside the hole, a cue beyond colour.
+    assert!(hole.iter().filter(|&&p| luma(p) > 150.0).count() > 10);
+}
+
+#[test]
+fn an_unstable_tile_glows_red_with_a_hatch_and_an_owner_badge() {
+    let plain = void_pos("4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1");
+    let tiled = void_pos("4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1 unstable:e5w1");
+    let (a, layout) = draw(&plain, &RenderOptions::default());
+    let (b, _) = draw(&tiled, &RenderOptions::default());
+    let before = square(&a, &layout, sq("e5"));
+    let after = square(&b, &layout, sq("e5"));
+    assert!(difference(&before, &after) > 0.3);
+    let side = layout.square as usize;
+    // The edge glows red.
+    let edge = after[side * (side / 2) + 1];
+    assert!(edge[0] as i32 > edge[1] as i32 + 80, "edge pixel {edge:?}");
+    // The badge in the top-left corner holds the owner's (White's) colour
+    // beside its hourglass.
+    let badge = after[side * (side * 17 / 100) + side * 8 / 100];
+    assert!(luma(badge) > 200.0, "badge {badge:?}");
+    // Hatching: along a row below the piece, red stripes alternate with plain floor.
+    let row = &after[side * (side * 96 / 100)..side * (side * 96 / 100 + 1)];
+    let redness: Vec<i32> = row.iter().map(|p| p[0] as i32 - p[1] as i32).collect();
+    let steps = redness
+        .windows(2)
+        .filter(|w| (w[1] - w[0]).abs() > 15)
+        .count();
+    assert!(
+        steps >= 4,
+        "stripes across the row: {steps} steps in {redness:?}"
+    );
+    // Every other square is untouched.
+    assert!(
+        difference(
+            &square(&a, &layout, sq("d4")),
+            &square(&b, &layout, sq("d4"))
+        ) == 0.0
+    );
+}
+
+#[test]
+fn the_last_move_is_highlighted() {
+    let pos = Position::new(variants::standard());
+    let (a, layout) = draw(&pos, &RenderOptions::default());
+    let opts = RenderOptions {
+        last_move: Some((sq("e2"), sq("e4"))),
+        ..Default::default()
+    };
+    let (b, _) = draw(&pos, &opts);
+    for s in ["e2", "e4"] {
+        let (x, y) = layout.origin(sq(s));
+        assert_ne!(a.get_pixel(x + 2, y + 2), b.get_pixel(x + 2, y + 2), "{s}");
+    }
+    let (x, y) = layout.origin(sq("d4"));
+    assert_eq!(a.get_pixel(x + 2, y + 2), b.get_pixel(x + 2, y + 2));
+}
+
+#[test]
+fn a_flipped_board_puts_a1_in_the_top_right_corner() {
+    let pos = void_pos("4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    let opts = RenderOptions {
+        orientation: Color::Black,
+        ..Default::default()
+    };
+    let (img, layout) = draw(&pos, &opts);
+    let (x, y) = layout.origin(sq("a1"));
+    assert_eq!((x, y), (layout.margin + 8 * layout.square, layout.margin));
+    // The rook is drawn there: the square is not plain.
+    let rook = square(&img, &layout, sq("a1"));
+    let plain = square(&img, &layout, sq("c1"));
+    assert!(difference(&rook, &plain) > 0.15);
+    // And the unflipped board has it bottom-left.
+    let (_, normal) = draw(&pos, &RenderOptions::default());
+    assert_eq!(
+        normal.origin(sq("a1")),
+        (normal.margin, normal.margin + 8 * normal.square)
+    );
+}
+
+#[test]
+fn legal_move_markers_show_dots_for_quiet_moves_and_rings_for_captures() {
+    let pos =
+        Position::from_fen(variants::standard(), "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    let opts = RenderOptions {
+        select: Some(sq("e4")),
+        ..Default::default()
+    };
+    let (img, layout) = draw(&pos, &opts);
+    let (base, _) = draw(&pos, &RenderOptions::default());
+    let center = |img: &RgbImage, s: &str| {
+        let (x, y) = layout.center(sq(s));
+        img.get_pixel(x as u32, y as u32).0
+    };
+    // e5: quiet move, a dot in the middle.
+    assert!(luma(center(&img, "e5")) < luma(center(&base, "e5")) - 30.0);
+    // d5: capture, a ring at the edge and the pawn still visible in the middle.
+    let (x, y) = layout.origin(sq("d5"));
+    let edge_mid = (x + layout.square / 2, y + 1);
+    assert_ne!(
+        img.get_pixel(edge_mid.0, edge_mid.1),
+        base.get_pixel(edge_mid.0, edge_mid.1)
+    );
+    assert_eq!(center(&img, "d5"), center(&base, "d5"));
+}
+
+#[test]
+fn a_king_in_check_is_marked() {
+    let pos = Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/4K2r w - - 0 1").unwrap();
+    assert!(pos.is_check());
+    let (img, layout) = draw(&pos, &RenderOptions::default());
+    let calm = Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let (base, _) = draw(&calm, &RenderOptions::default());
+    let (x, y) = layout.origin(sq("e1"));
+    let p = img.get_pixel(x + 4, y + layout.square / 2).0;
+    assert!(
+        p[0] as i32 > p[1] as i32 + 60,
+        "reddish ring at the edge: {p:?}"
+    );
+    assert_ne!(
+        img.get_pixel(x + 4, y + layout.square / 2),
+        base.get_pixel(x + 4, y + layout.square / 2)
+    );
+}
+
+#[test]
+fn the_two_themes_differ_and_arrows_and_captions_draw() {
+    let pos = Position::new(variants::void());
+    let (classic, layout) = draw(&pos, &RenderOptions::default());
+    let (hc, _) = draw(
+        &pos,
+        &RenderOptions {
+            theme: Theme::HighContrast,
+            ..Default::default()
+        },
+    );
+    let (x, y) = layout.origin(sq("e5"));
+    assert_ne!(classic.get_pixel(x + 2, y + 2), hc.get_pixel(x + 2, y + 2));
+
+    let arrow = RenderOptions {
+        arrows: vec![(sq("e2"), sq("e5"))],
+        ..Default::default()
+    };
+    let (a, _) = draw(&pos, &arrow);
+    let (cx, cy) = layout.center(sq("e4"));
+    assert_ne!(
+        a.get_pixel(cx as u32, cy as u32),
+        classic.get_pixel(cx as u32, cy as u32)
+    );
+
+    let captioned = RenderOptions {
+        caption: Some(Caption {
+            white: "alice".into(),
+            black: "bob".into(),
+            status: "White to move".into(),
+        }),
+        ..Default::default()
+    };
+    let (c, cl) = draw(&pos, &captioned);
+    let strip: Vec<f32> = (0..cl.caption)
+        .flat_map(|y| (0..cl.width).map(move |x| (x, y)))
+        .map(|(x, y)| luma(c.get_pixel(x, y).0))
+        .collect();
+    assert!(
+        strip.iter().filter(|&&l| l > 180.0).count() > 200,
+        "text in the caption strip"
+    );
+}
+
+#[test]
+fn every_piece_has_its_own_silhouette() {
+    // Back rank of the showcase: R N B H U I S Q K A M F G F O R.
+    let pos = Position::new(demo::showcase_16x16());
+    let (img, layout) = draw(&pos, &RenderOptions::default());
+    let files = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
+    let masks: Vec<Vec<bool>> = files
+        .iter()
+        .map(|&f| {
+            let s = Square::new(f, 0);
+            let base = if s.is_light() {
+                [0xec, 0xda, 0xb9]
+            } else {
+                [0xae, 0x8a, 0x68]
+            };
+            square(&img, &layout, s)
+                .into_iter()
+                .map(|p| (luma(p) - luma(base)).abs() > 25.0)
+                .collect()
+        })
+        .collect();
+    for i in 0..masks.len() {
+        for j in i + 1..masks.len() {
+            let both = masks[i]
+                .iter()
+                .zip(&masks[j])
+                .filter(|(a, b)| **a && **b)
+                .count();
+            let either = masks[i]
+                .iter()
+                .zip(&masks[j])
+                .filter(|(a, b)| **a || **b)
+                .count();
+            let overlap = both as f32 / either as f32;
+            assert!(
+                overlap < 0.85,
+                "files {} and {} look alike ({overlap:.2})",
+                files[i],
+                files[j]
+            );
+        }
+    }
+}
+
+#[test]
+fn rendering_is_repeatable_and_cached_results_match_a_fresh_renderer() {
+    let pos = void_pos(&format!("{EMPTY9} void:e5"));
+    let opts = RenderOptions {
+        last_move: Some((sq("e1"), sq("e2"))),
+        ..Default::default()
+    };
+    let shared = Renderer::shared().render(&pos, &opts);
+    let again = Renderer::shared().render(&pos, &opts);
+    let fresh = Renderer::new().render(&pos, &opts);
+    assert_eq!(shared, again);
+    assert_eq!(shared, fresh);
+}
