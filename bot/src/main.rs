@@ -1,9 +1,15 @@
-//! `voidmate`: the chess-variant bot. For now, the rules inspection commands.
+//! `voidmate`: the chess-variant bot.
 
+mod bench;
 mod inspect;
 
-use clap::{Parser, Subcommand};
+use anyhow::{bail, Result};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use voidmate::config::Config;
+use voidmate::console::Console;
+use voidmate::game::Core;
 
 #[derive(Parser)]
 #[command(
@@ -26,15 +32,102 @@ enum Command {
     Fen(inspect::PositionArgs),
     /// Draw a position as a PNG board image.
     Render(inspect::RenderArgs),
+    /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
+    Console(ConsoleArgs),
+    /// Start the chat adapters enabled in the configuration.
+    Run(RunArgs),
+    /// Measure moves handled end to end with many games in play.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct ConsoleArgs {
+    /// SQLite file (default: the configuration's, voidmate.db).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Configuration file (default: built-in defaults, as in config/voidmate.toml).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Folder for board images (default: the configuration's, voidmate-images).
+    #[arg(long)]
+    images: Option<PathBuf>,
+    /// Who speaks first.
+    #[arg(long = "as", default_value = "alice")]
+    speaker: String,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Games in play at once.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+}
+
+async fn console(args: ConsoleArgs) -> Result<String> {
+    let mut cfg = Config::load(args.config.as_deref())?;
+    if let Some(db) = args.db {
+        cfg.database.path = db;
+    }
+    let image_dir = args.images.unwrap_or(cfg.console.image_dir.clone());
+    let core = Core::open(&cfg).await?;
+    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    Console {
+        core,
+        image_dir,
+        speaker: args.speaker,
+    }
+    .run(stdin, std::io::stdout())
+    .await?;
+    Ok(String::new())
+}
+
+async fn run(args: RunArgs) -> Result<String> {
+    let cfg = Config::load(args.config.as_deref())?;
+    let mut wanted = Vec::new();
+    if cfg.discord.enabled {
+        wanted.push("discord");
+    }
+    if cfg.matrix.enabled {
+        wanted.push("matrix");
+    }
+    if wanted.is_empty() {
+        bail!("no chat adapter is enabled in the configuration; enable [discord] or [matrix], or play with `voidmate console`");
+    }
+    // Open the database first, so a bad path or schema fails before anything connects.
+    let _core = Core::open(&cfg).await?;
+    bail!(
+        "the {} adapter is not available in this build yet; `voidmate console` plays locally",
+        wanted.join(" and ")
+    )
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+    };
     let result = match cli.command {
         Command::Moves(args) => inspect::moves(&args),
         Command::Perft(args) => inspect::perft(&args),
         Command::Fen(args) => inspect::fen(&args),
         Command::Render(args) => inspect::render(&args),
+        Command::Console(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(console(args))),
+        Command::Run(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(run(args))),
+        Command::Bench(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(bench::run(args.games))),
     };
     match result {
         Ok(text) => {

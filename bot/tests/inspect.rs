@@ -156,3 +156,89 @@ fn render_writes_a_png_of_the_position() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn console_mode_plays_a_game_from_standard_input() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("console.db");
+    let images = dir.path().join("images");
+    let script = "challenge @bob void\nas bob\naccept\nas alice\ne4\nhello\nquit\n";
+    let run = |script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+            .args([
+                "console",
+                "--db",
+                db.to_str().unwrap(),
+                "--images",
+                images.to_str().unwrap(),
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = run(script);
+    assert!(out.contains("(now speaking as bob)"), "{out}");
+    assert!(out.contains("Game #1 begins: Void Chess, alice (White) vs bob (Black), no time limit. alice, your move."), "{out}");
+    assert!(
+        out.contains("#1: alice played e4. bob, your move."),
+        "{out}"
+    );
+    assert!(
+        out.contains("I do not know the command `hello`. Say `help` for the list."),
+        "{out}"
+    );
+    let image_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("image: ")).collect();
+    assert_eq!(image_lines.len(), 2, "{out}");
+    for line in image_lines {
+        let path = line["image: ".len()..].split(" (").next().unwrap();
+        assert!(std::fs::read(path).unwrap().starts_with(b"\x89PNG"));
+    }
+    // A second session on the same file continues the game.
+    let out = run("as bob\ne5\nboard\n");
+    assert!(
+        out.contains("e5 is illegal: no pawn of yours can move to e5."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#1 alice vs bob (Void Chess): bob to move."),
+        "{out}"
+    );
+}
+
+#[test]
+fn run_without_an_enabled_adapter_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("v.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[database]\npath = \"{}\"\n",
+            dir.path().join("v.db").display()
+        ),
+    )
+    .unwrap();
+    let (ok, _, err) = voidmate(&["run", "--config", cfg.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("no chat adapter is enabled in the configuration"),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&[
+        "run",
+        "--config",
+        dir.path().join("missing.toml").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("cannot read the configuration"), "{err}");
+}

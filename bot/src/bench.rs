@@ -1,0 +1,86 @@
+//! `voidmate bench`: one move handled end to end (parse, validate, store,
+//! render), and throughput with many games in play, on a fresh SQLite file.
+
+use anyhow::Result;
+use std::time::{Duration, Instant};
+use voidmate::config::Config;
+use voidmate::game::{Core, Incoming};
+
+const MOVES: [&str; 4] = ["e4", "e6", "d4", "d6"];
+
+pub async fn run(games: usize) -> Result<String> {
+    let dir = std::env::temp_dir().join(format!("voidmate-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let mut cfg = Config::default();
+    cfg.database.path = dir.join("bench.db");
+    let core = Core::open(&cfg).await?;
+    let mut n = 0u64;
+    let mut say = |channel: &str, author: &str, text: &str| {
+        n += 1;
+        Incoming {
+            event_id: format!("bench-{n}"),
+            channel: channel.into(),
+            author: author.into(),
+            text: text.into(),
+        }
+    };
+    let start = Instant::now();
+    for g in 0..games {
+        let ch = format!("bench-{g}");
+        core.handle(&say(&ch, "white", "challenge bob void")).await;
+        core.handle(&say(&ch, "bob", "accept")).await;
+    }
+    let setup = start.elapsed();
+
+    // Sequential: every move waits for the previous one.
+    let mut latencies = Vec::new();
+    let seq_start = Instant::now();
+    for (i, mv) in MOVES.iter().enumerate().take(2) {
+        let player = if i % 2 == 0 { "white" } else { "bob" };
+        for g in 0..games {
+            let ev = say(&format!("bench-{g}"), player, &format!("move {mv}"));
+            let t = Instant::now();
+            let reply = core.handle(&ev).await.expect("new event");
+            latencies.push(t.elapsed());
+            assert!(!reply.is_error, "{}", reply.text);
+        }
+    }
+    let seq = seq_start.elapsed();
+    let seq_moves = latencies.len();
+
+    // Concurrent: all games move at once, as many players would.
+    let conc_start = Instant::now();
+    let mut conc_moves = 0;
+    for (i, mv) in MOVES.iter().enumerate().skip(2) {
+        let player = if i % 2 == 0 { "white" } else { "bob" };
+        let mut tasks = Vec::new();
+        for g in 0..games {
+            let core = core.clone();
+            let ev = say(&format!("bench-{g}"), player, &format!("move {mv}"));
+            tasks.push(tokio::spawn(async move { core.handle(&ev).await }));
+        }
+        for t in tasks {
+            let reply = t.await?.expect("new event");
+            assert!(!reply.is_error, "{}", reply.text);
+            conc_moves += 1;
+        }
+    }
+    let conc = conc_start.elapsed();
+    std::fs::remove_dir_all(&dir).ok();
+
+    latencies.sort();
+    let pct = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    Ok(format!(
+        "games in play: {games} (set up in {:.1} s)\n\
+         one move end to end (parse, validate, store, render), sequential, {seq_moves} moves:\n  \
+         median {:.2} ms, p90 {:.2} ms, p99 {:.2} ms; {:.0} moves/s\n\
+         concurrent ({conc_moves} moves across all games at once): {:.0} moves/s\n",
+        setup.as_secs_f64(),
+        ms(pct(50)),
+        ms(pct(90)),
+        ms(pct(99)),
+        seq_moves as f64 / seq.as_secs_f64(),
+        conc_moves as f64 / conc.as_secs_f64(),
+    ))
+}

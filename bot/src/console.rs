@@ -1,0 +1,85 @@
+//! The console adapter: play in a terminal. Each line is a message in one
+//! channel (`console`); `as NAME` changes who is speaking. Board images are
+//! written to a folder and their paths printed.
+
+use crate::game::{Core, Incoming};
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+pub struct Console {
+    pub core: Core,
+    pub image_dir: PathBuf,
+    pub speaker: String,
+}
+
+impl Console {
+    pub async fn run(
+        mut self,
+        input: impl AsyncBufRead + Unpin,
+        mut out: impl Write,
+    ) -> Result<()> {
+        std::fs::create_dir_all(&self.image_dir).with_context(|| {
+            format!(
+                "cannot create the image folder {}",
+                self.image_dir.display()
+            )
+        })?;
+        // Event ids must not repeat across sessions, or a new session's
+        // commands would look like redeliveries of the last one's.
+        let session = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+        writeln!(out, "Voidmate console. You are {}; `as NAME` to speak as someone else, `help` for commands, `quit` to leave.", self.speaker)?;
+        let mut lines = input.lines();
+        let mut n = 0u64;
+        loop {
+            if interactive {
+                write!(out, "{}> ", self.speaker)?;
+                out.flush()?;
+            }
+            let Some(line) = lines.next_line().await? else {
+                break;
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line == "quit" || line == "exit" {
+                break;
+            }
+            if let Some(name) = line.strip_prefix("as ") {
+                let name = name.trim().trim_start_matches('@');
+                if name.is_empty() || name.contains(char::is_whitespace) {
+                    writeln!(out, "`as` needs one name, like `as bob`.")?;
+                } else {
+                    self.speaker = name.to_string();
+                    writeln!(out, "(now speaking as {name})")?;
+                }
+                continue;
+            }
+            n += 1;
+            let ev = Incoming {
+                event_id: format!("console-{session}-{n}"),
+                channel: "console".into(),
+                author: self.speaker.clone(),
+                text: line.to_string(),
+            };
+            let Some(reply) = self.core.handle(&ev).await else {
+                continue;
+            };
+            writeln!(out, "{}", reply.text)?;
+            if let Some(image) = reply.image {
+                let path = self.image_dir.join(format!("board-{session}-{n}.png"));
+                std::fs::write(&path, &image.png)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                writeln!(out, "image: {} ({})", path.display(), image.alt)?;
+            }
+            out.flush()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,352 @@
+//! Chat text to commands: the same words on every platform.
+
+use std::fmt;
+
+/// A game named in a command: `#12`.
+pub type GameRef = Option<i64>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    Ask,
+    Accept,
+    Decline,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Challenge {
+        opponent: String,
+        variant: Option<String>,
+        time: Option<TimeControl>,
+        color: Option<ColorChoice>,
+    },
+    Accept {
+        challenger: Option<String>,
+    },
+    Decline {
+        other: Option<String>,
+    },
+    Move {
+        text: String,
+        game: GameRef,
+    },
+    Board {
+        game: GameRef,
+    },
+    Moves {
+        square: Option<String>,
+        game: GameRef,
+    },
+    Resign {
+        game: GameRef,
+    },
+    Draw {
+        answer: Answer,
+        game: GameRef,
+    },
+    Undo {
+        answer: Answer,
+        game: GameRef,
+    },
+    Games,
+    History {
+        game: GameRef,
+        pgn: bool,
+    },
+    Variants,
+    Rules {
+        query: String,
+    },
+    Help {
+        topic: Option<String>,
+    },
+    Settings {
+        key: Option<String>,
+        value: Option<String>,
+    },
+    /// Text that is no command word: perhaps a bare move.
+    Bare {
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    White,
+    Black,
+}
+
+/// A time control as chosen at the challenge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimeControl {
+    None,
+    /// Correspondence: days per move.
+    Days(u32),
+    /// Minutes for the game and seconds added per move.
+    Clock {
+        minutes: u32,
+        increment: u32,
+    },
+}
+
+impl TimeControl {
+    /// `none`, `3d`, `3 days`, `10+5`, `10m`, `10min`.
+    pub fn parse(s: &str) -> Option<TimeControl> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "none" || s == "-" || s == "unlimited" {
+            return Some(TimeControl::None);
+        }
+        let num = |t: &str| t.trim().parse::<u32>().ok().filter(|&n| n > 0);
+        if let Some((m, i)) = s.split_once('+') {
+            return Some(TimeControl::Clock {
+                minutes: num(m)?,
+                increment: t_num(i)?,
+            });
+        }
+        for suffix in ["days", "day", "d"] {
+            if let Some(n) = s.strip_suffix(suffix) {
+                return num(n).filter(|&d| d <= 30).map(TimeControl::Days);
+            }
+        }
+        for suffix in ["min", "m"] {
+            if let Some(n) = s.strip_suffix(suffix) {
+                return Some(TimeControl::Clock {
+                    minutes: num(n)?,
+                    increment: 0,
+                });
+            }
+        }
+        None
+    }
+
+    /// The form we store and show: `none`, `3d`, `10+5`.
+    pub fn code(&self) -> String {
+        match self {
+            TimeControl::None => "none".into(),
+            TimeControl::Days(d) => format!("{d}d"),
+            TimeControl::Clock { minutes, increment } => format!("{minutes}+{increment}"),
+        }
+    }
+}
+
+fn t_num(t: &str) -> Option<u32> {
+    t.trim().parse().ok()
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::None => write!(f, "no time limit"),
+            TimeControl::Days(1) => write!(f, "1 day per move"),
+            TimeControl::Days(d) => write!(f, "{d} days per move"),
+            TimeControl::Clock { minutes, increment } => {
+                write!(f, "{minutes} minutes + {increment} seconds per move")
+            }
+        }
+    }
+}
+
+/// Why a command could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError(msg.into()))
+}
+
+/// Reads a command. A leading `/` or `!` is allowed; a `#N` token anywhere
+/// names a game.
+pub fn parse(text: &str) -> Result<Command, CommandError> {
+    let text = text.trim();
+    let text = text.strip_prefix(['/', '!']).unwrap_or(text);
+    let mut game: GameRef = None;
+    let mut words: Vec<&str> = Vec::new();
+    for w in text.split_whitespace() {
+        match w.strip_prefix('#').map(str::parse::<i64>) {
+            Some(Ok(id)) if game.is_none() => game = Some(id),
+            Some(Ok(_)) => return err("name only one game, like #3"),
+            _ => words.push(w),
+        }
+    }
+    let Some((&first, rest)) = words.split_first() else {
+        return err("say something, like `help`");
+    };
+    let name = |w: &str| w.trim_start_matches('@').to_string();
+    let answer = |rest: &[&str], what: &str| -> Result<Answer, CommandError> {
+        match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+            None | Some("offer") | Some("request") | Some("ask") => Ok(Answer::Ask),
+            Some("accept") | Some("yes") => Ok(Answer::Accept),
+            Some("decline") | Some("no") => Ok(Answer::Decline),
+            Some(other) => err(format!(
+                "`{what} {other}`? Use `{what}`, `{what} accept` or `{what} decline`"
+            )),
+        }
+    };
+    let cmd = match first.to_ascii_lowercase().as_str() {
+        "challenge" | "play" => {
+            let Some((opp, opts)) = rest.split_first() else {
+                return err("challenge whom? For example: `challenge @bob void 3d`");
+            };
+            let (mut variant, mut time, mut color) = (None, None, None);
+            for o in opts {
+                let lower = o.to_ascii_lowercase();
+                if lower == "white" || lower == "black" {
+                    color = Some(if lower == "white" {
+                        ColorChoice::White
+                    } else {
+                        ColorChoice::Black
+                    });
+                } else if let Some(t) = TimeControl::parse(o) {
+                    time = Some(t);
+                } else if variant.is_none() {
+                    variant = Some(o.to_string());
+                } else {
+                    return err(format!(
+                        "I do not understand `{o}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`"
+                    ));
+                }
+            }
+            Command::Challenge {
+                opponent: name(opp),
+                variant,
+                time,
+                color,
+            }
+        }
+        "accept" => Command::Accept {
+            challenger: rest.first().map(|w| name(w)),
+        },
+        "decline" | "cancel" | "withdraw" => Command::Decline {
+            other: rest.first().map(|w| name(w)),
+        },
+        "move" | "m" => {
+            if rest.is_empty() {
+                return err("which move? For example: `move e4` or `move Nf3`");
+            }
+            Command::Move {
+                text: rest.join(""),
+                game,
+            }
+        }
+        "board" | "show" => Command::Board { game },
+        "moves" => Command::Moves {
+            square: rest.first().map(|s| s.to_string()),
+            game,
+        },
+        "resign" => Command::Resign { game },
+        "draw" => Command::Draw {
+            answer: answer(rest, "draw")?,
+            game,
+        },
+        "undo" | "takeback" => Command::Undo {
+            answer: answer(rest, "undo")?,
+            game,
+        },
+        "games" => Command::Games,
+        "history" => Command::History { game, pgn: false },
+        "pgn" => Command::History { game, pgn: true },
+        "variants" => Command::Variants,
+        "rules" => Command::Rules {
+            query: rest.join(" "),
+        },
+        "help" => Command::Help {
+            topic: rest.first().map(|s| s.to_ascii_lowercase()),
+        },
+        "settings" | "set" => Command::Settings {
+            key: rest.first().map(|s| s.to_ascii_lowercase()),
+            value: rest.get(1).map(|s| s.to_ascii_lowercase()),
+        },
+        _ => Command::Bare {
+            text: text.to_string(),
+        },
+    };
+    Ok(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_with_options_in_any_order() {
+        assert_eq!(
+            parse("/challenge @bob 3d void black").unwrap(),
+            Command::Challenge {
+                opponent: "bob".into(),
+                variant: Some("void".into()),
+                time: Some(TimeControl::Days(3)),
+                color: Some(ColorChoice::Black),
+            }
+        );
+        assert_eq!(
+            parse("move Nf3 #4").unwrap(),
+            Command::Move {
+                text: "Nf3".into(),
+                game: Some(4)
+            }
+        );
+        assert_eq!(
+            parse("!draw accept").unwrap(),
+            Command::Draw {
+                answer: Answer::Accept,
+                game: None
+            }
+        );
+        assert_eq!(parse("e4").unwrap(), Command::Bare { text: "e4".into() });
+        assert_eq!(
+            parse("rules can the minister cross a void?").unwrap(),
+            Command::Rules {
+                query: "can the minister cross a void?".into()
+            }
+        );
+    }
+
+    #[test]
+    fn time_controls_parse_and_print() {
+        assert_eq!(
+            TimeControl::parse("10+5"),
+            Some(TimeControl::Clock {
+                minutes: 10,
+                increment: 5
+            })
+        );
+        assert_eq!(TimeControl::parse("2days"), Some(TimeControl::Days(2)));
+        assert_eq!(
+            TimeControl::parse("5m").map(|t| t.code()),
+            Some("5+0".into())
+        );
+        assert_eq!(TimeControl::parse("void"), None);
+        assert_eq!(TimeControl::parse("99d"), None);
+        assert_eq!(TimeControl::Days(3).to_string(), "3 days per move");
+    }
+
+    #[test]
+    fn bad_commands_say_what_to_write() {
+        assert_eq!(
+            parse("challenge").unwrap_err().0,
+            "challenge whom? For example: `challenge @bob void 3d`"
+        );
+        assert_eq!(
+            parse("move").unwrap_err().0,
+            "which move? For example: `move e4` or `move Nf3`"
+        );
+        assert_eq!(
+            parse("draw maybe").unwrap_err().0,
+            "`draw maybe`? Use `draw`, `draw accept` or `draw decline`"
+        );
+        assert_eq!(
+            parse("board #1 #2").unwrap_err().0,
+            "name only one game, like #3"
+        );
+        assert!(parse("challenge bob void chess99x 3d")
+            .unwrap_err()
+            .0
+            .contains("I do not understand `chess99x`"));
+    }
+}

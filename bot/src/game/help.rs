@@ -1,0 +1,297 @@
+//! Help: the command list, and the rules explained per variant and topic, in
+//! our own words, with a diagram where a picture says it better.
+
+/// A position to draw beside a rules answer.
+pub struct Diagram {
+    pub fen: &'static str,
+    /// Mark this piece's moves.
+    pub select: Option<&'static str>,
+    pub caption: &'static str,
+}
+
+pub struct Topic {
+    pub variant: &'static str,
+    pub key: &'static str,
+    pub title: &'static str,
+    /// Words that point to this topic in a free-form question.
+    pub keywords: &'static [&'static str],
+    pub text: &'static str,
+    pub diagram: Option<Diagram>,
+}
+
+pub static TOPICS: &[Topic] = &[
+    Topic {
+        variant: "void",
+        key: "setup",
+        title: "Void Chess: board and set-up",
+        keywords: &["setup", "set-up", "start", "board", "9x9", "begin", "overview", "basics"],
+        text: "Void Chess is played on a 9x9 board, files a to i. Each side has nine pawns and, from the a-file: \
+               rook, knight, bishop, queen, king, bishop, Minister, knight, rook. Everything you know from chess \
+               still holds; the new parts are the Minister and a floor that breaks under captures.",
+        diagram: Some(Diagram {
+            fen: "rnbqkbmnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKBMNR w KQkq - 0 1",
+            select: None,
+            caption: "The starting position",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "minister",
+        title: "The Minister",
+        keywords: &["minister", "m", "move", "moves", "walk", "step", "steps", "two", "reach"],
+        text: "The Minister takes one or two king steps. The first step goes to any neighbouring square that is \
+               empty or void, or captures an enemy there (a capture ends its move). After a free first step it \
+               may take a second step in any direction, except back to where it started. On an open board that \
+               reaches all 24 squares of the 5x5 block around it.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/9/4M4/9/9/9/4K4 w - - 0 1",
+            select: Some("e5"),
+            caption: "Every square the Minister can reach",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "minister-blocked",
+        title: "When the Minister is hemmed in",
+        keywords: &["minister", "blocked", "surrounded", "opening", "gap", "hemmed", "stuck", "diagonal", "orthogonal"],
+        text: "The Minister needs a free neighbouring square to walk through. Surrounded by its own pieces it \
+               cannot move at all. One straight gap gives it 4 moves; one diagonal gap gives 6, because the \
+               second step can turn.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/3NN4/3NMN3/3NNN3/9/9/4K4 w - - 0 1",
+            select: Some("e5"),
+            caption: "One diagonal gap: six moves",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "healing",
+        title: "The Minister heals and crosses voids",
+        keywords: &["minister", "heal", "heals", "healing", "cross", "crosses", "crossing", "immune", "repair", "fix"],
+        text: "The Minister is the only piece that may step onto a void or walk across one. The square it lands \
+               on becomes normal again: a void closes, an unstable tile calms down, and its own captures leave \
+               no unstable tile. Squares it only passes over stay as they are. Tiles never destroy a Minister.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/3N1N3/3NMN3/3NNN3/9/9/4K4 w - - 0 1 void:e6",
+            select: Some("e5"),
+            caption: "Through the void on e6, or onto it",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "unstable",
+        title: "Captures make unstable tiles",
+        keywords: &["capture", "captures", "unstable", "red", "glow", "tile", "tiles", "destroyed", "destroy", "collapse"],
+        text: "Every capture (except a Minister's) leaves the square unstable, owned by the side that captured. \
+               When that side makes its next move, the tile collapses into a void. A piece still standing on it \
+               falls in and is lost; a piece that moved away is safe. Capturing on an unstable tile hands it to \
+               the new capturer. The picture marks unstable tiles with a red glow, stripes, and a badge in the \
+               owner's colour.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/9/R8/9/9/9/4K4 b - - 0 1 unstable:a5w1",
+            select: None,
+            caption: "White's rook just captured on a5",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "voids",
+        title: "Void tiles",
+        keywords: &["void", "voids", "hole", "holes", "block", "blocks", "jump", "knight", "permanent"],
+        text: "A void is a hole in the board and stays one unless a Minister lands on it. No other piece may land \
+               on a void or pass along one: rooks, bishops, queens and pawns are stopped by it, and a knight may \
+               jump over it but not onto it.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/9/9/9/9/9/R3K4 w - - 0 1 void:a4",
+            select: Some("a1"),
+            caption: "The void on a4 stops the rook",
+        }),
+    },
+    Topic {
+        variant: "void",
+        key: "king",
+        title: "The king and the void",
+        keywords: &["king", "kings", "lost", "trapped", "escape", "must"],
+        text: "If your king starts your turn on an unstable tile, you must move the king. If it has no move, it \
+               falls into the void and you lose, unless it is also in check, in which case it is simply \
+               checkmate.",
+        diagram: None,
+    },
+    Topic {
+        variant: "void",
+        key: "castling",
+        title: "Castling in Void Chess",
+        keywords: &["castle", "castling", "o-o", "0-0"],
+        text: "Castle as in chess: the king moves two squares towards a rook and the rook jumps over it. Short: \
+               king e1 to g1, rook i1 to f1. Long: king e1 to c1, rook a1 to d1. The squares between must be \
+               empty (a void is not empty), and the king may not be in check or cross an attacked square.",
+        diagram: None,
+    },
+    Topic {
+        variant: "void",
+        key: "promotion",
+        title: "Promotion",
+        keywords: &["promote", "promotion", "promoting", "queen", "last", "rank"],
+        text: "A pawn reaching the far rank becomes a queen, rook, bishop, knight or Minister: write `e9=M` for a \
+               Minister. Promoting to a Minister heals the square the pawn lands on.",
+        diagram: None,
+    },
+    Topic {
+        variant: "void",
+        key: "endings",
+        title: "How a game of Void Chess ends",
+        keywords: &["end", "ends", "win", "draw", "draws", "checkmate", "stalemate", "repetition", "fifty", "50", "fortress", "siege", "result"],
+        text: "You win by checkmate, or when the enemy king is lost to the void. It is a draw by stalemate, \
+               threefold repetition (tiles count), 50 moves without a capture, pawn move or loss to the void, \
+               bare kings, or a void fortress: a king walled in by voids that no enemy piece can ever reach, \
+               with no Minister on the board and no pawn able to promote. With a Minister about, a small \
+               walled-in fortress that stays unbroken for 20 full moves is a draw too.",
+        diagram: None,
+    },
+    Topic {
+        variant: "standard",
+        key: "setup",
+        title: "Standard chess",
+        keywords: &["standard", "chess", "setup", "start", "normal", "orthodox"],
+        text: "Standard chess as FIDE plays it, on 8x8. Draws by threefold repetition and the 50-move rule are \
+               automatic here; a promotion must name its piece (`e8=Q`).",
+        diagram: Some(Diagram {
+            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            select: None,
+            caption: "The starting position",
+        }),
+    },
+];
+
+/// The topic that best answers `query` (free text), with its variant named
+/// or implied by the words used.
+pub fn best_topic(query: &str) -> Option<&'static Topic> {
+    let words: Vec<String> = query
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect();
+    let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
+        "standard"
+    } else {
+        "void"
+    };
+    // Each matching word counts by how rare it is among the topics, so a
+    // telling word ("cross") outweighs a common one ("minister").
+    let topics = topics_of(variant);
+    let mentions = |t: &Topic, w: &str| t.key == w || t.keywords.contains(&w);
+    let mut best: Option<(f32, &Topic)> = None;
+    for t in &topics {
+        let score: f32 = words
+            .iter()
+            .filter(|w| mentions(t, w))
+            .map(|w| 1.0 / topics.iter().filter(|o| mentions(o, w)).count() as f32)
+            .sum();
+        if score > 0.0 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, t));
+        }
+    }
+    best.map(|(_, t)| t)
+}
+
+/// The topics of a variant, for a `rules VARIANT` listing.
+pub fn topics_of(variant: &str) -> Vec<&'static Topic> {
+    TOPICS.iter().filter(|t| t.variant == variant).collect()
+}
+
+pub const COMMANDS: &str = "\
+Commands (the same everywhere; name a game with #N when you play several here):
+  challenge @user [variant] [time] [white|black]  invite someone: `challenge @bob void 3d`
+  accept [@user] / decline [@user]     answer a challenge (decline also withdraws your own)
+  move <move>                          play a move: `move e4`, `move Nf3`, `move e8=M` (or just `e4`)
+  board                                show the position
+  moves [square]                       show legal moves, all or of one piece: `moves g1`
+  resign                               give up the game
+  draw [accept|decline]                offer a draw, or answer one (an offer lapses after the next move)
+  undo [accept|decline]                ask to take back the last move, or answer such a request
+  games                                games and challenges in this channel
+  history / pgn                        the moves so far, as a list or as PGN
+  variants                             the games I play
+  rules [variant] [topic or question]  how a game works: `rules minister`, `rules can the minister cross a void?`
+  settings [bare-moves on|off] [theme classic|high-contrast]   this channel's settings
+  help [command]                       this list, or one command";
+
+/// Help for one command word.
+pub fn command_help(word: &str) -> Option<&'static str> {
+    let line = |prefix: &str| {
+        COMMANDS
+            .lines()
+            .find(|l| l.trim_start().starts_with(prefix))
+            .map(str::trim)
+    };
+    match word {
+        "challenge" | "play" => line("challenge"),
+        "accept" | "decline" | "cancel" => line("accept"),
+        "move" | "m" => line("move"),
+        "board" | "moves" | "resign" | "draw" | "undo" | "games" | "variants" | "rules"
+        | "settings" | "help" => line(word),
+        "history" | "pgn" => line("history"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn free_form_questions_find_their_topic() {
+        assert_eq!(
+            best_topic("can the minister cross a void?").unwrap().key,
+            "healing"
+        );
+        assert_eq!(
+            best_topic("how does the minister move").unwrap().key,
+            "minister"
+        );
+        assert_eq!(
+            best_topic("what happens after a capture").unwrap().key,
+            "unstable"
+        );
+        assert_eq!(best_topic("when is it a draw").unwrap().key, "endings");
+        assert_eq!(best_topic("castling").unwrap().key, "castling");
+        assert_eq!(best_topic("standard chess").unwrap().variant, "standard");
+        assert!(best_topic("xyzzy").is_none());
+    }
+
+    #[test]
+    fn diagrams_are_valid_void_positions() {
+        for t in TOPICS {
+            if let Some(d) = &t.diagram {
+                let rules = voidmate_rules::variant(t.variant).unwrap();
+                voidmate_rules::Position::from_fen(rules, d.fen)
+                    .unwrap_or_else(|e| panic!("{}: {e}", t.key));
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_word_has_help() {
+        for w in [
+            "challenge",
+            "accept",
+            "decline",
+            "move",
+            "board",
+            "moves",
+            "resign",
+            "draw",
+            "undo",
+            "games",
+            "history",
+            "pgn",
+            "variants",
+            "rules",
+            "settings",
+            "help",
+        ] {
+            assert!(command_help(w).is_some(), "{w}");
+        }
+    }
+}

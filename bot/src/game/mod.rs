@@ -1,0 +1,10 @@
+//! The platform-neutral core: commands, games, storage. Adapters hand it an
+//! [`Incoming`] event and post the [`Reply`] it returns; nothing here knows
+//! which chat platform is in use.
+
+pub mod command;
+pub mod help;
+mod service;
+pub mod store;
+
+pub use service::{Core, CoreSettings, Image, Incoming, Reply};

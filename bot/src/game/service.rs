@@ -1,0 +1,1167 @@
+//! Handling one event: read the command, act on the stored games in one
+//! transaction, then draw the board (off the async workers).
+
+use super::command::{self, Answer, ColorChoice, Command, GameRef, TimeControl};
+use super::help;
+use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
+use crate::config::Config;
+use std::fmt::Write as _;
+use std::time::Duration;
+use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
+use voidmate_rules::{variants, Color, MoveErrorKind, Outcome, Position, Square};
+
+/// A message that reached the bot.
+#[derive(Debug, Clone)]
+pub struct Incoming {
+    /// The platform's id for this event; a second delivery is ignored.
+    pub event_id: String,
+    /// Room or channel id; games live in a channel.
+    pub channel: String,
+    /// Who wrote it (the platform's user id).
+    pub author: String,
+    pub text: String,
+}
+
+/// A PNG to post with a reply.
+#[derive(Debug, Clone)]
+pub struct Image {
+    pub png: Vec<u8>,
+    /// A description for screen readers and platforms that need a body text.
+    pub alt: String,
+}
+
+/// What the bot says back.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub text: String,
+    pub image: Option<Image>,
+    /// Users the adapter should notify (the player to move, a challenged player).
+    pub mentions: Vec<String>,
+    /// `true` when the reply reports a refusal or error (adapters may show it
+    /// only to the author).
+    pub is_error: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct CoreSettings {
+    pub max_message_chars: usize,
+    pub bare_moves: bool,
+    pub theme: Theme,
+}
+
+impl CoreSettings {
+    pub fn from_config(cfg: &Config) -> anyhow::Result<CoreSettings> {
+        let theme = Theme::from_name(&cfg.render.theme).ok_or_else(|| {
+            anyhow::anyhow!(
+                "render.theme '{}' is not a theme; use classic or high-contrast",
+                cfg.render.theme
+            )
+        })?;
+        Ok(CoreSettings {
+            max_message_chars: cfg.chat.max_message_chars,
+            bare_moves: cfg.chat.bare_moves,
+            theme,
+        })
+    }
+}
+
+/// The bot's core, shared by every adapter.
+#[derive(Clone)]
+pub struct Core {
+    store: Store,
+    settings: CoreSettings,
+}
+
+/// Why a command did nothing.
+enum Failure {
+    /// The player's mistake or a refusal; the words for the reply.
+    User(String),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for Failure {
+    fn from(e: sqlx::Error) -> Self {
+        Failure::Db(e)
+    }
+}
+
+fn refuse<T>(msg: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure::User(msg.into()))
+}
+
+/// A board to draw after the transaction.
+struct Picture {
+    pos: Position,
+    opts: RenderOptions,
+    alt: String,
+}
+
+struct Done {
+    text: String,
+    picture: Option<Picture>,
+    mentions: Vec<String>,
+}
+
+impl Done {
+    fn text(text: impl Into<String>) -> Done {
+        Done {
+            text: text.into(),
+            picture: None,
+            mentions: Vec::new(),
+        }
+    }
+}
+
+/// A stored game, replayed.
+struct Game {
+    row: GameRow,
+    pos: Position,
+    moves: Vec<MoveRow>,
+    last: Option<(Square, Square)>,
+}
+
+impl Game {
+    fn player_color(&self, user: &str) -> Option<Color> {
+        if self.row.white == user {
+            Some(Color::White)
+        } else if self.row.black == user {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    fn name(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.row.white,
+            Color::Black => &self.row.black,
+        }
+    }
+
+    fn ply(&self) -> i64 {
+        self.moves.len() as i64
+    }
+
+    fn title(&self) -> String {
+        let variant = variants::by_name(&self.row.variant)
+            .map(|r| r.title())
+            .unwrap_or("?");
+        format!(
+            "#{} {} vs {} ({variant})",
+            self.row.id, self.row.white, self.row.black
+        )
+    }
+
+    fn status(&self) -> String {
+        if self.row.status == "finished" {
+            format!(
+                "{} {}",
+                self.row.result.as_deref().unwrap_or("*"),
+                self.row.termination.as_deref().unwrap_or("")
+            )
+        } else {
+            format!("{} to move", self.name(self.pos.turn()))
+        }
+    }
+}
+
+impl Core {
+    /// Opens the database named in `cfg` (migrating it) and prepares the core.
+    pub async fn open(cfg: &Config) -> anyhow::Result<Core> {
+        let store = Store::open(
+            &cfg.database.path,
+            Duration::from_millis(cfg.database.busy_timeout_ms),
+        )
+        .await
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot open the database {}: {e}",
+                cfg.database.path.display()
+            )
+        })?;
+        Ok(Core {
+            store,
+            settings: CoreSettings::from_config(cfg)?,
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Handles one event. `None` when the event was handled before (a
+    /// redelivery): nothing is said twice and nothing happens twice.
+    pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
+        let chars = ev.text.chars().count();
+        if chars > self.settings.max_message_chars {
+            return Some(error_reply(format!(
+                "That message is too long for me ({chars} characters; commands are at most {}).",
+                self.settings.max_message_chars
+            )));
+        }
+        let parsed = command::parse(&ev.text);
+        let mut tx = match self.store.begin().await {
+            Ok(tx) => tx,
+            Err(e) => return Some(db_failure(e)),
+        };
+        match store::record_event(&mut tx, &ev.event_id).await {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(db_failure(e)),
+        }
+        let result = match parsed {
+            Ok(cmd) => self.execute(&mut tx, ev, cmd).await,
+            Err(e) => Err(Failure::User(e.0)),
+        };
+        match result {
+            Ok(done) => {
+                if let Err(e) = tx.commit().await {
+                    return Some(db_failure(e));
+                }
+                Some(finish_reply(done).await)
+            }
+            Err(Failure::User(msg)) => {
+                // Nothing may change but the record that this event was seen.
+                drop(tx);
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    return Some(db_failure(e));
+                }
+                Some(error_reply(msg))
+            }
+            Err(Failure::Db(e)) => Some(db_failure(e)),
+        }
+    }
+
+    async fn remember_only(&self, event_id: &str) -> Result<(), sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        store::record_event(&mut tx, event_id).await?;
+        tx.commit().await
+    }
+
+    async fn execute(&self, tx: &mut Tx, ev: &Incoming, cmd: Command) -> Result<Done, Failure> {
+        let me = ev.author.as_str();
+        let ch = ev.channel.as_str();
+        match cmd {
+            Command::Challenge {
+                opponent,
+                variant,
+                time,
+                color,
+            } => {
+                self.challenge(tx, ch, me, &opponent, variant, time, color)
+                    .await
+            }
+            Command::Accept { challenger } => self.accept(tx, ch, me, challenger).await,
+            Command::Decline { other } => self.decline(tx, ch, me, other).await,
+            Command::Move { text, game } => {
+                let g = self.pick(tx, ch, me, game, true).await?;
+                self.play(tx, ch, me, g, &text).await
+            }
+            Command::Bare { text } => self.bare(tx, ch, me, &text).await,
+            Command::Board { game } => {
+                let g = self.pick_any(tx, ch, me, game).await?;
+                let text = format!("{}: {}.", g.title(), g.status());
+                let picture = self.picture(tx, ch, &g, me, None).await?;
+                Ok(Done {
+                    text,
+                    picture: Some(picture),
+                    mentions: vec![],
+                })
+            }
+            Command::Moves { square, game } => self.moves(tx, ch, me, square, game).await,
+            Command::Resign { game } => {
+                let g = self.pick(tx, ch, me, game, true).await?;
+                let color = g.player_color(me).expect("own game");
+                let result = if color == Color::White { "0-1" } else { "1-0" };
+                store::finish(tx, g.row.id, result, "resignation").await?;
+                Ok(Done::text(format!(
+                    "{me} resigns game #{}. {} wins ({result}).",
+                    g.row.id,
+                    g.name(!color)
+                )))
+            }
+            Command::Draw { answer, game } => self.draw(tx, ch, me, answer, game).await,
+            Command::Undo { answer, game } => self.undo(tx, ch, me, answer, game).await,
+            Command::Games => self.games(tx, ch).await,
+            Command::History { game, pgn } => {
+                let g = self.pick_any(tx, ch, me, game).await?;
+                Ok(Done::text(if pgn {
+                    pgn_text(&g, ch)
+                } else {
+                    history_text(&g)
+                }))
+            }
+            Command::Variants => {
+                let mut text = String::from("I play:");
+                for r in variants::all() {
+                    let _ = write!(text, "\n  {} ({}, {} board)", r.name(), r.title(), r.size());
+                }
+                text.push_str("\nChallenge with `challenge @someone <variant>`; learn with `rules <variant>`.");
+                Ok(Done::text(text))
+            }
+            Command::Rules { query } => self.rules(tx, ch, &query).await,
+            Command::Help { topic } => Ok(Done::text(match topic {
+                None => help::COMMANDS.to_string(),
+                Some(word) => help::command_help(&word)
+                    .map(|l| l.to_string())
+                    .unwrap_or_else(|| {
+                        format!("There is no command `{word}`.\n\n{}", help::COMMANDS)
+                    }),
+            })),
+            Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
+        }
+    }
+
+    // ---- finding games ----
+
+    async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+        let damaged = |why: String| {
+            Failure::User(format!(
+                "The stored record of game #{} is damaged ({why}), so I cannot go on with it. Nothing was changed.",
+                row.id
+            ))
+        };
+        let rules = variants::by_name(&row.variant)
+            .ok_or_else(|| damaged(format!("unknown variant '{}'", row.variant)))?;
+        let mut pos = Position::from_fen(rules, &row.start_fen)
+            .map_err(|e| damaged(format!("its start position does not read: {e}")))?;
+        let moves = store::moves(tx, row.id).await?;
+        let mut last = None;
+        for (i, m) in moves.iter().enumerate() {
+            if m.ply != i as i64 + 1 {
+                return Err(damaged(format!("move {} is missing", i + 1)));
+            }
+            let mv = pos
+                .parse_move(&m.coordinate)
+                .map_err(|e| damaged(format!("move {} does not replay: {e}", m.ply)))?;
+            pos.play_unchecked(&mv);
+            last = Some((mv.from, mv.to));
+        }
+        if pos.fen() != row.fen {
+            return Err(damaged("its position does not match its moves".into()));
+        }
+        Ok(Game {
+            row,
+            pos,
+            moves,
+            last,
+        })
+    }
+
+    /// The game a command is about. `mine`: the author must play in it (and
+    /// it must be in progress).
+    async fn pick(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        game: GameRef,
+        mine: bool,
+    ) -> Result<Game, Failure> {
+        if let Some(id) = game {
+            let Some(row) = store::game(tx, ch, id).await? else {
+                return refuse(format!("There is no game #{id} in this channel."));
+            };
+            if mine && row.white != me && row.black != me {
+                return refuse(format!("You are not playing in game #{id}."));
+            }
+            if mine && row.status != "active" {
+                return refuse(format!(
+                    "Game #{id} is over ({}).",
+                    row.result.as_deref().unwrap_or("*")
+                ));
+            }
+            return self.load(tx, row).await;
+        }
+        let active = store::active_games(tx, ch).await?;
+        let own: Vec<GameRow> = active
+            .iter()
+            .filter(|g| g.white == me || g.black == me)
+            .cloned()
+            .collect();
+        let candidates = if mine || !own.is_empty() { own } else { active };
+        match candidates.len() {
+            0 if mine => {
+                refuse("You have no game in progress here. Start one with `challenge @someone`.")
+            }
+            0 => refuse("There is no game in progress here. Start one with `challenge @someone`."),
+            1 => self.load(tx, candidates.into_iter().next().unwrap()).await,
+            n => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .map(|g| format!("#{} {} vs {} ({})", g.id, g.white, g.black, g.variant))
+                    .collect();
+                refuse(format!(
+                    "There are {n} games here: {}. Add the game number, like `board #{}`.",
+                    list.join(", "),
+                    candidates[0].id
+                ))
+            }
+        }
+    }
+
+    /// A game to look at: named, in progress, or the author's latest.
+    async fn pick_any(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        game: GameRef,
+    ) -> Result<Game, Failure> {
+        match self.pick(tx, ch, me, game, false).await {
+            Err(Failure::User(msg)) if game.is_none() => {
+                match store::latest_game(tx, ch, me).await? {
+                    Some(row) => self.load(tx, row).await,
+                    None => Err(Failure::User(msg)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    async fn theme(&self, tx: &mut Tx, ch: &str) -> Result<Theme, Failure> {
+        Ok(store::settings(tx, ch)
+            .await?
+            .and_then(|s| Theme::from_name(&s.theme))
+            .unwrap_or(self.settings.theme))
+    }
+
+    async fn picture(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        g: &Game,
+        viewer: &str,
+        select: Option<Square>,
+    ) -> Result<Picture, Failure> {
+        let orientation = g.player_color(viewer).unwrap_or_else(|| g.pos.turn());
+        let status = g.status();
+        let alt = match (&g.moves.last(), g.row.status.as_str()) {
+            (_, "finished") => format!("Game #{}: final position, {status}", g.row.id),
+            (Some(m), _) => format!("Game #{} after {}: {status}", g.row.id, m.san),
+            (None, _) => format!("Game #{}: starting position, {status}", g.row.id),
+        };
+        Ok(Picture {
+            pos: g.pos.clone(),
+            opts: RenderOptions {
+                orientation,
+                theme: self.theme(tx, ch).await?,
+                last_move: g.last,
+                select,
+                arrows: Vec::new(),
+                caption: Some(Caption {
+                    white: g.row.white.clone(),
+                    black: g.row.black.clone(),
+                    status,
+                }),
+            },
+            alt,
+        })
+    }
+
+    // ---- commands ----
+
+    #[allow(clippy::too_many_arguments)]
+    async fn challenge(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        opponent: &str,
+        variant: Option<String>,
+        time: Option<TimeControl>,
+        color: Option<ColorChoice>,
+    ) -> Result<Done, Failure> {
+        if opponent.is_empty() {
+            return refuse("Challenge whom? For example: `challenge @bob void`.");
+        }
+        if opponent == me {
+            return refuse(
+                "You cannot challenge yourself. Challenge another player with `challenge @name`.",
+            );
+        }
+        let rules = match variant.as_deref() {
+            None => variants::void(),
+            Some(v) => voidmate_rules::variant(v).map_err(|e| Failure::User(format!("{e}.")))?,
+        };
+        for c in store::pending_challenges(tx, ch).await? {
+            if c.challenger == me {
+                return refuse(format!(
+                    "You already have a challenge waiting for {} here. Wait for an answer, or withdraw it with `decline @{}`.",
+                    c.challenged, c.challenged
+                ));
+            }
+            if c.challenger == opponent && c.challenged == me {
+                return refuse(format!(
+                    "{opponent} has already challenged you here: say `accept` to play."
+                ));
+            }
+        }
+        let time = time.unwrap_or(TimeControl::None);
+        let color = color.unwrap_or(ColorChoice::White);
+        let color_name = if color == ColorChoice::White {
+            "white"
+        } else {
+            "black"
+        };
+        store::insert_challenge(tx, ch, me, opponent, rules.name(), &time.code(), color_name)
+            .await?;
+        Ok(Done {
+            text: format!(
+                "@{opponent}, {me} challenges you to {} ({time}); {me} would play {}. Answer with `accept` or `decline`.",
+                rules.title(),
+                if color == ColorChoice::White { "White" } else { "Black" },
+            ),
+            picture: None,
+            mentions: vec![opponent.to_string()],
+        })
+    }
+
+    async fn accept(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        from: Option<String>,
+    ) -> Result<Done, Failure> {
+        let waiting: Vec<_> = store::pending_challenges(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|c| c.challenged == me && from.as_ref().is_none_or(|f| &c.challenger == f))
+            .collect();
+        let c = match waiting.as_slice() {
+            [] => {
+                return refuse(match &from {
+                    Some(f) => format!("{f} has not challenged you here."),
+                    None => "No challenge is waiting for you here.".to_string(),
+                })
+            }
+            [one] => one.clone(),
+            many => {
+                let names: Vec<&str> = many.iter().map(|c| c.challenger.as_str()).collect();
+                return refuse(format!(
+                    "Several players challenged you: {}. Say which, like `accept @{}`.",
+                    names.join(", "),
+                    names[0]
+                ));
+            }
+        };
+        let rules =
+            voidmate_rules::variant(&c.variant).map_err(|e| Failure::User(format!("{e}.")))?;
+        let (white, black) = if c.challenger_color == "black" {
+            (me.to_string(), c.challenger.clone())
+        } else {
+            (c.challenger.clone(), me.to_string())
+        };
+        let start = Position::new(rules).fen();
+        let id = store::insert_game(
+            tx,
+            ch,
+            rules.name(),
+            &white,
+            &black,
+            &start,
+            &c.time_control,
+        )
+        .await?;
+        store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
+        let row = store::game(tx, ch, id).await?.expect("just inserted");
+        let g = self.load(tx, row).await?;
+        let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
+        let picture = self.picture(tx, ch, &g, &white, None).await?;
+        Ok(Done {
+            text: format!(
+                "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}. {white}, your move.",
+                rules.title()
+            ),
+            picture: Some(picture),
+            mentions: vec![white.clone()],
+        })
+    }
+
+    async fn decline(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        other: Option<String>,
+    ) -> Result<Done, Failure> {
+        let mine: Vec<_> = store::pending_challenges(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|c| c.challenged == me || c.challenger == me)
+            .filter(|c| {
+                other
+                    .as_ref()
+                    .is_none_or(|o| &c.challenger == o || &c.challenged == o)
+            })
+            .collect();
+        let c = match mine.as_slice() {
+            [] => return refuse("There is no challenge here for you to decline or withdraw."),
+            [one] => one.clone(),
+            _ => {
+                return refuse(
+                    "You have several challenges here; name the player, like `decline @bob`.",
+                )
+            }
+        };
+        if c.challenger == me {
+            store::close_challenge(tx, c.id, "withdrawn", None).await?;
+            Ok(Done::text(format!(
+                "{me} withdraws the challenge to {}.",
+                c.challenged
+            )))
+        } else {
+            store::close_challenge(tx, c.id, "declined", None).await?;
+            Ok(Done {
+                text: format!("{me} declines {}'s challenge.", c.challenger),
+                picture: None,
+                mentions: vec![c.challenger.clone()],
+            })
+        }
+    }
+
+    async fn play(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        mut g: Game,
+        text: &str,
+    ) -> Result<Done, Failure> {
+        let color = g.player_color(me).expect("own game");
+        if g.pos.turn() != color {
+            return refuse(format!(
+                "It is not your turn in game #{}: {} is to move.",
+                g.row.id,
+                g.name(g.pos.turn())
+            ));
+        }
+        let mv = g
+            .pos
+            .parse_move(text)
+            .map_err(|e| Failure::User(format!("{e}.")))?;
+        let san = g.pos.san(&mv);
+        let coordinate = g.pos.coordinate(&mv);
+        g.pos.play_unchecked(&mv);
+        let ply = g.ply() + 1;
+        if !store::append_move(tx, &g.row, ply, &san, &coordinate, me, &g.pos.fen()).await? {
+            return refuse(format!(
+                "Game #{} changed while I read your move (another command came first). Look at the `board` and try again.",
+                g.row.id
+            ));
+        }
+        g.moves.push(MoveRow {
+            ply,
+            san: san.clone(),
+            coordinate,
+        });
+        g.last = Some((mv.from, mv.to));
+        let next = g.pos.turn();
+        let mut text = format!("#{}: {me} played {san}.", g.row.id);
+        let mut mentions = Vec::new();
+        if let Some(outcome) = g.pos.outcome() {
+            let (result, termination) = outcome_words(&outcome);
+            store::finish(tx, g.row.id, result, &termination).await?;
+            g.row.status = "finished".into();
+            g.row.result = Some(result.into());
+            g.row.termination = Some(termination.clone());
+            let _ = write!(text, " {outcome}. Result: {result}.");
+        } else {
+            let _ = write!(text, " {}, your move.", g.name(next));
+            mentions.push(g.name(next).to_string());
+        }
+        let picture = self
+            .picture(tx, ch, &g, g.name(next).to_string().as_str(), None)
+            .await?;
+        Ok(Done {
+            text,
+            picture: Some(picture),
+            mentions,
+        })
+    }
+
+    async fn bare(&self, tx: &mut Tx, ch: &str, me: &str, text: &str) -> Result<Done, Failure> {
+        let unknown = || {
+            let word = text.split_whitespace().next().unwrap_or(text);
+            Failure::User(format!(
+                "I do not know the command `{word}`. Say `help` for the list."
+            ))
+        };
+        let bare_on = store::settings(tx, ch)
+            .await?
+            .map(|s| s.bare_moves)
+            .unwrap_or(self.settings.bare_moves);
+        if !bare_on {
+            return Err(unknown());
+        }
+        let mine: Vec<GameRow> = store::active_games(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|g| g.white == me || g.black == me)
+            .collect();
+        let mut to_move = Vec::new();
+        let mut waiting = Vec::new();
+        for row in mine {
+            let g = self.load(tx, row).await?;
+            if g.player_color(me) == Some(g.pos.turn()) {
+                to_move.push(g);
+            } else {
+                waiting.push(g);
+            }
+        }
+        let looks_like_move = |g: &Game| {
+            !matches!(
+                g.pos.parse_move(text).map_err(|e| e.kind),
+                Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+            )
+        };
+        match to_move.len() {
+            0 => match waiting.as_slice() {
+                [g] if looks_like_move(g) => refuse(format!(
+                    "It is not your turn in game #{}: {} is to move.",
+                    g.row.id,
+                    g.name(g.pos.turn())
+                )),
+                _ => Err(unknown()),
+            },
+            1 => {
+                let g = to_move.pop().unwrap();
+                match g.pos.parse_move(text) {
+                    Err(e)
+                        if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) =>
+                    {
+                        Err(unknown())
+                    }
+                    _ => self.play(tx, ch, me, g, text).await,
+                }
+            }
+            _ => {
+                let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.row.id)).collect();
+                refuse(format!(
+                    "It is your move in several games here ({}); say which, like `move {text} {}`.",
+                    ids.join(", "),
+                    ids[0]
+                ))
+            }
+        }
+    }
+
+    async fn moves(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        square: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = self.pick_any(tx, ch, me, game).await?;
+        let size = g.pos.rules().size();
+        let select =
+            match square {
+                None => None,
+                Some(s) => Some(Square::parse(&s).filter(|&q| size.contains(q)).ok_or_else(
+                    || {
+                        Failure::User(format!(
+                            "`{s}` is not a square of this board ({}).",
+                            size.describe()
+                        ))
+                    },
+                )?),
+            };
+        let legal = g.pos.legal_moves();
+        let chosen: Vec<String> = legal
+            .iter()
+            .filter(|m| select.is_none_or(|s| m.from == s))
+            .map(|m| g.pos.san(m))
+            .collect();
+        let text = match (select, chosen.is_empty()) {
+            (_, _) if g.row.status == "finished" => {
+                format!("Game #{} is over: no moves.", g.row.id)
+            }
+            (Some(s), true) => match g.pos.piece_at(s) {
+                Some(p) if p.color == g.pos.turn() => {
+                    format!("The {} on {s} has no legal move.", p.role)
+                }
+                _ => format!("There is no piece of the side to move on {s}."),
+            },
+            (None, true) => "There are no legal moves.".to_string(),
+            (_, false) => format!("{} to move: {}", g.name(g.pos.turn()), chosen.join(" ")),
+        };
+        let picture = self.picture(tx, ch, &g, me, select).await?;
+        Ok(Done {
+            text,
+            picture: Some(picture),
+            mentions: vec![],
+        })
+    }
+
+    async fn draw(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        answer: Answer,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let opponent = g.name(!color).to_string();
+        let standing = g.row.draw_offer_ply == Some(g.ply());
+        let offer_by = g.row.draw_offer_by.clone().filter(|_| standing);
+        let id = g.row.id;
+        match (answer, offer_by.as_deref()) {
+            (Answer::Ask, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
+            (Answer::Ask, Some(_)) => {
+                refuse("You have already offered a draw; it stands until the next move.")
+            }
+            (Answer::Ask, None) => {
+                store::set_request(tx, id, Request::Draw, Some(me), g.ply()).await?;
+                Ok(Done {
+                    text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`."),
+                    picture: None,
+                    mentions: vec![opponent],
+                })
+            }
+            (Answer::Accept, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
+            (Answer::Decline, Some(by)) if by == opponent => {
+                store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
+                Ok(Done {
+                    text: format!("{me} declines the draw in game #{id}."),
+                    picture: None,
+                    mentions: vec![opponent],
+                })
+            }
+            _ => refuse(format!(
+                "There is no draw offer from {opponent} to answer in game #{id}."
+            )),
+        }
+    }
+
+    async fn agree_draw(&self, tx: &mut Tx, id: i64) -> Result<Done, Failure> {
+        store::finish(tx, id, "1/2-1/2", "agreement").await?;
+        Ok(Done::text(format!(
+            "Game #{id} is drawn by agreement (1/2-1/2)."
+        )))
+    }
+
+    async fn undo(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        answer: Answer,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let mut g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let opponent = g.name(!color).to_string();
+        let id = g.row.id;
+        let standing = g.row.undo_ply == Some(g.ply());
+        let request_by = g.row.undo_by.clone().filter(|_| standing);
+        let accept = match (&answer, request_by.as_deref()) {
+            (Answer::Ask, Some(by)) if by == opponent => true,
+            (Answer::Accept, Some(by)) if by == opponent => true,
+            (Answer::Ask, Some(_)) => {
+                return refuse(
+                    "You have already asked to take back the last move; wait for an answer.",
+                )
+            }
+            (Answer::Ask, None) => {
+                if g.moves.is_empty() {
+                    return refuse(format!("There is no move to take back in game #{id}."));
+                }
+                store::set_request(tx, id, Request::Undo, Some(me), g.ply()).await?;
+                return Ok(Done {
+                    text: format!(
+                        "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
+                        g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
+                    ),
+                    picture: None,
+                    mentions: vec![opponent],
+                });
+            }
+            (Answer::Decline, Some(by)) if by == opponent => {
+                store::set_request(tx, id, Request::Undo, None, g.ply()).await?;
+                return Ok(Done {
+                    text: format!("{me} declines the takeback in game #{id}."),
+                    picture: None,
+                    mentions: vec![opponent],
+                });
+            }
+            _ => {
+                return refuse(format!(
+                    "There is no takeback request from {opponent} to answer in game #{id}."
+                ))
+            }
+        };
+        debug_assert!(accept);
+        // Rebuild the position without the last move.
+        let last = g.moves.pop().expect("a request needs a move");
+        let mut pos = Position::from_fen(g.pos.rules(), &g.row.start_fen).expect("loaded before");
+        let mut prev = None;
+        for m in &g.moves {
+            let mv = pos.parse_move(&m.coordinate).expect("replayed before");
+            pos.play_unchecked(&mv);
+            prev = Some((mv.from, mv.to));
+        }
+        if !store::remove_last_move(tx, &g.row, last.ply, &pos.fen()).await? {
+            return refuse(format!(
+                "Game #{id} changed meanwhile; look at the `board` and try again."
+            ));
+        }
+        g.pos = pos;
+        g.last = prev;
+        let next = g.name(g.pos.turn()).to_string();
+        let picture = self.picture(tx, ch, &g, me, None).await?;
+        Ok(Done {
+            text: format!(
+                "{} is taken back in game #{id}. {next}, your move.",
+                last.san
+            ),
+            picture: Some(picture),
+            mentions: vec![next],
+        })
+    }
+
+    async fn games(&self, tx: &mut Tx, ch: &str) -> Result<Done, Failure> {
+        let games = store::active_games(tx, ch).await?;
+        let challenges = store::pending_challenges(tx, ch).await?;
+        if games.is_empty() && challenges.is_empty() {
+            return Ok(Done::text(
+                "No games or challenges here. Start one with `challenge @someone`.",
+            ));
+        }
+        let mut text = String::new();
+        for row in games {
+            match self.load(tx, row.clone()).await {
+                Ok(g) => {
+                    let _ = writeln!(
+                        text,
+                        "{}: move {}, {}",
+                        g.title(),
+                        g.pos.board().fullmove_number(),
+                        g.status()
+                    );
+                }
+                Err(_) => {
+                    let _ = writeln!(
+                        text,
+                        "#{} {} vs {}: damaged record",
+                        row.id, row.white, row.black
+                    );
+                }
+            }
+        }
+        for c in challenges {
+            let _ = writeln!(
+                text,
+                "Challenge: {} invites {} to {} ({}), waiting",
+                c.challenger, c.challenged, c.variant, c.time_control
+            );
+        }
+        Ok(Done::text(text.trim_end()))
+    }
+
+    async fn rules(&self, tx: &mut Tx, ch: &str, query: &str) -> Result<Done, Failure> {
+        let q = query.trim();
+        if q.is_empty() {
+            let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+            return Ok(Done::text(format!(
+                "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
+                names.join(", ")
+            )));
+        }
+        if let Some(rules) = variants::by_name(q) {
+            let topics = help::topics_of(rules.name());
+            let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
+            let intro = topics.first().map(|t| t.text).unwrap_or("");
+            return Ok(Done::text(format!(
+                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
+                rules.title(),
+                keys.join(", "),
+                rules.name()
+            )));
+        }
+        let Some(topic) = help::best_topic(q) else {
+            let keys: Vec<&str> = help::topics_of("void").iter().map(|t| t.key).collect();
+            return refuse(format!(
+                "I found nothing about that. Void Chess topics: {}.",
+                keys.join(", ")
+            ));
+        };
+        let text = format!("{}\n{}", topic.title, topic.text);
+        let picture = match &topic.diagram {
+            None => None,
+            Some(d) => {
+                let rules = voidmate_rules::variant(topic.variant).expect("known variant");
+                let pos = Position::from_fen(rules, d.fen).expect("diagram FENs are tested");
+                Some(Picture {
+                    pos,
+                    opts: RenderOptions {
+                        theme: self.theme(tx, ch).await?,
+                        select: d.select.and_then(Square::parse),
+                        ..Default::default()
+                    },
+                    alt: format!("Diagram: {}", d.caption),
+                })
+            }
+        };
+        Ok(Done {
+            text,
+            picture,
+            mentions: vec![],
+        })
+    }
+
+    async fn settings(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        key: Option<String>,
+        value: Option<String>,
+    ) -> Result<Done, Failure> {
+        let mut s = store::settings(tx, ch).await?.unwrap_or(Settings {
+            bare_moves: self.settings.bare_moves,
+            theme: self.settings.theme.name().to_string(),
+        });
+        match (key.as_deref(), value.as_deref()) {
+            (None, _) => {}
+            (Some("bare-moves"), Some("on")) => s.bare_moves = true,
+            (Some("bare-moves"), Some("off")) => s.bare_moves = false,
+            (Some("theme"), Some(t)) => {
+                let theme = Theme::from_name(t).ok_or_else(|| {
+                    Failure::User(format!(
+                        "`{t}` is not a theme; use classic or high-contrast."
+                    ))
+                })?;
+                s.theme = theme.name().to_string();
+            }
+            _ => return refuse(
+                "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
+            ),
+        }
+        if key.is_some() {
+            store::save_settings(tx, ch, &s).await?;
+        }
+        Ok(Done::text(format!(
+            "Settings here: bare moves {}, theme {}.",
+            if s.bare_moves { "on" } else { "off" },
+            s.theme
+        )))
+    }
+}
+
+fn outcome_words(o: &Outcome) -> (&'static str, String) {
+    let text = o.to_string();
+    let termination = text
+        .split_once(": ")
+        .map(|(_, t)| t.to_string())
+        .unwrap_or(text);
+    (o.score(), termination)
+}
+
+fn history_text(g: &Game) -> String {
+    if g.moves.is_empty() {
+        return format!("{}: no moves yet.", g.title());
+    }
+    format!("{}: {}", g.title(), numbered(g))
+}
+
+fn numbered(g: &Game) -> String {
+    let start = Position::from_fen(g.pos.rules(), &g.row.start_fen).expect("replayed before");
+    let mut number = start.board().fullmove_number();
+    let mut white_to_move = start.turn() == Color::White;
+    let mut out = String::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        if white_to_move {
+            let _ = write!(out, "{number}. ");
+        } else if i == 0 {
+            let _ = write!(out, "{number}... ");
+        }
+        out.push_str(&m.san);
+        out.push(' ');
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    out.trim_end().to_string()
+}
+
+fn pgn_text(g: &Game, channel: &str) -> String {
+    let result = g.row.result.clone().unwrap_or_else(|| "*".into());
+    let mut s = String::new();
+    let _ = writeln!(s, "[Event \"Voidmate game #{}\"]", g.row.id);
+    let _ = writeln!(s, "[Site \"{channel}\"]");
+    let _ = writeln!(s, "[White \"{}\"]", g.row.white);
+    let _ = writeln!(s, "[Black \"{}\"]", g.row.black);
+    let _ = writeln!(s, "[Result \"{result}\"]");
+    let _ = writeln!(s, "[Variant \"{}\"]", g.pos.rules().title());
+    let _ = writeln!(s, "[TimeControl \"{}\"]", g.row.time_control);
+    if let Some(t) = &g.row.termination {
+        let _ = writeln!(s, "[Termination \"{t}\"]");
+    }
+    if g.row.start_fen != g.pos.rules().definition().start_fen {
+        let _ = writeln!(s, "[SetUp \"1\"]");
+        let _ = writeln!(s, "[FEN \"{}\"]", g.row.start_fen);
+    }
+    s.push('\n');
+    if !g.moves.is_empty() {
+        s.push_str(&numbered(g));
+        s.push(' ');
+    }
+    s.push_str(&result);
+    s
+}
+
+fn error_reply(text: String) -> Reply {
+    Reply {
+        text,
+        image: None,
+        mentions: vec![],
+        is_error: true,
+    }
+}
+
+/// A storage failure in words: a locked database is "busy", anything else
+/// "went wrong"; either way nothing was changed.
+fn db_failure(e: sqlx::Error) -> Reply {
+    let busy = match &e {
+        sqlx::Error::Database(d) => {
+            let m = d.message().to_ascii_lowercase();
+            m.contains("locked") || m.contains("busy")
+        }
+        sqlx::Error::PoolTimedOut => true,
+        _ => false,
+    };
+    if busy {
+        error_reply("The game database is busy right now, so nothing was changed. Please try again in a moment.".into())
+    } else {
+        eprintln!("voidmate: storage error: {e}");
+        error_reply(
+            "Something went wrong while storing that, so nothing was changed. Please try again."
+                .into(),
+        )
+    }
+}
+
+async fn finish_reply(done: Done) -> Reply {
+    let image = match done.picture {
+        None => None,
+        Some(p) => {
+            // Rendering is CPU work: keep it off the async workers.
+            let png =
+                tokio::task::spawn_blocking(move || Renderer::shared().render(&p.pos, &p.opts))
+                    .await
+                    .ok();
+            png.map(|png| Image { png, alt: p.alt })
+        }
+    };
+    Reply {
+        text: done.text,
+        image,
+        mentions: done.mentions,
+        is_error: false,
+    }
+}

@@ -1,0 +1,368 @@
+//! SQLite storage through sqlx: the schema lives in `migrations/` and is
+//! brought up to date at every start.
+//!
+//! Every incoming event is handled inside one `BEGIN IMMEDIATE` transaction
+//! that also records the event's id, so a redelivered event is seen and
+//! skipped, and two racing commands run one after the other. Games carry a
+//! version that every write checks and bumps.
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{FromRow, Sqlite, SqlitePool, Transaction};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub type Tx = Transaction<'static, Sqlite>;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct GameRow {
+    pub id: i64,
+    pub channel: String,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    pub start_fen: String,
+    pub fen: String,
+    pub time_control: String,
+    pub status: String,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub version: i64,
+    pub draw_offer_by: Option<String>,
+    pub draw_offer_ply: Option<i64>,
+    pub undo_by: Option<String>,
+    pub undo_ply: Option<i64>,
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct MoveRow {
+    pub ply: i64,
+    pub san: String,
+    pub coordinate: String,
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub challenger: String,
+    pub challenged: String,
+    pub variant: String,
+    pub time_control: String,
+    pub challenger_color: String,
+}
+
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` in WAL mode and
+    /// migrates it.
+    pub async fn open(path: &Path, busy_timeout: Duration) -> Result<Store, sqlx::Error> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(busy_timeout);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("../migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// A write transaction that holds SQLite's write lock from the start.
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
+    }
+}
+
+/// Records an event id; `false` if it was handled before.
+pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error> {
+    let done =
+        sqlx::query("INSERT OR IGNORE INTO handled_events (event_id, handled_at) VALUES (?, ?)")
+            .bind(event_id)
+            .bind(now())
+            .execute(&mut **tx)
+            .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+const GAME_COLUMNS: &str =
+    "id, channel, variant, white, black, start_fen, fen, time_control, status, \
+     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply";
+
+pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'active' ORDER BY id"
+    )))
+    .bind(channel)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND id = ?"
+    )))
+    .bind(channel)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// The most recent game of `user` in `channel`, finished or not.
+pub async fn latest_game(
+    tx: &mut Tx,
+    channel: &str,
+    user: &str,
+) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND (white = ? OR black = ?) ORDER BY id DESC LIMIT 1"
+    )))
+    .bind(channel)
+    .bind(user)
+    .bind(user)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Error> {
+    sqlx::query_as("SELECT ply, san, coordinate FROM moves WHERE game_id = ? ORDER BY ply")
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await
+}
+
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_game(
+    tx: &mut Tx,
+    channel: &str,
+    variant: &str,
+    white: &str,
+    black: &str,
+    start_fen: &str,
+    time_control: &str,
+) -> Result<i64, sqlx::Error> {
+    let t = now();
+    let done = sqlx::query(
+        "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(variant)
+    .bind(white)
+    .bind(black)
+    .bind(start_fen)
+    .bind(start_fen)
+    .bind(time_control)
+    .bind(t)
+    .bind(t)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+/// Bumps the version if it is still `version`; `false` if someone else
+/// changed the game first.
+async fn bump(tx: &mut Tx, game: &GameRow, fen: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET version = version + 1, fen = ?, updated_at = ? WHERE id = ? AND version = ?",
+    )
+    .bind(fen)
+    .bind(now())
+    .bind(game.id)
+    .bind(game.version)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Appends a move (and the new position), checking the version.
+pub async fn append_move(
+    tx: &mut Tx,
+    game: &GameRow,
+    ply: i64,
+    san: &str,
+    coordinate: &str,
+    by: &str,
+    fen_after: &str,
+) -> Result<bool, sqlx::Error> {
+    if !bump(tx, game, fen_after).await? {
+        return Ok(false);
+    }
+    sqlx::query("INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(game.id)
+        .bind(ply)
+        .bind(san)
+        .bind(coordinate)
+        .bind(by)
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+    Ok(true)
+}
+
+/// Takes the last move back, checking the version.
+pub async fn remove_last_move(
+    tx: &mut Tx,
+    game: &GameRow,
+    ply: i64,
+    fen_after: &str,
+) -> Result<bool, sqlx::Error> {
+    if !bump(tx, game, fen_after).await? {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply = ?")
+        .bind(game.id)
+        .bind(ply)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE games SET undo_by = NULL, undo_ply = NULL, draw_offer_by = NULL, draw_offer_ply = NULL WHERE id = ?")
+        .bind(game.id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(true)
+}
+
+pub async fn finish(
+    tx: &mut Tx,
+    game_id: i64,
+    result: &str,
+    termination: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET status = 'finished', result = ?, termination = ?, version = version + 1, \
+         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = ? WHERE id = ?",
+    )
+    .bind(result)
+    .bind(termination)
+    .bind(now())
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A proposal that stands until the next move: a draw offer or a takeback request.
+#[derive(Debug, Clone, Copy)]
+pub enum Request {
+    Draw,
+    Undo,
+}
+
+/// Records (`by` = the proposer) or clears (`by` = `None`) a request at `ply`.
+pub async fn set_request(
+    tx: &mut Tx,
+    game_id: i64,
+    kind: Request,
+    by: Option<&str>,
+    ply: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = match kind {
+        Request::Draw => "UPDATE games SET draw_offer_by = ?, draw_offer_ply = ?, version = version + 1 WHERE id = ?",
+        Request::Undo => "UPDATE games SET undo_by = ?, undo_ply = ?, version = version + 1 WHERE id = ?",
+    };
+    sqlx::query(sql)
+        .bind(by)
+        .bind(by.map(|_| ply))
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+pub async fn pending_challenges(
+    tx: &mut Tx,
+    channel: &str,
+) -> Result<Vec<ChallengeRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, challenger, challenged, variant, time_control, challenger_color FROM challenges \
+         WHERE channel = ? AND status = 'pending' ORDER BY id",
+    )
+    .bind(channel)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+pub async fn insert_challenge(
+    tx: &mut Tx,
+    channel: &str,
+    challenger: &str,
+    challenged: &str,
+    variant: &str,
+    time_control: &str,
+    challenger_color: &str,
+) -> Result<i64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(challenger)
+    .bind(challenged)
+    .bind(variant)
+    .bind(time_control)
+    .bind(challenger_color)
+    .bind(now())
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+pub async fn close_challenge(
+    tx: &mut Tx,
+    id: i64,
+    status: &str,
+    game_id: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+    )
+    .bind(status)
+    .bind(game_id)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct Settings {
+    pub bare_moves: bool,
+    pub theme: String,
+}
+
+pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sqlx::Error> {
+    sqlx::query_as("SELECT bare_moves, theme FROM channel_settings WHERE channel = ?")
+        .bind(channel)
+        .fetch_optional(&mut **tx)
+        .await
+}
+
+pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO channel_settings (channel, bare_moves, theme) VALUES (?, ?, ?) \
+         ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme",
+    )
+    .bind(channel)
+    .bind(s.bare_moves)
+    .bind(&s.theme)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

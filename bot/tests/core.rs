@@ -1,0 +1,513 @@
+//! The core over a real SQLite file: whole games, every kind of bad input,
+//! restarts, races and redelivered events.
+
+use sqlx::Row;
+use std::path::Path;
+use voidmate::config::Config;
+use voidmate::game::{Core, Incoming, Reply};
+
+struct Bot {
+    core: Core,
+    n: u64,
+    channel: String,
+}
+
+fn config(path: &Path) -> Config {
+    let mut cfg = Config::default();
+    cfg.database.path = path.to_path_buf();
+    cfg
+}
+
+impl Bot {
+    async fn open(path: &Path) -> Bot {
+        Bot::with(config(path)).await
+    }
+
+    async fn with(cfg: Config) -> Bot {
+        Bot {
+            core: Core::open(&cfg).await.unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
+    fn event(&mut self, who: &str, text: &str) -> Incoming {
+        self.n += 1;
+        Incoming {
+            event_id: format!("{}-{}-{}", self.channel, self.n, std::process::id()),
+            channel: self.channel.clone(),
+            author: who.into(),
+            text: text.into(),
+        }
+    }
+
+    async fn say(&mut self, who: &str, text: &str) -> Reply {
+        let ev = self.event(who, text);
+        self.core
+            .handle(&ev)
+            .await
+            .expect("a new event gets a reply")
+    }
+
+    /// Says something that must succeed.
+    async fn ok(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say(who, text).await;
+        assert!(!r.is_error, "{who}: {text} -> {}", r.text);
+        r
+    }
+
+    /// Says something that must be refused with exactly `msg`, changing nothing.
+    async fn refused(&mut self, who: &str, text: &str, msg: &str) {
+        let before = snapshot(&self.core).await;
+        let r = self.say(who, text).await;
+        assert!(r.is_error, "{text} should be refused, got: {}", r.text);
+        assert_eq!(r.text, msg, "reply to {text}");
+        assert!(r.image.is_none());
+        assert_eq!(
+            snapshot(&self.core).await,
+            before,
+            "{text} changed the stored state"
+        );
+    }
+}
+
+/// Everything stored about games, moves, challenges and settings.
+async fn snapshot(core: &Core) -> String {
+    let pool = core.store().pool();
+    let mut out = String::new();
+    for (sql, cols) in [
+        ("SELECT id, fen, version, status, IFNULL(result,''), IFNULL(draw_offer_by,''), IFNULL(undo_by,'') FROM games ORDER BY id", 7),
+        ("SELECT game_id, ply, san FROM moves ORDER BY game_id, ply", 3),
+        ("SELECT id, status FROM challenges ORDER BY id", 2),
+        ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
+    ] {
+        for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
+            for i in 0..cols {
+                let v: String = row
+                    .try_get::<String, _>(i)
+                    .or_else(|_| row.try_get::<i64, _>(i).map(|n| n.to_string()))
+                    .unwrap();
+                out.push_str(&v);
+                out.push('|');
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+async fn start_game(bot: &mut Bot, variant: &str) {
+    bot.ok("alice", &format!("challenge @bob {variant}")).await;
+    let r = bot.ok("bob", "accept").await;
+    assert!(r.text.starts_with("Game #"), "{}", r.text);
+}
+
+#[tokio::test]
+async fn a_whole_game_from_challenge_to_checkmate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    let c = bot.ok("alice", "challenge @bob standard").await;
+    assert_eq!(c.mentions, ["bob"]);
+    let a = bot.ok("bob", "accept").await;
+    assert!(a.image.is_some());
+    assert_eq!(a.mentions, ["alice"]);
+    bot.ok("alice", "move f3").await;
+    bot.ok("bob", "e5").await;
+    bot.ok("alice", "g4").await;
+    let mate = bot.ok("bob", "Qh4#").await;
+    assert_eq!(
+        mate.text,
+        "#1: bob played Qh4#. Black wins: checkmate. Result: 0-1."
+    );
+    let png = mate.image.unwrap().png;
+    assert_eq!(&png[1..4], b"PNG");
+    bot.refused("alice", "move e3 #1", "Game #1 is over (0-1).")
+        .await;
+    bot.refused(
+        "alice",
+        "move e3",
+        "You have no game in progress here. Start one with `challenge @someone`.",
+    )
+    .await;
+    let pgn = bot.ok("alice", "pgn").await;
+    assert!(
+        pgn.text.contains("[Result \"0-1\"]") && pgn.text.ends_with("1. f3 e5 2. g4 Qh4# 0-1"),
+        "{}",
+        pgn.text
+    );
+}
+
+#[tokio::test]
+async fn a_void_chess_game_keeps_its_tiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "void").await;
+    for (who, mv) in [
+        ("alice", "e4"),
+        ("bob", "d6"),
+        ("alice", "d4"),
+        ("bob", "e6"),
+        ("alice", "e5"),
+        ("bob", "dxe5"),
+    ] {
+        bot.ok(who, mv).await;
+    }
+    let fen: String = sqlx::query_scalar("SELECT fen FROM games WHERE id = 1")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert!(fen.ends_with("unstable:e5b3"), "{fen}");
+    let board = bot.ok("bob", "board").await;
+    assert!(board.text.contains("alice to move"));
+}
+
+#[tokio::test]
+async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.refused(
+        "alice",
+        "dance",
+        "I do not know the command `dance`. Say `help` for the list.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "challenge @alice",
+        "You cannot challenge yourself. Challenge another player with `challenge @name`.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "challenge @bob xiangqi",
+        "'xiangqi' is not a variant I know; try one of: standard, void.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "move e4",
+        "You have no game in progress here. Start one with `challenge @someone`.",
+    )
+    .await;
+    bot.refused("bob", "accept", "No challenge is waiting for you here.")
+        .await;
+    bot.ok("alice", "challenge @bob void").await;
+    bot.refused(
+        "alice",
+        "challenge @carol",
+        "You already have a challenge waiting for bob here. Wait for an answer, or withdraw it with `decline @bob`.",
+    )
+    .await;
+    bot.refused(
+        "bob",
+        "challenge @alice",
+        "alice has already challenged you here: say `accept` to play.",
+    )
+    .await;
+    bot.ok("bob", "accept").await;
+    bot.refused(
+        "bob",
+        "move e6",
+        "It is not your turn in game #1: alice is to move.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "move e5",
+        "e5 is illegal: no pawn of yours can move to e5.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "move Zz9",
+        "'Zz9' is not a move I can read: write it like e4, Nf3, exd5, O-O or e2e4.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "move e4 #7",
+        "There is no game #7 in this channel.",
+    )
+    .await;
+    bot.refused("carol", "move e4 #1", "You are not playing in game #1.")
+        .await;
+    bot.refused(
+        "carol",
+        "resign",
+        "You have no game in progress here. Start one with `challenge @someone`.",
+    )
+    .await;
+    bot.refused(
+        "bob",
+        "draw accept",
+        "There is no draw offer from alice to answer in game #1.",
+    )
+    .await;
+    bot.refused("alice", "undo", "There is no move to take back in game #1.")
+        .await;
+    bot.refused(
+        "alice",
+        "moves z9",
+        "`z9` is not a square of this board (files a-i, ranks 1-9).",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "settings colour red",
+        "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
+    )
+    .await;
+    let long = "e4 ".repeat(300);
+    bot.refused(
+        "alice",
+        &long,
+        "That message is too long for me (900 characters; commands are at most 500).",
+    )
+    .await;
+    bot.refused("alice", "", "say something, like `help`").await;
+}
+
+#[tokio::test]
+async fn a_game_survives_a_restart_exactly_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let before;
+    {
+        let mut bot = Bot::open(&path).await;
+        start_game(&mut bot, "void").await;
+        for (who, mv) in [
+            ("alice", "e4"),
+            ("bob", "d6"),
+            ("alice", "d4"),
+            ("bob", "e6"),
+            ("alice", "e5"),
+            ("bob", "dxe5"),
+        ] {
+            bot.ok(who, mv).await;
+        }
+        bot.ok("alice", "draw").await;
+        before = snapshot(&bot.core).await;
+    }
+    let mut bot = Bot::open(&path).await;
+    bot.channel = "room".into();
+    bot.n = 1000;
+    assert_eq!(snapshot(&bot.core).await, before);
+    // The draw offer still stands after the restart, and play goes on.
+    let r = bot.ok("bob", "draw decline").await;
+    assert_eq!(r.text, "bob declines the draw in game #1.");
+    let r = bot.ok("alice", "dxe5").await;
+    assert!(r.text.starts_with("#1: alice played dxe5."), "{}", r.text);
+    let h = bot.ok("bob", "history").await;
+    assert_eq!(
+        h.text,
+        "#1 alice vs bob (Void Chess): 1. e4 d6 2. d4 e6 3. e5 dxe5 4. dxe5"
+    );
+}
+
+#[tokio::test]
+async fn a_redelivered_event_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let ev = bot.event("alice", "e4");
+    assert!(bot.core.handle(&ev).await.is_some());
+    let after_first = snapshot(&bot.core).await;
+    assert!(
+        bot.core.handle(&ev).await.is_none(),
+        "the same event id twice"
+    );
+    assert_eq!(snapshot(&bot.core).await, after_first);
+    // A refused command's redelivery is ignored too.
+    let bad = bot.event("alice", "e5");
+    assert!(bot.core.handle(&bad).await.unwrap().is_error);
+    assert!(bot.core.handle(&bad).await.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_racing_moves_resolve_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    for (round, (who, a, b)) in [("alice", "Nc3", "Nf3"), ("bob", "Nc6", "Nf6")]
+        .into_iter()
+        .enumerate()
+    {
+        // Two different moves by the player to move, sent at the same moment.
+        let (ea, eb) = (bot.event(who, a), bot.event(who, b));
+        let (c1, c2) = (bot.core.clone(), bot.core.clone());
+        let (ra, rb) = tokio::join!(
+            tokio::spawn(async move { c1.handle(&ea).await.unwrap() }),
+            tokio::spawn(async move { c2.handle(&eb).await.unwrap() })
+        );
+        let (ra, rb) = (ra.unwrap(), rb.unwrap());
+        assert!(
+            ra.is_error != rb.is_error,
+            "exactly one applies: {} / {}",
+            ra.text,
+            rb.text
+        );
+        let loser = if ra.is_error { &ra } else { &rb };
+        assert!(
+            loser.text.starts_with("It is not your turn in game #1"),
+            "{}",
+            loser.text
+        );
+        let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(moves, round as i64 + 1);
+    }
+}
+
+#[tokio::test]
+async fn a_locked_database_is_reported_as_busy_and_nothing_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let mut cfg = config(&path);
+    cfg.database.busy_timeout_ms = 100;
+    let mut bot = Bot::with(cfg).await;
+    start_game(&mut bot, "standard").await;
+    let before = snapshot(&bot.core).await;
+    let mut locker = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+        "sqlite://{}",
+        path.display()
+    ))
+    .await
+    .unwrap();
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut locker)
+        .await
+        .unwrap();
+    let r = bot.say("alice", "e4").await;
+    assert!(r.is_error);
+    assert_eq!(r.text, "The game database is busy right now, so nothing was changed. Please try again in a moment.");
+    sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+    assert_eq!(snapshot(&bot.core).await, before);
+    // Once the lock is gone, the same move goes through.
+    bot.ok("alice", "e4").await;
+}
+
+#[tokio::test]
+async fn a_corrupt_game_row_is_reported_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    bot.ok("alice", "e4").await;
+    let pool = bot.core.store().pool().clone();
+    sqlx::query("UPDATE moves SET coordinate = 'e2e5' WHERE ply = 1")
+        .execute(&pool)
+        .await
+        .unwrap();
+    bot.refused(
+        "bob",
+        "e5",
+        "The stored record of game #1 is damaged (move 1 does not replay: e2e5 is illegal: your pawn on e2 cannot move to e5), so I cannot go on with it. Nothing was changed.",
+    )
+    .await;
+    sqlx::query("UPDATE moves SET coordinate = 'e2e4' WHERE ply = 1")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET variant = 'nonsense'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    bot.refused(
+        "bob",
+        "board",
+        "The stored record of game #1 is damaged (unknown variant 'nonsense'), so I cannot go on with it. Nothing was changed.",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn draws_takebacks_and_resignation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    bot.ok("alice", "e4").await;
+    // A draw offer lapses after the next move.
+    bot.ok("alice", "draw").await;
+    bot.ok("bob", "e5").await;
+    bot.refused(
+        "bob",
+        "draw accept",
+        "There is no draw offer from alice to answer in game #1.",
+    )
+    .await;
+    // A takeback needs the opponent's consent.
+    let ask = bot.ok("bob", "undo").await;
+    assert_eq!(
+        ask.text,
+        "bob asks to take back e5 in game #1. alice: `undo accept` or `undo decline`."
+    );
+    let back = bot.ok("alice", "undo accept").await;
+    assert_eq!(back.text, "e5 is taken back in game #1. bob, your move.");
+    bot.ok("bob", "c5").await;
+    let h = bot.ok("alice", "history").await;
+    assert!(h.text.ends_with("1. e4 c5"), "{}", h.text);
+    // Draw by agreement.
+    bot.ok("alice", "draw").await;
+    let d = bot.ok("bob", "draw accept").await;
+    assert_eq!(d.text, "Game #1 is drawn by agreement (1/2-1/2).");
+    // A new game, and a resignation; two games in one channel need a number.
+    start_game(&mut bot, "void").await;
+    bot.ok("carol", "challenge @alice standard").await;
+    bot.ok("alice", "accept").await;
+    let r = bot.say("alice", "resign").await;
+    assert!(r.is_error);
+    assert!(
+        r.text.starts_with(
+            "There are 2 games here: #2 alice vs bob (void), #3 carol vs alice (standard)."
+        ),
+        "{}",
+        r.text
+    );
+    let r = bot.ok("alice", "resign #2").await;
+    assert_eq!(r.text, "alice resigns game #2. bob wins (0-1).");
+    let games = bot.ok("bob", "games").await;
+    assert!(
+        games.text.contains("#3 carol vs alice") && !games.text.contains("#2 "),
+        "{}",
+        games.text
+    );
+}
+
+#[tokio::test]
+async fn rules_help_answers_questions_with_diagrams() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    let r = bot
+        .ok("alice", "rules can the minister cross a void?")
+        .await;
+    assert!(
+        r.text.starts_with("The Minister heals and crosses voids"),
+        "{}",
+        r.text
+    );
+    assert!(r.image.is_some());
+    let r = bot.ok("alice", "rules void").await;
+    assert!(r.text.contains("Topics: setup, minister"), "{}", r.text);
+    let r = bot.ok("alice", "help draw").await;
+    assert!(r.text.starts_with("draw [accept|decline]"), "{}", r.text);
+    bot.refused("alice", "rules xyzzy", "I found nothing about that. Void Chess topics: setup, minister, minister-blocked, healing, unstable, voids, king, castling, promotion, endings.").await;
+    let v = bot.ok("alice", "variants").await;
+    assert!(v.text.contains("void (Void Chess, 9x9 board)"));
+}
+
+#[tokio::test]
+async fn channel_settings_switch_bare_moves_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let s = bot.ok("alice", "settings bare-moves off").await;
+    assert_eq!(s.text, "Settings here: bare moves off, theme classic.");
+    bot.refused(
+        "alice",
+        "e4",
+        "I do not know the command `e4`. Say `help` for the list.",
+    )
+    .await;
+    bot.ok("alice", "move e4").await;
+}
