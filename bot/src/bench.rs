@@ -22,6 +22,7 @@ pub async fn run(games: usize) -> Result<String> {
             channel: channel.into(),
             author: author.into(),
             text: text.into(),
+            addressed: true,
         }
     };
     let start = Instant::now();

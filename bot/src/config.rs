@@ -12,6 +12,7 @@ pub struct Config {
     pub chat: Chat,
     pub render: Render,
     pub console: Console,
+    pub clock: Clock,
     pub discord: Adapter,
     pub matrix: Adapter,
 }
@@ -44,6 +45,22 @@ impl Default for Chat {
         Chat {
             max_message_chars: 500,
             bare_moves: true,
+        }
+    }
+}
+
+/// Correspondence clocks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Clock {
+    /// Seconds in a "day" of a days-per-move time control; tests shorten it.
+    pub day_seconds: i64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            day_seconds: 86_400,
         }
     }
 }

@@ -67,6 +67,7 @@ impl Console {
                 channel: "console".into(),
                 author: self.speaker.clone(),
                 text: line.to_string(),
+                addressed: true,
             };
             let Some(reply) = self.core.handle(&ev).await else {
                 continue;

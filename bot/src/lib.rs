@@ -5,3 +5,4 @@
 pub mod config;
 pub mod console;
 pub mod game;
+pub mod matrix;

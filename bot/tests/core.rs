@@ -38,6 +38,7 @@ impl Bot {
             channel: self.channel.clone(),
             author: who.into(),
             text: text.into(),
+            addressed: true,
         }
     }
 
@@ -510,4 +511,76 @@ async fn channel_settings_switch_bare_moves_off() {
     )
     .await;
     bot.ok("alice", "move e4").await;
+}
+
+#[tokio::test]
+async fn correspondence_deadlines_remind_then_forfeit_and_survive_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let mut cfg = config(&path);
+    cfg.clock.day_seconds = 4; // "1d" is four seconds here
+    let mut bot = Bot::with(cfg.clone()).await;
+    bot.ok("alice", "challenge @bob void 1d").await;
+    bot.ok("bob", "accept").await;
+    assert!(bot.core.tick().await.is_empty(), "nothing is due yet");
+    bot.ok("alice", "e4").await; // resets the deadline: bob has one "day"
+                                 // A restart keeps the deadline.
+    drop(bot);
+    let bot = Bot::with(cfg).await;
+    let mut reminded = false;
+    let mut forfeited = None;
+    for _ in 0..60 {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        for (channel, reply) in bot.core.tick().await {
+            assert_eq!(channel, "room");
+            if reply
+                .text
+                .starts_with("@bob, it is your move in game #1 against alice; time runs out in")
+            {
+                assert!(!reminded, "one reminder only");
+                reminded = true;
+                assert_eq!(reply.mentions, ["bob"]);
+            } else {
+                forfeited = Some(reply.text);
+            }
+        }
+        if forfeited.is_some() {
+            break;
+        }
+    }
+    assert!(reminded, "a reminder before the deadline");
+    assert_eq!(
+        forfeited.as_deref(),
+        Some("Game #1: bob did not move in time. alice wins on time (1-0).")
+    );
+    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "finished");
+    assert!(
+        bot.core.tick().await.is_empty(),
+        "a finished game is not announced twice"
+    );
+}
+
+#[tokio::test]
+async fn unaddressed_chatter_is_ignored_but_a_bare_move_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let mut quiet = |who: &str, text: &str| {
+        let mut ev = bot.event(who, text);
+        ev.addressed = false;
+        ev
+    };
+    let chatter = quiet("alice", "hello everyone");
+    let help = quiet("alice", "help me please");
+    let not_turn = quiet("carol", "e4");
+    let mv = quiet("alice", "e4");
+    assert!(bot.core.handle(&chatter).await.is_none());
+    assert!(bot.core.handle(&help).await.is_none());
+    assert!(bot.core.handle(&not_turn).await.is_none());
+    let played = bot.core.handle(&mv).await.unwrap();
+    assert_eq!(played.text, "#1: alice played e4. bob, your move.");
 }

@@ -20,6 +20,10 @@ pub struct Incoming {
     /// Who wrote it (the platform's user id).
     pub author: String,
     pub text: String,
+    /// Whether the message was addressed to the bot (a command prefix, a
+    /// mention, a reply, a slash command). An unaddressed message is only
+    /// taken as a bare move; anything else in it is none of our business.
+    pub addressed: bool,
 }
 
 /// A PNG to post with a reply.
@@ -47,6 +51,7 @@ pub struct CoreSettings {
     pub max_message_chars: usize,
     pub bare_moves: bool,
     pub theme: Theme,
+    pub day_seconds: i64,
 }
 
 impl CoreSettings {
@@ -61,6 +66,7 @@ impl CoreSettings {
             max_message_chars: cfg.chat.max_message_chars,
             bare_moves: cfg.chat.bare_moves,
             theme,
+            day_seconds: cfg.clock.day_seconds.max(1),
         })
     }
 }
@@ -76,6 +82,8 @@ pub struct Core {
 enum Failure {
     /// The player's mistake or a refusal; the words for the reply.
     User(String),
+    /// No command at all (text that is neither a command word nor a move).
+    Unknown(String),
     Db(sqlx::Error),
 }
 
@@ -200,6 +208,9 @@ impl Core {
             )));
         }
         let parsed = command::parse(&ev.text);
+        if !ev.addressed && !matches!(parsed, Ok(Command::Bare { .. })) {
+            return None;
+        }
         let mut tx = match self.store.begin().await {
             Ok(tx) => tx,
             Err(e) => return Some(db_failure(e)),
@@ -228,7 +239,85 @@ impl Core {
                 }
                 Some(error_reply(msg))
             }
+            Err(Failure::Unknown(_)) if !ev.addressed => None,
+            Err(Failure::Unknown(word)) => {
+                drop(tx);
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    return Some(db_failure(e));
+                }
+                Some(error_reply(format!(
+                    "I do not know the command `{word}`. Say `help` for the list."
+                )))
+            }
             Err(Failure::Db(e)) => Some(db_failure(e)),
+        }
+    }
+
+    /// Reminders and losses on time that are due: what to post, and where.
+    /// Call it now and then (adapters do, every few seconds).
+    pub async fn tick(&self) -> Vec<(String, Reply)> {
+        match self.tick_inner().await {
+            Ok(notes) => notes,
+            Err(e) => {
+                eprintln!("voidmate: deadline check failed: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    async fn tick_inner(&self) -> Result<Vec<(String, Reply)>, sqlx::Error> {
+        let now = store::now();
+        let mut tx = self.store.begin().await?;
+        let mut notes = Vec::new();
+        // Reminders go out when a quarter of the move's time is left.
+        let lookahead = self.settings.day_seconds * 30;
+        for row in store::games_due(&mut tx, now + lookahead).await? {
+            let Some(deadline) = row.deadline_at else {
+                continue;
+            };
+            let Some(TimeControl::Days(days)) = TimeControl::parse(&row.time_control) else {
+                continue;
+            };
+            let period = days as i64 * self.settings.day_seconds;
+            let channel = row.channel.clone();
+            let Ok(g) = self.load(&mut tx, row).await else {
+                continue;
+            };
+            let mover = g.pos.turn();
+            let (to_move, other) = (g.name(mover).to_string(), g.name(!mover).to_string());
+            if now >= deadline {
+                let result = if mover == Color::White { "0-1" } else { "1-0" };
+                store::finish(&mut tx, g.row.id, result, "time forfeit").await?;
+                store::set_deadline(&mut tx, g.row.id, None).await?;
+                notes.push((channel, Reply {
+                    text: format!("Game #{}: {to_move} did not move in time. {other} wins on time ({result}).", g.row.id),
+                    image: None,
+                    mentions: vec![to_move, other],
+                    is_error: false,
+                }));
+            } else if !g.row.reminded && deadline - now <= period / 4 {
+                store::mark_reminded(&mut tx, g.row.id).await?;
+                notes.push((channel, Reply {
+                    text: format!(
+                        "@{to_move}, it is your move in game #{} against {other}; time runs out in {}.",
+                        g.row.id,
+                        human_duration(deadline - now, self.settings.day_seconds)
+                    ),
+                    image: None,
+                    mentions: vec![to_move],
+                    is_error: false,
+                }));
+            }
+        }
+        tx.commit().await?;
+        Ok(notes)
+    }
+
+    /// The deadline for the next move of a game with this time control.
+    fn deadline(&self, time_control: &str) -> Option<i64> {
+        match TimeControl::parse(time_control) {
+            Some(TimeControl::Days(d)) => Some(store::now() + d as i64 * self.settings.day_seconds),
+            _ => None,
         }
     }
 
@@ -565,6 +654,7 @@ impl Core {
         )
         .await?;
         store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
+        store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
         let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
@@ -667,7 +757,9 @@ impl Core {
             g.row.result = Some(result.into());
             g.row.termination = Some(termination.clone());
             let _ = write!(text, " {outcome}. Result: {result}.");
+            store::set_deadline(tx, g.row.id, None).await?;
         } else {
+            store::set_deadline(tx, g.row.id, self.deadline(&g.row.time_control)).await?;
             let _ = write!(text, " {}, your move.", g.name(next));
             mentions.push(g.name(next).to_string());
         }
@@ -682,12 +774,8 @@ impl Core {
     }
 
     async fn bare(&self, tx: &mut Tx, ch: &str, me: &str, text: &str) -> Result<Done, Failure> {
-        let unknown = || {
-            let word = text.split_whitespace().next().unwrap_or(text);
-            Failure::User(format!(
-                "I do not know the command `{word}`. Say `help` for the list."
-            ))
-        };
+        let unknown =
+            || Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string());
         let bare_on = store::settings(tx, ch)
             .await?
             .map(|s| s.bare_moves)
@@ -1050,6 +1138,19 @@ impl Core {
             s.theme
         )))
     }
+}
+
+/// "2 days", "5 hours", "40 minutes" in units of the configured day.
+fn human_duration(seconds: i64, day: i64) -> String {
+    let hour = (day / 24).max(1);
+    let (n, unit) = if seconds >= day {
+        (seconds / day, "day")
+    } else if seconds >= hour {
+        (seconds / hour, "hour")
+    } else {
+        ((seconds * 60 / hour).max(1), "minute")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 fn outcome_words(o: &Outcome) -> (&'static str, String) {

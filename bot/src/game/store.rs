@@ -31,6 +31,8 @@ pub struct GameRow {
     pub draw_offer_ply: Option<i64>,
     pub undo_by: Option<String>,
     pub undo_ply: Option<i64>,
+    pub deadline_at: Option<i64>,
+    pub reminded: bool,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -104,7 +106,7 @@ pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Err
 
 const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
-     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply";
+     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded";
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -364,5 +366,61 @@ pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(
     .bind(&s.theme)
     .execute(&mut **tx)
     .await?;
+    Ok(())
+}
+
+/// Sets (or clears) the time by which the player to move must move.
+pub async fn set_deadline(
+    tx: &mut Tx,
+    game_id: i64,
+    deadline: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?")
+        .bind(deadline)
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+pub async fn mark_reminded(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET reminded = 1 WHERE id = ?")
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Games in progress with a deadline at or before `until`.
+pub async fn games_due(tx: &mut Tx, until: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ? ORDER BY deadline_at"
+    )))
+    .bind(until)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// A value an adapter keeps across restarts (a sync token, a join time).
+pub async fn adapter_value(
+    pool: &sqlx::SqlitePool,
+    key: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT value FROM adapter_state WHERE key = ?")
+        .bind(key)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn set_adapter_value(
+    pool: &sqlx::SqlitePool,
+    key: &str,
+    value: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO adapter_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .bind(key)
+        .bind(value)
+        .execute(pool)
+        .await?;
     Ok(())
 }

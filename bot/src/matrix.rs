@@ -1,0 +1,459 @@
+//! The Matrix adapter: room messages in, notices and board images out.
+//!
+//! It only translates. Commands start with a prefix (`!vm e4`); an unprefixed
+//! message goes to the core marked as unaddressed, which takes it only as a
+//! bare move by the player to move. Replies are `m.notice` messages (the kind
+//! other bots ignore) in reply to the command; boards are uploaded as
+//! `m.image` with their size, dimensions and a description of the move.
+//!
+//! Nothing is answered twice and nothing is skipped: the core records every
+//! handled event id, and the sync token is saved only after a sync's events
+//! have been handled, so a restart resumes exactly where the bot stopped.
+//! Messages from before the bot joined a room are history, not commands.
+
+use crate::config::Adapter;
+use crate::game::{store, Core, Incoming, Reply};
+use anyhow::{anyhow, bail, Context, Result};
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
+use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::config::{RequestConfig, SyncSettings};
+use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
+use matrix_sdk::ruma::api::client::uiaa;
+use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
+use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::message::{
+    AddMentions, ForwardThread, MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
+    TextMessageEventContent,
+};
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::{OwnedUserId, RoomId, UInt, UserId};
+use matrix_sdk::store::RoomLoadSettings;
+use matrix_sdk::{Client, Room, RoomState};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `[matrix]` section of the configuration.
+#[derive(Debug, Clone)]
+pub struct MatrixConfig {
+    pub homeserver: String,
+    /// The bot's user id, `@voidmate:example.org`.
+    pub user: String,
+    /// The password (read from the environment variable the configuration names).
+    pub password: Option<String>,
+    /// Where the session, the encryption keys and the client's state live.
+    pub store_dir: PathBuf,
+    /// Commands start with this: `!vm`.
+    pub prefix: String,
+    /// Servers (`example.org`) or users (`@alice:example.org`) whose
+    /// invitations the bot accepts; empty means everyone.
+    pub allow_invites_from: Vec<String>,
+    /// How often deadlines are checked.
+    pub tick: Duration,
+}
+
+impl MatrixConfig {
+    pub fn from_config(a: &Adapter) -> Result<MatrixConfig> {
+        let text = |key: &str| {
+            a.settings
+                .get(key)
+                .and_then(|v| v.as_str())
+                .map(String::from)
+        };
+        let homeserver = text("homeserver")
+            .ok_or_else(|| anyhow!("[matrix] needs homeserver = \"https://...\""))?;
+        let user =
+            text("user").ok_or_else(|| anyhow!("[matrix] needs user = \"@bot:example.org\""))?;
+        let password = match text("password_env") {
+            Some(var) => Some(std::env::var(&var).with_context(|| {
+                format!("[matrix] password_env names {var}, which is not set in the environment")
+            })?),
+            None => None,
+        };
+        let allow = a
+            .settings
+            .get("allow_invites_from")
+            .and_then(|v| v.as_array())
+            .map(|v| {
+                v.iter()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(MatrixConfig {
+            homeserver,
+            user,
+            password,
+            store_dir: PathBuf::from(text("store_dir").unwrap_or_else(|| "voidmate-matrix".into())),
+            prefix: text("prefix").unwrap_or_else(|| "!vm".into()),
+            allow_invites_from: allow,
+            tick: Duration::from_secs(
+                a.settings
+                    .get("tick_seconds")
+                    .and_then(|v| v.as_integer())
+                    .unwrap_or(30)
+                    .max(1) as u64,
+            ),
+        })
+    }
+}
+
+struct Shared {
+    core: Core,
+    cfg: MatrixConfig,
+    /// Off during the first sync after a fresh login: what it brings is history.
+    live: AtomicBool,
+}
+
+/// A connected Matrix bot.
+pub struct MatrixBot {
+    client: Client,
+    shared: Arc<Shared>,
+}
+
+const SYNC_TOKEN_KEY: &str = "matrix.sync_token";
+
+fn joined_key(room: &RoomId) -> String {
+    format!("matrix.joined_at.{room}")
+}
+
+impl MatrixBot {
+    /// Logs in (or restores the saved session) and prepares the handlers.
+    pub async fn connect(core: Core, cfg: MatrixConfig) -> Result<MatrixBot> {
+        std::fs::create_dir_all(&cfg.store_dir)
+            .with_context(|| format!("cannot create {}", cfg.store_dir.display()))?;
+        let client = Client::builder()
+            .homeserver_url(&cfg.homeserver)
+            .sqlite_store(cfg.store_dir.join("sdk"), None)
+            // Rate-limited requests (429, M_LIMIT_EXCEEDED) are retried after
+            // the delay the server asks for, for up to two minutes.
+            .request_config(
+                RequestConfig::new()
+                    .retry_limit(10)
+                    .max_retry_time(Duration::from_secs(120)),
+            )
+            .build()
+            .await
+            .context("cannot reach the homeserver")?;
+        let session_file = cfg.store_dir.join("session.json");
+        if let Ok(saved) = std::fs::read_to_string(&session_file) {
+            let session: MatrixSession =
+                serde_json::from_str(&saved).context("the saved Matrix session is damaged")?;
+            client
+                .matrix_auth()
+                .restore_session(session, RoomLoadSettings::default())
+                .await
+                .context("cannot restore the Matrix session")?;
+        } else {
+            let Some(password) = cfg.password.clone() else {
+                bail!("no saved Matrix session and no password: set [matrix] password_env");
+            };
+            client
+                .matrix_auth()
+                .login_username(&cfg.user, &password)
+                .initial_device_display_name("Voidmate")
+                .send()
+                .await
+                .context("Matrix login failed")?;
+            let session = client
+                .matrix_auth()
+                .session()
+                .ok_or_else(|| anyhow!("no session after login"))?;
+            std::fs::write(&session_file, serde_json::to_string(&session)?)?;
+            cross_sign(&client, &cfg.user, &password).await;
+        }
+        let shared = Arc::new(Shared {
+            core,
+            cfg,
+            live: AtomicBool::new(false),
+        });
+        client.add_event_handler_context(shared.clone());
+        client.add_event_handler(on_invite);
+        client.add_event_handler(on_message);
+        client.add_event_handler(on_reaction);
+        Ok(MatrixBot { client, shared })
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Syncs forever, posting deadline reminders as they fall due.
+    pub async fn run(self) -> Result<()> {
+        let pool = self.shared.core.store().pool().clone();
+        let mut token = store::adapter_value(&pool, SYNC_TOKEN_KEY).await?;
+        if token.is_none() {
+            // A fresh start: take the rooms as they are, answer nothing old.
+            let first = self.client.sync_once(SyncSettings::default()).await?;
+            store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &first.next_batch).await?;
+            token = Some(first.next_batch);
+        }
+        self.shared.live.store(true, Ordering::SeqCst);
+
+        let ticker = {
+            let client = self.client.clone();
+            let shared = self.shared.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(shared.cfg.tick).await;
+                    for (channel, reply) in shared.core.tick().await {
+                        let Ok(room_id) = RoomId::parse(&channel) else {
+                            continue;
+                        };
+                        if let Some(room) = client.get_room(&room_id) {
+                            post(&room, None, reply).await;
+                        }
+                    }
+                }
+            })
+        };
+        let mut backoff = Duration::from_secs(1);
+        loop {
+            let mut settings = SyncSettings::default().timeout(Duration::from_secs(30));
+            if let Some(t) = &token {
+                settings = settings.token(t.clone());
+            }
+            match self.client.sync_once(settings).await {
+                Ok(response) => {
+                    // Handlers have run by now: only then is the token saved.
+                    store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &response.next_batch).await?;
+                    token = Some(response.next_batch);
+                    backoff = Duration::from_secs(1);
+                }
+                Err(e) => {
+                    eprintln!("voidmate: Matrix sync failed: {e}; retrying in {backoff:?}");
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(60));
+                }
+            }
+            if ticker.is_finished() {
+                bail!("the deadline task stopped");
+            }
+        }
+    }
+}
+
+/// Signs the bot's device with its own cross-signing keys, so that encrypted
+/// rooms see a verified bot. Failure is not fatal: encryption works without.
+async fn cross_sign(client: &Client, user: &str, password: &str) {
+    let enc = client.encryption();
+    if let Err(e) = enc.bootstrap_cross_signing_if_needed(None).await {
+        let Some(info) = e.as_uiaa_response() else {
+            eprintln!("voidmate: cross-signing not set up: {e}");
+            return;
+        };
+        let localpart = user
+            .trim_start_matches('@')
+            .split(':')
+            .next()
+            .unwrap_or(user);
+        let mut auth = uiaa::Password::new(
+            uiaa::UserIdentifier::Matrix(uiaa::MatrixUserIdentifier::new(localpart.to_owned())),
+            password.to_owned(),
+        );
+        auth.session = info.session.clone();
+        if let Err(e) = enc
+            .bootstrap_cross_signing(Some(uiaa::AuthData::Password(auth)))
+            .await
+        {
+            eprintln!("voidmate: cross-signing not set up: {e}");
+        }
+    }
+}
+
+fn allowed(cfg: &MatrixConfig, inviter: &UserId) -> bool {
+    cfg.allow_invites_from.is_empty()
+        || cfg
+            .allow_invites_from
+            .iter()
+            .any(|a| a == inviter.as_str() || a == inviter.server_name().as_str())
+}
+
+async fn on_invite(
+    ev: StrippedRoomMemberEvent,
+    room: Room,
+    client: Client,
+    shared: Ctx<Arc<Shared>>,
+) {
+    let Some(me) = client.user_id() else { return };
+    if ev.state_key != me || room.state() != RoomState::Invited {
+        return;
+    }
+    if !allowed(&shared.cfg, &ev.sender) {
+        let _ = room.leave().await;
+        return;
+    }
+    let pool = shared.core.store().pool().clone();
+    let room_id = room.room_id().to_owned();
+    tokio::spawn(async move {
+        // Synapse may not be ready for the join the moment it sends the
+        // invite (matrix-org/synapse#4345), hence the retries.
+        let mut delay = 1;
+        while let Err(e) = room.join().await {
+            if delay > 60 {
+                eprintln!("voidmate: cannot join {room_id}: {e}");
+                return;
+            }
+            tokio::time::sleep(Duration::from_secs(delay)).await;
+            delay *= 2;
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        let _ = store::set_adapter_value(&pool, &joined_key(&room_id), &now.to_string()).await;
+    });
+}
+
+/// The body without a reply's quoted fallback.
+fn strip_reply_fallback(body: &str) -> &str {
+    let mut rest = body;
+    while rest.starts_with("> ") {
+        rest = rest.split_once('\n').map(|(_, r)| r).unwrap_or("");
+    }
+    rest.trim()
+}
+
+async fn before_join(shared: &Shared, room: &RoomId, ts_millis: i64) -> bool {
+    let joined = store::adapter_value(shared.core.store().pool(), &joined_key(room)).await;
+    matches!(joined, Ok(Some(t)) if t.parse::<i64>().is_ok_and(|j| ts_millis < j))
+}
+
+async fn on_message(
+    ev: OriginalSyncRoomMessageEvent,
+    room: Room,
+    client: Client,
+    shared: Ctx<Arc<Shared>>,
+) {
+    if !shared.live.load(Ordering::SeqCst) || room.state() != RoomState::Joined {
+        return;
+    }
+    if client.user_id() == Some(&ev.sender) {
+        return;
+    }
+    // Notices are what bots send; answering them makes bots talk in circles.
+    let MessageType::Text(text) = &ev.content.msgtype else {
+        return;
+    };
+    if before_join(
+        &shared,
+        room.room_id(),
+        i64::from(ev.origin_server_ts.get()),
+    )
+    .await
+    {
+        return;
+    }
+    let body = strip_reply_fallback(&text.body);
+    let (addressed, mut command) = match body.strip_prefix(shared.cfg.prefix.as_str()) {
+        Some(rest) => (true, rest.trim().to_string()),
+        None => (false, body.to_string()),
+    };
+    // A challenge written with a mention pill names the user in `mentions`.
+    if let Some(m) = &ev.content.mentions {
+        if command.starts_with("challenge") && m.user_ids.len() == 1 {
+            let user = m.user_ids.iter().next().expect("one").as_str();
+            let mut words: Vec<String> = command.split_whitespace().map(String::from).collect();
+            if words.len() >= 2 {
+                words[1] = user.to_string();
+                command = words.join(" ");
+            }
+        }
+    }
+    let incoming = Incoming {
+        event_id: ev.event_id.to_string(),
+        channel: room.room_id().to_string(),
+        author: ev.sender.as_str().trim_start_matches('@').to_string(),
+        text: command,
+        addressed,
+    };
+    if let Some(reply) = shared.core.handle(&incoming).await {
+        post(&room, Some(&ev), reply).await;
+    }
+}
+
+/// A ✅ reaction accepts the challenge waiting for the one who reacted.
+async fn on_reaction(
+    ev: OriginalSyncReactionEvent,
+    room: Room,
+    client: Client,
+    shared: Ctx<Arc<Shared>>,
+) {
+    if !shared.live.load(Ordering::SeqCst) || client.user_id() == Some(&ev.sender) {
+        return;
+    }
+    let key = ev.content.relates_to.key.as_str();
+    if !matches!(key, "✅" | "✔️" | "☑️" | "👍") {
+        return;
+    }
+    let incoming = Incoming {
+        event_id: ev.event_id.to_string(),
+        channel: room.room_id().to_string(),
+        author: ev.sender.as_str().trim_start_matches('@').to_string(),
+        text: "accept".into(),
+        addressed: true,
+    };
+    if let Some(reply) = shared.core.handle(&incoming).await {
+        // A reaction that accepts nothing is no command: stay quiet.
+        if !reply.is_error {
+            post(&room, None, reply).await;
+        }
+    }
+}
+
+fn user_ids(reply: &Reply) -> Vec<OwnedUserId> {
+    reply
+        .mentions
+        .iter()
+        .filter_map(|m| UserId::parse(format!("@{}", m.trim_start_matches('@'))).ok())
+        .collect()
+}
+
+/// Width and height from a PNG's header.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    let w = u32::from_be_bytes(png.get(16..20)?.try_into().ok()?);
+    let h = u32::from_be_bytes(png.get(20..24)?.try_into().ok()?);
+    Some((w, h))
+}
+
+async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) {
+    let mentions = user_ids(&reply);
+    let mut content = RoomMessageEventContent::notice_plain(reply.text.clone());
+    if let Some(original) = to {
+        content = content.make_reply_to(original, ForwardThread::Yes, AddMentions::No);
+    }
+    if !mentions.is_empty() {
+        content = content.add_mentions(Mentions::with_user_ids(mentions.clone()));
+    }
+    if let Err(e) = room.send(content).await {
+        eprintln!("voidmate: cannot send to {}: {e}", room.room_id());
+        return;
+    }
+    let Some(image) = reply.image else { return };
+    let (w, h) = png_size(&image.png).unwrap_or((0, 0));
+    let info = BaseImageInfo {
+        width: Some(UInt::from(w)),
+        height: Some(UInt::from(h)),
+        size: UInt::new(image.png.len() as u64),
+        blurhash: None,
+        is_animated: Some(false),
+    };
+    let mut config = AttachmentConfig::new()
+        .info(AttachmentInfo::Image(info))
+        .caption(Some(TextMessageEventContent::plain(image.alt.clone())));
+    if let Some(original) = to {
+        config.reply = Some(ReplyTo {
+            event_id: original.event_id.clone(),
+            enforce_thread: EnforceThread::MaybeThreaded,
+            add_mentions: AddMentions::No,
+        });
+    }
+    if let Err(e) = room
+        .send_attachment("board.png", &mime::IMAGE_PNG, image.png, config)
+        .await
+    {
+        eprintln!("voidmate: cannot upload a board to {}: {e}", room.room_id());
+    }
+}
