@@ -99,12 +99,16 @@ async fn run(args: RunArgs) -> Result<String> {
     if wanted.is_empty() {
         bail!("no chat adapter is enabled in the configuration; enable [discord] or [matrix], or play with `voidmate console`");
     }
+    if cfg.discord.enabled {
+        bail!("the Discord adapter is not available in this build yet; disable [discord] or use Matrix");
+    }
     // Open the database first, so a bad path or schema fails before anything connects.
-    let _core = Core::open(&cfg).await?;
-    bail!(
-        "the {} adapter is not available in this build yet; `voidmate console` plays locally",
-        wanted.join(" and ")
-    )
+    let core = Core::open(&cfg).await?;
+    let matrix = voidmate::matrix::MatrixConfig::from_config(&cfg.matrix)?;
+    let bot = voidmate::matrix::MatrixBot::connect(core, matrix).await?;
+    eprintln!("voidmate: connected to Matrix; answering in rooms");
+    bot.run().await?;
+    Ok(String::new())
 }
 
 fn main() -> ExitCode {

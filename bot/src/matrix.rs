@@ -16,6 +16,7 @@ use crate::game::{store, Core, Incoming, Reply};
 use anyhow::{anyhow, bail, Context, Result};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::authentication::SessionTokens;
 use matrix_sdk::config::{RequestConfig, SyncSettings};
 use matrix_sdk::event_handler::Ctx;
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
@@ -29,6 +30,7 @@ use matrix_sdk::ruma::events::room::message::{
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::{OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::store::RoomLoadSettings;
+use matrix_sdk::SessionMeta;
 use matrix_sdk::{Client, Room, RoomState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +45,8 @@ pub struct MatrixConfig {
     pub user: String,
     /// The password (read from the environment variable the configuration names).
     pub password: Option<String>,
+    /// Or an access token and the device it belongs to, from an existing login.
+    pub access_token: Option<(String, String)>,
     /// Where the session, the encryption keys and the client's state live.
     pub store_dir: PathBuf,
     /// Commands start with this: `!vm`.
@@ -72,6 +76,16 @@ impl MatrixConfig {
             })?),
             None => None,
         };
+        let access_token = match (text("access_token_env"), text("device_id")) {
+            (Some(var), Some(device)) => Some((
+                std::env::var(&var).with_context(|| {
+                    format!("[matrix] access_token_env names {var}, which is not set in the environment")
+                })?,
+                device,
+            )),
+            (Some(_), None) => bail!("[matrix] access_token_env needs device_id, the device the token belongs to"),
+            _ => None,
+        };
         let allow = a
             .settings
             .get("allow_invites_from")
@@ -86,6 +100,7 @@ impl MatrixConfig {
             homeserver,
             user,
             password,
+            access_token,
             store_dir: PathBuf::from(text("store_dir").unwrap_or_else(|| "voidmate-matrix".into())),
             prefix: text("prefix").unwrap_or_else(|| "!vm".into()),
             allow_invites_from: allow,
@@ -146,9 +161,30 @@ impl MatrixBot {
                 .restore_session(session, RoomLoadSettings::default())
                 .await
                 .context("cannot restore the Matrix session")?;
+        } else if let Some((token, device)) = &cfg.access_token {
+            let session = MatrixSession {
+                meta: SessionMeta {
+                    user_id: UserId::parse(&cfg.user)
+                        .context("[matrix] user is not a Matrix user id")?,
+                    device_id: device.as_str().into(),
+                },
+                tokens: SessionTokens {
+                    access_token: token.clone(),
+                    refresh_token: None,
+                },
+            };
+            client
+                .matrix_auth()
+                .restore_session(session, RoomLoadSettings::default())
+                .await
+                .context("the Matrix access token was refused")?;
+            std::fs::write(
+                &session_file,
+                serde_json::to_string(&client.matrix_auth().session())?,
+            )?;
         } else {
             let Some(password) = cfg.password.clone() else {
-                bail!("no saved Matrix session and no password: set [matrix] password_env");
+                bail!("no saved Matrix session and no credentials: set [matrix] password_env, or access_token_env and device_id");
             };
             client
                 .matrix_auth()
@@ -192,7 +228,7 @@ impl MatrixBot {
         }
         self.shared.live.store(true, Ordering::SeqCst);
 
-        let ticker = {
+        let ticker = AbortOnDrop({
             let client = self.client.clone();
             let shared = self.shared.clone();
             tokio::spawn(async move {
@@ -208,7 +244,7 @@ impl MatrixBot {
                     }
                 }
             })
-        };
+        });
         let mut backoff = Duration::from_secs(1);
         loop {
             let mut settings = SyncSettings::default().timeout(Duration::from_secs(30));
@@ -228,10 +264,20 @@ impl MatrixBot {
                     backoff = (backoff * 2).min(Duration::from_secs(60));
                 }
             }
-            if ticker.is_finished() {
+            if ticker.0.is_finished() {
                 bail!("the deadline task stopped");
             }
         }
+    }
+}
+
+/// Stops the deadline task with the sync loop that owns it, even when that
+/// loop's task is cancelled.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -455,5 +501,69 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
         .await
     {
         eprintln!("voidmate: cannot upload a board to {}: {e}", room.room_id());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+
+    #[test]
+    fn the_documented_matrix_section_reads_and_names_missing_secrets() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/voidmate.toml");
+        let cfg = Config::load(Some(&path)).unwrap();
+        let err = MatrixConfig::from_config(&cfg.matrix)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "[matrix] password_env names VOIDMATE_MATRIX_PASSWORD, which is not set in the environment"
+        );
+        let mut adapter = cfg.matrix.clone();
+        adapter.settings.remove("password_env");
+        let m = MatrixConfig::from_config(&adapter).unwrap();
+        assert_eq!(m.homeserver, "https://matrix.example.org");
+        assert_eq!(m.user, "@voidmate:example.org");
+        assert_eq!(m.prefix, "!vm");
+        assert_eq!(m.tick, Duration::from_secs(30));
+        assert!(
+            m.allow_invites_from.is_empty() && m.password.is_none() && m.access_token.is_none()
+        );
+    }
+
+    #[test]
+    fn invitations_follow_the_allow_list() {
+        let mut cfg = MatrixConfig {
+            homeserver: String::new(),
+            user: String::new(),
+            password: None,
+            access_token: None,
+            store_dir: PathBuf::new(),
+            prefix: "!vm".into(),
+            allow_invites_from: vec![],
+            tick: Duration::from_secs(1),
+        };
+        let alice = UserId::parse("@alice:example.org").unwrap();
+        let eve = UserId::parse("@eve:elsewhere.net").unwrap();
+        assert!(allowed(&cfg, &alice) && allowed(&cfg, &eve));
+        cfg.allow_invites_from = vec!["example.org".into()];
+        assert!(allowed(&cfg, &alice) && !allowed(&cfg, &eve));
+        cfg.allow_invites_from = vec!["@eve:elsewhere.net".into()];
+        assert!(!allowed(&cfg, &alice) && allowed(&cfg, &eve));
+    }
+
+    #[test]
+    fn reply_fallbacks_and_png_sizes_are_read() {
+        assert_eq!(
+            strip_reply_fallback("> <@bob:x> e4\n> more\n\n!vm e5"),
+            "!vm e5"
+        );
+        assert_eq!(strip_reply_fallback("!vm board"), "!vm board");
+        let png = voidmate_render::Renderer::shared().render(
+            &voidmate_rules::Position::new(voidmate_rules::variants::void()),
+            &Default::default(),
+        );
+        assert_eq!(png_size(&png), Some((632, 632)));
     }
 }

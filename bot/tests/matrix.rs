@@ -1,0 +1,417 @@
+#![recursion_limit = "256"]
+//! The Matrix adapter against a real Synapse homeserver on 127.0.0.1
+//! (installed from PyPI by `scripts/synapse.sh`, as `.ci/run` does).
+
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::media::{MediaFormat, MediaRequestParameters};
+use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::events::reaction::ReactionEventContent;
+use matrix_sdk::ruma::events::relation::Annotation;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
+};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::{Client, Room, RoomMemberships};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+use voidmate::config::Config;
+use voidmate::game::Core;
+use voidmate::matrix::{MatrixBot, MatrixConfig};
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/synapse.sh")
+}
+
+struct Server {
+    dir: tempfile::TempDir,
+    port: u16,
+}
+
+impl Server {
+    fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        // Tight message limits: the bot's replies (a notice and an image per
+        // move) exceed them, so it must wait and retry, losing nothing.
+        let status = Command::new("bash")
+            .arg(script())
+            .args(["start", dir.path().to_str().unwrap(), &port.to_string()])
+            .env("SYNAPSE_MESSAGES_PER_SECOND", "1")
+            .env("SYNAPSE_MESSAGE_BURST", "4")
+            .status()
+            .expect("run scripts/synapse.sh");
+        assert!(status.success(), "Synapse did not start");
+        for (user, pw) in [
+            ("voidmate", "botpass"),
+            ("alice", "alicepass"),
+            ("bob", "bobpass"),
+        ] {
+            let ok = Command::new("bash")
+                .arg(script())
+                .args([
+                    "register",
+                    dir.path().to_str().unwrap(),
+                    &port.to_string(),
+                    user,
+                    pw,
+                ])
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok, "register {user}");
+        }
+        Server { dir, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(script())
+            .args(["stop", self.dir.path().to_str().unwrap()])
+            .status();
+    }
+}
+
+type Seen = (OwnedRoomId, OriginalSyncRoomMessageEvent);
+
+/// A player: a logged-in client that syncs in the background and reports
+/// every message it sees.
+async fn player(
+    server: &Server,
+    name: &str,
+    password: &str,
+) -> (Client, mpsc::UnboundedReceiver<Seen>) {
+    let client = Client::builder()
+        .homeserver_url(server.url())
+        .build()
+        .await
+        .unwrap();
+    client
+        .matrix_auth()
+        .login_username(name, password)
+        .send()
+        .await
+        .unwrap();
+    let (tx, rx) = mpsc::unbounded_channel();
+    client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
+        let tx = tx.clone();
+        async move {
+            let _ = tx.send((room.room_id().to_owned(), ev));
+        }
+    });
+    client.sync_once(SyncSettings::default()).await.unwrap();
+    let c = client.clone();
+    tokio::spawn(async move {
+        let _ = c
+            .sync(SyncSettings::default().timeout(Duration::from_millis(500)))
+            .await;
+    });
+    (client, rx)
+}
+
+fn bot_id() -> OwnedUserId {
+    UserId::parse("@voidmate:localhost").unwrap()
+}
+
+/// The next message from the bot in `room` that satisfies `want`.
+async fn expect(
+    rx: &mut mpsc::UnboundedReceiver<Seen>,
+    room: &OwnedRoomId,
+    what: &str,
+    want: impl Fn(&OriginalSyncRoomMessageEvent) -> bool,
+) -> OriginalSyncRoomMessageEvent {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (r, ev) = tokio::time::timeout(left, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
+            .expect("sync stopped");
+        if &r == room && ev.sender == bot_id() && want(&ev) {
+            return ev;
+        }
+    }
+}
+
+fn notice(ev: &OriginalSyncRoomMessageEvent) -> Option<&str> {
+    match &ev.content.msgtype {
+        MessageType::Notice(n) => Some(n.body.as_str()),
+        _ => None,
+    }
+}
+
+fn replies_to(ev: &OriginalSyncRoomMessageEvent) -> Option<OwnedEventId> {
+    match &ev.content.relates_to {
+        Some(Relation::Reply(reply)) => Some(reply.in_reply_to.event_id.clone()),
+        _ => None,
+    }
+}
+
+async fn say(room: &Room, text: &str) -> OwnedEventId {
+    room.send(RoomMessageEventContent::text_plain(text))
+        .await
+        .unwrap()
+        .response
+        .event_id
+}
+
+async fn start_bot(
+    server: &Server,
+    db: &Path,
+    store: &Path,
+) -> (tokio::task::JoinHandle<()>, Client) {
+    let mut cfg = Config::default();
+    cfg.database.path = db.to_path_buf();
+    cfg.clock.day_seconds = 8;
+    let core = Core::open(&cfg).await.unwrap();
+    let mcfg = MatrixConfig {
+        homeserver: server.url(),
+        user: "@voidmate:localhost".into(),
+        password: Some("botpass".into()),
+        access_token: None,
+        store_dir: store.to_path_buf(),
+        prefix: "!vm".into(),
+        allow_invites_from: vec!["@alice:localhost".into()],
+        tick: Duration::from_secs(1),
+    };
+    let bot = MatrixBot::connect(core, mcfg).await.unwrap();
+    let client = bot.client().clone();
+    let task = tokio::spawn(async move {
+        bot.run().await.unwrap();
+    });
+    (task, client)
+}
+
+/// A room made by alice with bob and the bot invited, everyone joined.
+async fn room_with_bot(alice: &Client, bob: &Client, encrypted: bool) -> Room {
+    let mut req = CreateRoom::new();
+    req.invite = vec![bot_id(), UserId::parse("@bob:localhost").unwrap()];
+    let room = alice.create_room(req).await.unwrap();
+    if encrypted {
+        room.enable_encryption().await.unwrap();
+    }
+    bob.join_room_by_id(room.room_id()).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let members = room.members(RoomMemberships::JOIN).await.unwrap();
+        if members.iter().any(|m| m.user_id() == bot_id()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the bot did not join");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    // The bot records its join time as it joins; give that a moment.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    room
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_in_a_room_through_a_real_homeserver() {
+    let server = Server::start();
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (bot, bot_client) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _bob_seen) = player(&server, "bob", "bobpass").await;
+    let room = room_with_bot(&alice, &bob, false).await;
+    let rid = room.room_id().to_owned();
+    let bob_room = bob.get_room(&rid).unwrap();
+
+    // Challenge, accepted with a reaction.
+    let ask = say(&room, "!vm challenge @bob:localhost void").await;
+    let challenge = expect(&mut seen, &rid, "the challenge", |e| {
+        notice(e).is_some_and(|t| t.contains("challenges you to Void Chess"))
+    })
+    .await;
+    assert_eq!(replies_to(&challenge), Some(ask));
+    let mentioned = challenge.content.mentions.as_ref().map(|m| {
+        m.user_ids
+            .contains(&UserId::parse("@bob:localhost").unwrap())
+    });
+    assert_eq!(mentioned, Some(true), "bob is mentioned");
+    bob_room
+        .send(ReactionEventContent::new(Annotation::new(
+            challenge.event_id.clone(),
+            "✅".into(),
+        )))
+        .await
+        .unwrap();
+    expect(&mut seen, &rid, "the game start", |e| {
+        notice(e).is_some_and(|t| t.starts_with("Game #1 begins: Void Chess"))
+    })
+    .await;
+    let image = expect(&mut seen, &rid, "the first board", |e| {
+        matches!(e.content.msgtype, MessageType::Image(_))
+    })
+    .await;
+    let MessageType::Image(img) = &image.content.msgtype else {
+        unreachable!()
+    };
+    let info = img.info.as_ref().expect("image info");
+    assert!(info.width.is_some() && info.height.is_some() && info.size.is_some());
+    assert!(
+        img.body.contains("starting position"),
+        "alt text: {}",
+        img.body
+    );
+    let png = alice
+        .media()
+        .get_media_content(
+            &MediaRequestParameters {
+                source: img.source.clone(),
+                format: MediaFormat::File,
+            },
+            false,
+        )
+        .await
+        .unwrap();
+    let decoded = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .unwrap();
+    assert_eq!(
+        u64::from(decoded.info().width),
+        u64::from(info.width.unwrap())
+    );
+
+    // Moves: prefixed, bare, and an illegal one.
+    say(&room, "!vm e4").await;
+    expect(&mut seen, &rid, "e4 played", |e| {
+        notice(e).is_some_and(|t| t.starts_with("#1: alice:localhost played e4."))
+    })
+    .await;
+    say(&bob_room, "e6").await;
+    expect(&mut seen, &rid, "bare e6 played", |e| {
+        notice(e).is_some_and(|t| t.starts_with("#1: bob:localhost played e6."))
+    })
+    .await;
+    let bad = say(&room, "!vm Ke3").await;
+    let err = expect(&mut seen, &rid, "the illegal move", |e| {
+        notice(e).is_some_and(|t| t.contains("illegal"))
+    })
+    .await;
+    assert_eq!(
+        notice(&err),
+        Some("Ke3 is illegal: your king on e1 cannot move to e3.")
+    );
+    assert_eq!(replies_to(&err), Some(bad));
+    say(&room, "just chatting").await; // no reply to unaddressed chatter
+
+    // The bot set up cross-signing and signed its own device with it.
+    let status = bot_client
+        .encryption()
+        .cross_signing_status()
+        .await
+        .expect("cross-signing keys");
+    assert!(status.is_complete(), "{status:?}");
+    let own = bot_client
+        .encryption()
+        .get_own_device()
+        .await
+        .unwrap()
+        .expect("own device");
+    assert!(
+        own.is_cross_signed_by_owner(),
+        "the bot's device is signed by its own cross-signing key"
+    );
+
+    // Restart: a move sent while the bot is down is answered once, when it is back.
+    bot.abort();
+    let _ = bot.await;
+    let while_down = say(&room, "!vm d4").await;
+    let (bot, _) = start_bot(&server, &db, &store).await;
+    let played = expect(&mut seen, &rid, "d4 after the restart", |e| {
+        notice(e).is_some_and(|t| t.starts_with("#1: alice:localhost played d4."))
+    })
+    .await;
+    assert_eq!(replies_to(&played), Some(while_down));
+    say(&room, "!vm board").await;
+    expect(&mut seen, &rid, "the board", |e| {
+        notice(e).is_some_and(|t| t.contains("bob:localhost to move"))
+    })
+    .await;
+    // Nothing else came back from before: every reply so far answered a new event once.
+    let mut answered = std::collections::HashMap::new();
+    while let Ok((r, ev)) = seen.try_recv() {
+        if r == rid && ev.sender == bot_id() {
+            if let (Some(to), Some(_)) = (replies_to(&ev), notice(&ev)) {
+                *answered.entry(to).or_insert(0) += 1;
+            }
+        }
+    }
+    assert!(
+        answered.values().all(|&n| n == 1),
+        "duplicate replies: {answered:?}"
+    );
+
+    // An encrypted room works the same.
+    let secret = room_with_bot(&alice, &bob, true).await;
+    let sid = secret.room_id().to_owned();
+    assert!(secret
+        .latest_encryption_state()
+        .await
+        .unwrap()
+        .is_encrypted());
+    say(&secret, "!vm variants").await;
+    expect(&mut seen, &sid, "an answer in the encrypted room", |e| {
+        notice(e).is_some_and(|t| t.starts_with("I play:"))
+    })
+    .await;
+
+    // A correspondence game: one "day" (8 s here) per move, then a loss on time.
+    say(&secret, "!vm challenge @bob:localhost standard 1d").await;
+    expect(&mut seen, &sid, "the correspondence challenge", |e| {
+        notice(e).is_some_and(|t| t.contains("1 day per move"))
+    })
+    .await;
+    say(&bob.get_room(&sid).unwrap(), "!vm accept").await;
+    expect(&mut seen, &sid, "the correspondence game start", |e| {
+        notice(e).is_some_and(|t| t.starts_with("Game #2 begins"))
+    })
+    .await;
+    expect(&mut seen, &sid, "a reminder", |e| {
+        notice(e).is_some_and(|t| t.contains("it is your move in game #2"))
+    })
+    .await;
+    expect(&mut seen, &sid, "the time-out", |e| {
+        notice(e).is_some_and(|t| t.contains("did not move in time"))
+    })
+    .await;
+
+    // Invitations from outside the allow-list are declined.
+    let mut req = CreateRoom::new();
+    req.invite = vec![bot_id()];
+    let bobs = bob.create_room(req).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let member = bobs.get_member(&bot_id()).await.unwrap();
+        if member.is_some_and(|m| {
+            *m.membership() == matrix_sdk::ruma::events::room::member::MembershipState::Leave
+        }) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot should decline bob's invitation"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    bot.abort();
+
+    // The server did rate-limit us, and every reply still arrived.
+    let log = std::fs::read_to_string(server.dir.path().join("synapse.log")).unwrap();
+    assert!(
+        log.contains("429"),
+        "no request was rate-limited; the retry path went untested"
+    );
+}
