@@ -584,3 +584,77 @@ async fn unaddressed_chatter_is_ignored_but_a_bare_move_is_played() {
     let played = bot.core.handle(&mv).await.unwrap();
     assert_eq!(played.text, "#1: alice played e4. bob, your move.");
 }
+
+#[tokio::test]
+async fn replies_carry_the_questions_an_adapter_turns_into_buttons() {
+    use voidmate::game::Action;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    let c = bot.ok("alice", "challenge @bob standard").await;
+    let action = Action::AnswerChallenge {
+        challenger: "alice".into(),
+        to: "bob".into(),
+    };
+    assert_eq!(c.actions, std::slice::from_ref(&action));
+    assert_eq!(action.who(), "bob");
+    // The button's answer is an ordinary command from the one who pressed it.
+    bot.ok("bob", &action.answer(true)).await;
+    bot.ok("alice", "e4").await;
+    let offer = bot.ok("bob", "draw").await;
+    assert_eq!(
+        offer.actions,
+        [Action::AnswerDraw {
+            game: 1,
+            to: "alice".into()
+        }]
+    );
+    let no = bot.ok("alice", &offer.actions[0].answer(false)).await;
+    assert_eq!(no.text, "alice declines the draw in game #1.");
+    let ask = bot.ok("alice", "undo").await;
+    assert_eq!(
+        ask.actions,
+        [Action::AnswerUndo {
+            game: 1,
+            to: "bob".into()
+        }]
+    );
+    assert!(bot.ok("bob", "board").await.actions.is_empty());
+}
+
+#[tokio::test]
+async fn move_suggestions_follow_what_was_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let mut knights = bot.core.suggest_moves("room", "alice", "n", 25).await;
+    knights.sort();
+    assert_eq!(knights, ["Na3", "Nc3", "Nf3", "Nh3"]);
+    assert_eq!(
+        bot.core.suggest_moves("room", "alice", "", 25).await.len(),
+        20
+    );
+    assert_eq!(
+        bot.core.suggest_moves("room", "alice", "", 5).await.len(),
+        5
+    );
+    assert_eq!(
+        bot.core
+            .suggest_moves("room", "alice", "g1", 25)
+            .await
+            .len(),
+        2,
+        "coordinates work"
+    );
+    assert!(
+        bot.core
+            .suggest_moves("room", "bob", "", 25)
+            .await
+            .is_empty(),
+        "not bob's move"
+    );
+    assert!(bot
+        .core
+        .suggest_moves("elsewhere", "alice", "", 25)
+        .await
+        .is_empty());
+}

@@ -34,6 +34,39 @@ pub struct Image {
     pub alt: String,
 }
 
+/// A question in a reply that one user may answer with a button or a
+/// reaction (the adapter decides how to show it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `to` may accept or decline `challenger`'s challenge.
+    AnswerChallenge { challenger: String, to: String },
+    /// `to` may accept or decline a draw offer in `game`.
+    AnswerDraw { game: i64, to: String },
+    /// `to` may accept or decline a takeback request in `game`.
+    AnswerUndo { game: i64, to: String },
+}
+
+impl Action {
+    /// The only user who may answer.
+    pub fn who(&self) -> &str {
+        match self {
+            Action::AnswerChallenge { to, .. }
+            | Action::AnswerDraw { to, .. }
+            | Action::AnswerUndo { to, .. } => to,
+        }
+    }
+
+    /// The command that answers it, yes or no.
+    pub fn answer(&self, accepted: bool) -> String {
+        let word = if accepted { "accept" } else { "decline" };
+        match self {
+            Action::AnswerChallenge { challenger, .. } => format!("{word} @{challenger}"),
+            Action::AnswerDraw { game, .. } => format!("draw {word} #{game}"),
+            Action::AnswerUndo { game, .. } => format!("undo {word} #{game}"),
+        }
+    }
+}
+
 /// What the bot says back.
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -41,6 +74,8 @@ pub struct Reply {
     pub image: Option<Image>,
     /// Users the adapter should notify (the player to move, a challenged player).
     pub mentions: Vec<String>,
+    /// Questions someone may answer with a button or a reaction.
+    pub actions: Vec<Action>,
     /// `true` when the reply reports a refusal or error (adapters may show it
     /// only to the author).
     pub is_error: bool,
@@ -108,6 +143,7 @@ struct Done {
     text: String,
     picture: Option<Picture>,
     mentions: Vec<String>,
+    actions: Vec<Action>,
 }
 
 impl Done {
@@ -116,6 +152,7 @@ impl Done {
             text: text.into(),
             picture: None,
             mentions: Vec::new(),
+            actions: Vec::new(),
         }
     }
 }
@@ -293,6 +330,7 @@ impl Core {
                     text: format!("Game #{}: {to_move} did not move in time. {other} wins on time ({result}).", g.row.id),
                     image: None,
                     mentions: vec![to_move, other],
+                    actions: Vec::new(),
                     is_error: false,
                 }));
             } else if !g.row.reminded && deadline - now <= period / 4 {
@@ -305,6 +343,7 @@ impl Core {
                     ),
                     image: None,
                     mentions: vec![to_move],
+                    actions: Vec::new(),
                     is_error: false,
                 }));
             }
@@ -319,6 +358,48 @@ impl Core {
             Some(TimeControl::Days(d)) => Some(store::now() + d as i64 * self.settings.day_seconds),
             _ => None,
         }
+    }
+
+    /// Legal moves, in SAN, of `author`'s game in `channel` where it is
+    /// their move, keeping those that start with `typed` (ignoring case; a
+    /// coordinate prefix such as `g1` works too), at most `limit`. For
+    /// autocompletion: a hint only, every move is checked again when played.
+    pub async fn suggest_moves(
+        &self,
+        channel: &str,
+        author: &str,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let Ok(mut tx) = self.store.pool().begin().await else {
+            return Vec::new();
+        };
+        let Ok(games) = store::active_games(&mut tx, channel).await else {
+            return Vec::new();
+        };
+        let typed = typed.trim().to_ascii_lowercase();
+        let mut out = Vec::new();
+        for row in games
+            .into_iter()
+            .filter(|g| g.white == author || g.black == author)
+        {
+            let Ok(g) = self.load(&mut tx, row).await else {
+                continue;
+            };
+            if g.player_color(author) != Some(g.pos.turn()) {
+                continue;
+            }
+            for mv in g.pos.legal_moves().iter() {
+                let san = g.pos.san(mv);
+                if san.to_ascii_lowercase().starts_with(&typed)
+                    || g.pos.coordinate(mv).starts_with(&typed)
+                {
+                    out.push(san);
+                }
+            }
+        }
+        out.truncate(limit);
+        out
     }
 
     async fn remember_only(&self, event_id: &str) -> Result<(), sqlx::Error> {
@@ -355,6 +436,7 @@ impl Core {
                     text,
                     picture: Some(picture),
                     mentions: vec![],
+                    actions: Vec::new(),
                 })
             }
             Command::Moves { square, game } => self.moves(tx, ch, me, square, game).await,
@@ -602,6 +684,7 @@ impl Core {
                 if color == ColorChoice::White { "White" } else { "Black" },
             ),
             picture: None,
+            actions: vec![Action::AnswerChallenge { challenger: me.to_string(), to: opponent.to_string() }],
             mentions: vec![opponent.to_string()],
         })
     }
@@ -666,6 +749,7 @@ impl Core {
             ),
             picture: Some(picture),
             mentions: vec![white.clone()],
+            actions: Vec::new(),
         })
     }
 
@@ -707,6 +791,7 @@ impl Core {
                 text: format!("{me} declines {}'s challenge.", c.challenger),
                 picture: None,
                 mentions: vec![c.challenger.clone()],
+                actions: Vec::new(),
             })
         }
     }
@@ -770,6 +855,7 @@ impl Core {
             text,
             picture: Some(picture),
             mentions,
+            actions: Vec::new(),
         })
     }
 
@@ -881,6 +967,7 @@ impl Core {
             text,
             picture: Some(picture),
             mentions: vec![],
+            actions: Vec::new(),
         })
     }
 
@@ -908,6 +995,7 @@ impl Core {
                 Ok(Done {
                     text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`."),
                     picture: None,
+                    actions: vec![Action::AnswerDraw { game: id, to: opponent.clone() }],
                     mentions: vec![opponent],
                 })
             }
@@ -918,6 +1006,7 @@ impl Core {
                     text: format!("{me} declines the draw in game #{id}."),
                     picture: None,
                     mentions: vec![opponent],
+                    actions: Vec::new(),
                 })
             }
             _ => refuse(format!(
@@ -966,6 +1055,7 @@ impl Core {
                         g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
                     ),
                     picture: None,
+                    actions: vec![Action::AnswerUndo { game: id, to: opponent.clone() }],
                     mentions: vec![opponent],
                 });
             }
@@ -975,6 +1065,7 @@ impl Core {
                     text: format!("{me} declines the takeback in game #{id}."),
                     picture: None,
                     mentions: vec![opponent],
+                    actions: Vec::new(),
                 });
             }
             _ => {
@@ -1009,6 +1100,7 @@ impl Core {
             ),
             picture: Some(picture),
             mentions: vec![next],
+            actions: Vec::new(),
         })
     }
 
@@ -1099,6 +1191,7 @@ impl Core {
             text,
             picture,
             mentions: vec![],
+            actions: Vec::new(),
         })
     }
 
@@ -1221,6 +1314,7 @@ fn error_reply(text: String) -> Reply {
         text,
         image: None,
         mentions: vec![],
+        actions: Vec::new(),
         is_error: true,
     }
 }
@@ -1263,6 +1357,7 @@ async fn finish_reply(done: Done) -> Reply {
         text: done.text,
         image,
         mentions: done.mentions,
+        actions: done.actions,
         is_error: false,
     }
 }
