@@ -181,7 +181,7 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
     bot.refused(
         "alice",
         "challenge @bob xiangqi",
-        "'xiangqi' is not a variant I know; try one of: standard, void.",
+        "'xiangqi' is not a variant I know; try one of: standard, void, antichess.",
     )
     .await;
     bot.refused(

@@ -77,7 +77,7 @@ fn bad_input_is_reported_with_the_reason_and_a_failing_status() {
     let (ok, _, err) = voidmate(&["moves", "--variant", "xiangqi"]);
     assert!(!ok);
     assert!(
-        err.contains("'xiangqi' is not a variant I know; try one of: standard, void"),
+        err.contains("'xiangqi' is not a variant I know; try one of: standard, void, antichess"),
         "{err}"
     );
     let (ok, _, err) = voidmate(&[

@@ -376,6 +376,11 @@ fn pinned(rules: &Rules, b: &Board, king: Square, them: Color) -> ArrayVec<Squar
     out
 }
 
+/// Does `mv` capture something (en passant included)?
+pub(crate) fn is_capture(b: &Board, mv: &Move) -> bool {
+    mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn)
+}
+
 /// Is the side to move's king safe after `mv`?
 pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
     let us = b.turn;
@@ -401,10 +406,16 @@ pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         }
     }
     out.truncate(kept);
+    rules.variant.filter_moves(b, out);
 }
 
 /// Counts the legal moves without keeping them (perft's last ply).
 fn count_legal(rules: &Rules, b: &Board) -> u64 {
+    if rules.variant.filters_moves() {
+        let mut moves = MoveList::new();
+        legal_moves(rules, b, &mut moves);
+        return moves.len() as u64;
+    }
     let mut moves = MoveList::new();
     pseudo_moves(rules, b, &mut moves);
     castling_moves(rules, b, &mut moves);

@@ -9,6 +9,8 @@ pub enum WinReason {
     Checkmate,
     /// Void Chess: the king stood on an unstable tile with no move to escape.
     KingLostToVoid,
+    /// Giveaway games: the winner has no piece or no move left.
+    NothingLeftToGive,
 }
 
 /// Why a game was drawn.
@@ -56,6 +58,7 @@ impl fmt::Display for Outcome {
                 let how = match reason {
                     WinReason::Checkmate => "checkmate",
                     WinReason::KingLostToVoid => "the enemy king was lost to the void",
+                    WinReason::NothingLeftToGive => "no piece or move left to give away",
                 };
                 write!(f, "{winner} wins: {how}")
             }

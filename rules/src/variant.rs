@@ -6,7 +6,9 @@
 //! another's code.
 
 use crate::movement::Movement;
-use crate::{Board, BoardSize, Color, DrawReason, Move, Outcome, Piece, Role, Rules, Square};
+use crate::{
+    Board, BoardSize, Color, DrawReason, Move, MoveList, Outcome, Piece, Role, Rules, Square,
+};
 
 /// A role of a variant's roster.
 #[derive(Clone, Debug)]
@@ -81,6 +83,16 @@ pub trait Variant: Send + Sync + 'static {
     /// Moves allowed this turn, when the variant limits them.
     fn restriction(&self, _rules: &Rules, _board: &Board) -> Option<Restriction> {
         None
+    }
+
+    /// Removes moves the variant forbids beyond king safety (antichess:
+    /// anything but a capture when a capture is possible). Called last.
+    fn filter_moves(&self, _board: &Board, _moves: &mut MoveList) {}
+
+    /// Whether [`Variant::filter_moves`] does anything (lets perft count
+    /// without building move lists when it does not).
+    fn filters_moves(&self) -> bool {
+        false
     }
 
     /// The result when the side to move has no legal move and is not in check

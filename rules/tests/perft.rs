@@ -75,6 +75,11 @@ fn void_matches_reference_and_recorded_numbers() {
 }
 
 #[test]
+fn antichess_matches_published_numbers_and_the_reference() {
+    run(variants::antichess(), &load("antichess"), 3);
+}
+
+#[test]
 fn divide_sums_to_perft() {
     let pos = Position::new(variants::void());
     let divided = pos.divide(3);

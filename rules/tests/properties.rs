@@ -95,6 +95,11 @@ proptest! {
     }
 
     #[test]
+    fn antichess_random_games_agree_with_reference(seed in any::<u64>()) {
+        random_game(variants::antichess(), seed, 160)?;
+    }
+
+    #[test]
     fn void_random_games_agree_with_reference(seed in any::<u64>()) {
         random_game(variants::void(), seed, 160)?;
     }

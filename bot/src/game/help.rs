@@ -161,6 +161,16 @@ pub static TOPICS: &[Topic] = &[
             caption: "The starting position",
         }),
     },
+    Topic {
+        variant: "antichess",
+        key: "rules",
+        title: "Antichess (giveaway chess)",
+        keywords: &["antichess", "giveaway", "losing", "rules", "capture", "compulsory", "win", "king"],
+        text: "The aim is turned around: get rid of all your pieces, or run out of moves, and you win. \
+               Whenever you can capture, you must (pick any capture you like). The king is just another \
+               piece: no check, no castling, it can be taken, and a pawn may promote to one.",
+        diagram: None,
+    },
 ];
 
 /// The topic that best answers `query` (free text), with its variant named
@@ -174,6 +184,8 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
         "standard"
+    } else if words.iter().any(|w| w == "antichess" || w == "giveaway") {
+        "antichess"
     } else {
         "void"
     };
@@ -258,6 +270,10 @@ mod tests {
         assert_eq!(best_topic("castling").unwrap().key, "castling");
         assert_eq!(best_topic("standard chess").unwrap().variant, "standard");
         assert!(best_topic("xyzzy").is_none());
+        assert_eq!(
+            best_topic("giveaway captures").unwrap().variant,
+            "antichess"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The games, each in its own module, and the registry that names them.
 
+pub mod antichess;
 pub mod standard;
 pub mod void;
 
@@ -13,6 +14,7 @@ fn registry() -> &'static [Rules] {
         vec![
             Rules::new(&standard::Standard),
             Rules::new(&void::VoidChess),
+            Rules::new(&antichess::Antichess),
         ]
     })
 }
@@ -34,6 +36,7 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
     let canonical = match key.as_str() {
         "standard" | "chess" | "orthodox" => "standard",
         "void" | "voidchess" => "void",
+        "antichess" | "giveaway" | "losing" | "losingchess" => "antichess",
         _ => return None,
     };
     all().find(|r| r.name() == canonical)
@@ -42,6 +45,11 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
 /// The rules of orthodox chess.
 pub fn standard() -> &'static Rules {
     by_name("standard").expect("registered")
+}
+
+/// The rules of antichess.
+pub fn antichess() -> &'static Rules {
+    by_name("antichess").expect("registered")
 }
 
 /// The rules of Void Chess.

@@ -13,6 +13,8 @@ pub type Sq = (i8, i8);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefPos {
     pub void_rules: bool,
+    /// Giveaway rules: no king safety, captures compulsory, promotion to king.
+    pub antichess: bool,
     pub files: i8,
     pub ranks: i8,
     pub pieces: BTreeMap<Sq, (Color, Role)>,
@@ -85,6 +87,7 @@ impl RefPos {
         ];
         RefPos {
             void_rules: pos.rules().name() == "void",
+            antichess: pos.rules().name() == "antichess",
             files: size.files() as i8,
             ranks: size.ranks() as i8,
             pieces,
@@ -119,6 +122,9 @@ impl RefPos {
         let mut v = vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
         if self.void_rules {
             v.push(Role::Minister);
+        }
+        if self.antichess {
+            v.push(Role::King);
         }
         v
     }
@@ -438,6 +444,18 @@ impl RefPos {
     }
 
     pub fn legal(&self) -> Vec<RefMove> {
+        if self.antichess {
+            let all = self.pseudo();
+            let captures: Vec<RefMove> = all
+                .iter()
+                .filter(|m| m.ep || self.pieces.contains_key(&m.to))
+                .cloned()
+                .collect();
+            let mut v = if captures.is_empty() { all } else { captures };
+            v.sort();
+            v.dedup();
+            return v;
+        }
         let us = self.turn;
         let king = self.king(us);
         let must_move_king = self.void_rules && king.is_some() && self.unstable[us.index()] == king;
