@@ -97,6 +97,22 @@ async fn snapshot(core: &Core) -> String {
     out
 }
 
+/// A Void Chess opening with a capture, so a tile turns unstable.
+const VOID_OPENING: &[(&str, &str)] = &[
+    ("alice", "e4"),
+    ("bob", "d6"),
+    ("alice", "d4"),
+    ("bob", "e6"),
+    ("alice", "e5"),
+    ("bob", "dxe5"),
+];
+
+async fn play(bot: &mut Bot, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        bot.ok(who, mv).await;
+    }
+}
+
 async fn start_game(bot: &mut Bot, variant: &str) {
     bot.ok("alice", &format!("challenge @bob {variant}")).await;
     let r = bot.ok("bob", "accept").await;
@@ -143,16 +159,7 @@ async fn a_void_chess_game_keeps_its_tiles() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = Bot::open(&dir.path().join("v.db")).await;
     start_game(&mut bot, "void").await;
-    for (who, mv) in [
-        ("alice", "e4"),
-        ("bob", "d6"),
-        ("alice", "d4"),
-        ("bob", "e6"),
-        ("alice", "e5"),
-        ("bob", "dxe5"),
-    ] {
-        bot.ok(who, mv).await;
-    }
+    play(&mut bot, VOID_OPENING).await;
     let fen: String = sqlx::query_scalar("SELECT fen FROM games WHERE id = 1")
         .fetch_one(bot.core.store().pool())
         .await
@@ -276,16 +283,7 @@ async fn a_game_survives_a_restart_exactly_as_it_was() {
     {
         let mut bot = Bot::open(&path).await;
         start_game(&mut bot, "void").await;
-        for (who, mv) in [
-            ("alice", "e4"),
-            ("bob", "d6"),
-            ("alice", "d4"),
-            ("bob", "e6"),
-            ("alice", "e5"),
-            ("bob", "dxe5"),
-        ] {
-            bot.ok(who, mv).await;
-        }
+        play(&mut bot, VOID_OPENING).await;
         bot.ok("alice", "draw").await;
         before = snapshot(&bot.core).await;
     }

@@ -27,35 +27,51 @@ fn role(role: Role, letter: char) -> RoleDef {
     }
 }
 
+/// A drawing-only variant: roster letters, board and start position.
+fn definition(
+    name: &'static str,
+    title: &'static str,
+    (files, ranks): (u8, u8),
+    letters: &[(Role, char)],
+    start_fen: &'static str,
+) -> Definition {
+    Definition {
+        name,
+        title,
+        size: BoardSize::new(files, ranks).expect("a supported size"),
+        roster: letters.iter().map(|&(r, l)| role(r, l)).collect(),
+        start_fen,
+        promotion: vec![Role::Queen],
+        castling: None,
+        royal: Some(Role::King),
+    }
+}
+
 impl Variant for Showcase {
     fn definition(&self) -> Definition {
-        let letters = [
-            (Role::Pawn, 'P'),
-            (Role::Knight, 'N'),
-            (Role::Bishop, 'B'),
-            (Role::Rook, 'R'),
-            (Role::Queen, 'Q'),
-            (Role::King, 'K'),
-            (Role::Minister, 'M'),
-            (Role::Paladin, 'A'),
-            (Role::Prince, 'I'),
-            (Role::Princess, 'S'),
-            (Role::Archbishop, 'H'),
-            (Role::SuperKnight, 'U'),
-            (Role::Fortress, 'F'),
-            (Role::Programmable, 'G'),
-            (Role::Hole, 'O'),
-        ];
-        Definition {
-            name: "showcase-16x16",
-            title: "Every piece on 16x16",
-            size: BoardSize::new(16, 16).expect("16x16"),
-            roster: letters.into_iter().map(|(r, l)| role(r, l)).collect(),
-            start_fen: "rnbhuisqkamfgfor/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/RNBHUISQKAMFGFOR w - - 0 1",
-            promotion: vec![Role::Queen],
-            castling: None,
-            royal: Some(Role::King),
-        }
+        definition(
+            "showcase-16x16",
+            "Every piece on 16x16",
+            (16, 16),
+            &[
+                (Role::Pawn, 'P'),
+                (Role::Knight, 'N'),
+                (Role::Bishop, 'B'),
+                (Role::Rook, 'R'),
+                (Role::Queen, 'Q'),
+                (Role::King, 'K'),
+                (Role::Minister, 'M'),
+                (Role::Paladin, 'A'),
+                (Role::Prince, 'I'),
+                (Role::Princess, 'S'),
+                (Role::Archbishop, 'H'),
+                (Role::SuperKnight, 'U'),
+                (Role::Fortress, 'F'),
+                (Role::Programmable, 'G'),
+                (Role::Hole, 'O'),
+            ],
+            "rnbhuisqkamfgfor/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/RNBHUISQKAMFGFOR w - - 0 1",
+        )
     }
 
     fn insufficient_material(&self, _: &Board) -> bool {
@@ -65,25 +81,21 @@ impl Variant for Showcase {
 
 impl Variant for Narrow {
     fn definition(&self) -> Definition {
-        let roster = [
-            (Role::Pawn, 'P'),
-            (Role::Knight, 'N'),
-            (Role::Bishop, 'B'),
-            (Role::Rook, 'R'),
-            (Role::Queen, 'Q'),
-            (Role::King, 'K'),
-            (Role::Hole, 'H'),
-        ];
-        Definition {
-            name: "narrow-5x8",
-            title: "A 5x8 board",
-            size: BoardSize::new(5, 8).expect("5x8"),
-            roster: roster.into_iter().map(|(r, l)| role(r, l)).collect(),
-            start_fen: "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w - - 0 1",
-            promotion: vec![Role::Queen],
-            castling: None,
-            royal: Some(Role::King),
-        }
+        definition(
+            "narrow-5x8",
+            "A 5x8 board",
+            (5, 8),
+            &[
+                (Role::Pawn, 'P'),
+                (Role::Knight, 'N'),
+                (Role::Bishop, 'B'),
+                (Role::Rook, 'R'),
+                (Role::Queen, 'Q'),
+                (Role::King, 'K'),
+                (Role::Hole, 'H'),
+            ],
+            "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w - - 0 1",
+        )
     }
 
     fn insufficient_material(&self, _: &Board) -> bool {
