@@ -234,12 +234,15 @@ impl MatrixBot {
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(shared.cfg.tick).await;
-                    for (channel, reply) in shared.core.tick().await {
-                        let Ok(room_id) = RoomId::parse(&channel) else {
+                    for notice in shared.core.tick().await {
+                        let Ok(room_id) = RoomId::parse(&notice.channel) else {
                             continue;
                         };
+                        // Confirmed only once posted: a failed post is retried on the next tick.
                         if let Some(room) = client.get_room(&room_id) {
-                            post(&room, None, reply).await;
+                            if post(&room, None, notice.reply).await {
+                                shared.core.delivered(notice.id).await;
+                            }
                         }
                     }
                 }
@@ -464,7 +467,8 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((w, h))
 }
 
-async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) {
+/// Posts a reply; `true` if its text went out.
+async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) -> bool {
     let mentions = user_ids(&reply);
     let mut content = RoomMessageEventContent::notice_plain(reply.text.clone());
     if let Some(original) = to {
@@ -475,9 +479,11 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
     }
     if let Err(e) = room.send(content).await {
         eprintln!("voidmate: cannot send to {}: {e}", room.room_id());
-        return;
+        return false;
     }
-    let Some(image) = reply.image else { return };
+    let Some(image) = reply.image else {
+        return true;
+    };
     let (w, h) = png_size(&image.png).unwrap_or((0, 0));
     let info = BaseImageInfo {
         width: Some(UInt::from(w)),
@@ -502,6 +508,7 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
     {
         eprintln!("voidmate: cannot upload a board to {}: {e}", room.room_id());
     }
+    true
 }
 
 #[cfg(test)]

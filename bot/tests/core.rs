@@ -527,10 +527,19 @@ async fn correspondence_deadlines_remind_then_forfeit_and_survive_restarts() {
     let bot = Bot::with(cfg).await;
     let mut reminded = false;
     let mut forfeited = None;
+    let mut seen_once = std::collections::HashSet::new();
     for _ in 0..60 {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        for (channel, reply) in bot.core.tick().await {
+        for notice in bot.core.tick().await {
+            let (channel, reply) = (notice.channel, notice.reply);
             assert_eq!(channel, "room");
+            // The first time a notice comes, pretend the post failed: it must
+            // come back on the next tick. The second time, confirm it.
+            if !seen_once.insert(notice.id) {
+                bot.core.delivered(notice.id).await;
+            } else {
+                continue;
+            }
             if reply
                 .text
                 .starts_with("@bob, it is your move in game #1 against alice; time runs out in")
@@ -559,6 +568,11 @@ async fn correspondence_deadlines_remind_then_forfeit_and_survive_restarts() {
     assert!(
         bot.core.tick().await.is_empty(),
         "a finished game is not announced twice"
+    );
+    assert_eq!(
+        seen_once.len(),
+        2,
+        "each notice was offered until confirmed"
     );
 }
 

@@ -67,6 +67,14 @@ impl Action {
     }
 }
 
+/// Something the bot owes a channel unprompted (see [`Core::tick`]).
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub id: i64,
+    pub channel: String,
+    pub reply: Reply,
+}
+
 /// What the bot says back.
 #[derive(Debug, Clone)]
 pub struct Reply {
@@ -290,22 +298,53 @@ impl Core {
         }
     }
 
-    /// Reminders and losses on time that are due: what to post, and where.
-    /// Call it now and then (adapters do, every few seconds).
-    pub async fn tick(&self) -> Vec<(String, Reply)> {
-        match self.tick_inner().await {
-            Ok(notes) => notes,
+    /// Notices owed to channels (deadline reminders, losses on time): the
+    /// ones that fell due just now and any earlier ones not yet confirmed.
+    /// Post each, then confirm it with [`Core::delivered`]; an unconfirmed
+    /// notice comes back on the next call, even after a restart. Call it
+    /// now and then (adapters do, every few seconds).
+    pub async fn tick(&self) -> Vec<Notice> {
+        if let Err(e) = self.decide_deadlines().await {
+            eprintln!("voidmate: deadline check failed: {e}");
+        }
+        match store::outbox(self.store.pool()).await {
+            Ok(rows) => rows
+                .into_iter()
+                .map(|(id, channel, text, mentions)| Notice {
+                    id,
+                    channel,
+                    reply: Reply {
+                        text,
+                        image: None,
+                        mentions: mentions
+                            .split('\n')
+                            .filter(|m| !m.is_empty())
+                            .map(String::from)
+                            .collect(),
+                        actions: Vec::new(),
+                        is_error: false,
+                    },
+                })
+                .collect(),
             Err(e) => {
-                eprintln!("voidmate: deadline check failed: {e}");
+                eprintln!("voidmate: cannot read the outbox: {e}");
                 Vec::new()
             }
         }
     }
 
-    async fn tick_inner(&self) -> Result<Vec<(String, Reply)>, sqlx::Error> {
+    /// A notice from [`Core::tick`] was posted: do not send it again.
+    pub async fn delivered(&self, notice_id: i64) {
+        if let Err(e) = store::delete_notice(self.store.pool(), notice_id).await {
+            eprintln!("voidmate: cannot clear notice {notice_id}: {e}");
+        }
+    }
+
+    /// Sends reminders and ends games on time, queueing what to announce in
+    /// the same transaction.
+    async fn decide_deadlines(&self) -> Result<(), sqlx::Error> {
         let now = store::now();
         let mut tx = self.store.begin().await?;
-        let mut notes = Vec::new();
         // Reminders go out when a quarter of the move's time is left.
         let lookahead = self.settings.day_seconds * 30;
         for row in store::games_due(&mut tx, now + lookahead).await? {
@@ -326,30 +365,22 @@ impl Core {
                 let result = if mover == Color::White { "0-1" } else { "1-0" };
                 store::finish(&mut tx, g.row.id, result, "time forfeit").await?;
                 store::set_deadline(&mut tx, g.row.id, None).await?;
-                notes.push((channel, Reply {
-                    text: format!("Game #{}: {to_move} did not move in time. {other} wins on time ({result}).", g.row.id),
-                    image: None,
-                    mentions: vec![to_move, other],
-                    actions: Vec::new(),
-                    is_error: false,
-                }));
+                let text = format!(
+                    "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).",
+                    g.row.id
+                );
+                store::queue_notice(&mut tx, &channel, &text, &[to_move, other]).await?;
             } else if !g.row.reminded && deadline - now <= period / 4 {
                 store::mark_reminded(&mut tx, g.row.id).await?;
-                notes.push((channel, Reply {
-                    text: format!(
-                        "@{to_move}, it is your move in game #{} against {other}; time runs out in {}.",
-                        g.row.id,
-                        human_duration(deadline - now, self.settings.day_seconds)
-                    ),
-                    image: None,
-                    mentions: vec![to_move],
-                    actions: Vec::new(),
-                    is_error: false,
-                }));
+                let text = format!(
+                    "@{to_move}, it is your move in game #{} against {other}; time runs out in {}.",
+                    g.row.id,
+                    human_duration(deadline - now, self.settings.day_seconds)
+                );
+                store::queue_notice(&mut tx, &channel, &text, &[to_move]).await?;
             }
         }
-        tx.commit().await?;
-        Ok(notes)
+        tx.commit().await
     }
 
     /// The deadline for the next move of a game with this time control.

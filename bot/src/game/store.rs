@@ -424,3 +424,35 @@ pub async fn set_adapter_value(
         .await?;
     Ok(())
 }
+
+/// Queues a notice for a channel (see `Core::tick`).
+pub async fn queue_notice(
+    tx: &mut Tx,
+    channel: &str,
+    text: &str,
+    mentions: &[String],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO outbox (channel, text, mentions, created_at) VALUES (?, ?, ?, ?)")
+        .bind(channel)
+        .bind(text)
+        .bind(mentions.join("\n"))
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Notices not yet delivered, oldest first: (id, channel, text, mentions).
+pub async fn outbox(pool: &SqlitePool) -> Result<Vec<(i64, String, String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, channel, text, mentions FROM outbox ORDER BY id")
+        .fetch_all(pool)
+        .await
+}
+
+pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM outbox WHERE id = ?")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
