@@ -228,14 +228,6 @@ impl SquareSet {
         self.0.iter().all(|&w| w == 0)
     }
 
-    pub fn union(&self, other: &SquareSet) -> SquareSet {
-        let mut out = *self;
-        for (a, b) in out.0.iter_mut().zip(other.0.iter()) {
-            *a |= b;
-        }
-        out
-    }
-
     pub fn intersects(&self, other: &SquareSet) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }
