@@ -1,8 +1,8 @@
 //! Voidmate, the chat bot: a platform-neutral core ([`game`]) and its
-//! adapters. The console adapter plays in a terminal; Discord and Matrix
-//! adapters follow.
+//! adapters: `console` (a terminal), `discord` and `matrix`.
 
 pub mod config;
 pub mod console;
+pub mod discord;
 pub mod game;
 pub mod matrix;

@@ -3,7 +3,7 @@
 mod bench;
 mod inspect;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,15 +99,43 @@ async fn run(args: RunArgs) -> Result<String> {
     if wanted.is_empty() {
         bail!("no chat adapter is enabled in the configuration; enable [discord] or [matrix], or play with `voidmate console`");
     }
-    if cfg.discord.enabled {
-        bail!("the Discord adapter is not available in this build yet; disable [discord] or use Matrix");
-    }
-    // Open the database first, so a bad path or schema fails before anything connects.
+    // Read every secret and open the database first, so a bad setting
+    // fails before anything connects.
+    let discord = if cfg.discord.enabled {
+        Some(voidmate::discord::DiscordConfig::from_config(&cfg.discord)?)
+    } else {
+        None
+    };
+    let matrix = if cfg.matrix.enabled {
+        Some(voidmate::matrix::MatrixConfig::from_config(&cfg.matrix)?)
+    } else {
+        None
+    };
     let core = Core::open(&cfg).await?;
-    let matrix = voidmate::matrix::MatrixConfig::from_config(&cfg.matrix)?;
-    let bot = voidmate::matrix::MatrixBot::connect(core, matrix).await?;
-    eprintln!("voidmate: connected to Matrix; answering in rooms");
-    bot.run().await?;
+    let discord_task = {
+        let core = core.clone();
+        async move {
+            match discord {
+                Some(d) => voidmate::discord::run_bot(core, d).await,
+                None => std::future::pending().await,
+            }
+        }
+    };
+    let matrix_task = async move {
+        match matrix {
+            Some(m) => {
+                let bot = voidmate::matrix::MatrixBot::connect(core, m).await?;
+                eprintln!("voidmate: connected to Matrix; answering in rooms");
+                bot.run().await
+            }
+            None => std::future::pending().await,
+        }
+    };
+    // Either adapter ending is an error worth stopping for.
+    tokio::select! {
+        r = discord_task => r.context("Discord")?,
+        r = matrix_task => r.context("Matrix")?,
+    }
     Ok(String::new())
 }
 

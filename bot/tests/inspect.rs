@@ -242,3 +242,27 @@ fn run_without_an_enabled_adapter_says_so() {
     assert!(!ok);
     assert!(err.contains("cannot read the configuration"), "{err}");
 }
+
+#[test]
+fn run_names_a_missing_discord_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("voidmate.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[database]\npath = \"{}\"\n[discord]\nenabled = true\ntoken_env = \"VOIDMATE_UNSET_TOKEN_FOR_TEST\"\n",
+            dir.path().join("v.db").display()
+        ),
+    )
+    .unwrap();
+    let (ok, _, err) = voidmate(&["run", "--config", cfg.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("[discord] token_env names VOIDMATE_UNSET_TOKEN_FOR_TEST, which is not set"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("v.db").exists(),
+        "nothing is opened before the settings are read"
+    );
+}

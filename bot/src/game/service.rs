@@ -32,6 +32,26 @@ pub struct Image {
     pub png: Vec<u8>,
     /// A description for screen readers and platforms that need a body text.
     pub alt: String,
+    /// The game it shows, for platforms that lay out a card beside the
+    /// picture (a Discord embed). `None` for rules diagrams.
+    pub board: Option<BoardCard>,
+}
+
+/// The facts about a game that a board image shows, as data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardCard {
+    pub game: i64,
+    /// The variant's title: "Void Chess".
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    /// Whose move it is; `None` once the game is over.
+    pub to_move: Option<String>,
+    /// The last move in SAN.
+    pub last_move: Option<String>,
+    /// "1-0 (checkmate)" once the game is over.
+    pub result: Option<String>,
+    pub time_control: String,
 }
 
 /// A question in a reply that one user may answer with a button or a
@@ -145,6 +165,7 @@ struct Picture {
     pos: Position,
     opts: RenderOptions,
     alt: String,
+    board: Option<BoardCard>,
 }
 
 struct Done {
@@ -643,7 +664,21 @@ impl Core {
             (Some(m), _) => format!("Game #{} after {}: {status}", g.row.id, m.san),
             (None, _) => format!("Game #{}: starting position, {status}", g.row.id),
         };
+        let finished = g.row.status == "finished";
+        let board = BoardCard {
+            game: g.row.id,
+            variant: g.pos.rules().title().to_string(),
+            white: g.row.white.clone(),
+            black: g.row.black.clone(),
+            to_move: (!finished).then(|| g.name(g.pos.turn()).to_string()),
+            last_move: g.moves.last().map(|m| m.san.clone()),
+            result: finished.then(|| g.status()),
+            time_control: TimeControl::parse(&g.row.time_control)
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| g.row.time_control.clone()),
+        };
         Ok(Picture {
+            board: Some(board),
             pos: g.pos.clone(),
             opts: RenderOptions {
                 orientation,
@@ -1214,6 +1249,7 @@ impl Core {
                         ..Default::default()
                     },
                     alt: format!("Diagram: {}", d.caption),
+                    board: None,
                 })
             }
         };
@@ -1380,7 +1416,11 @@ async fn finish_reply(done: Done) -> Reply {
                 tokio::task::spawn_blocking(move || Renderer::shared().render(&p.pos, &p.opts))
                     .await
                     .ok();
-            png.map(|png| Image { png, alt: p.alt })
+            png.map(|png| Image {
+                png,
+                alt: p.alt,
+                board: p.board,
+            })
         }
     };
     Reply {

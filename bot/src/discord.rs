@@ -1,0 +1,1231 @@
+//! The Discord adapter: slash commands, buttons and autocomplete in, embeds
+//! with board images out.
+//!
+//! It only translates. Every slash command becomes the same chat text the
+//! other adapters send (`/move e4` is `move e4`), buttons become the answer
+//! their question asks for, and the core's [`Reply`] becomes one message: the
+//! text with the players to notify, an embed card for a board, the PNG, and
+//! Accept/Decline buttons for a question.
+//!
+//! The bot asks for no privileged intent. Without the message-content intent
+//! Discord still shows it messages that mention it and replies to its own
+//! messages, so `@Voidmate e4` and a reply `e4` to a board both play.
+//!
+//! Players are known by their Discord username (unique since 2023): it is what
+//! the images and the texts show. The username-to-id map is kept in the
+//! database, so mentions still notify after a restart.
+
+use crate::config::Adapter;
+use crate::game::{help, store, Action, BoardCard, Core, Incoming, Reply};
+use anyhow::{anyhow, bail, Context as _, Result};
+use poise::serenity_prelude as serenity;
+use serenity::builder::Builder as _;
+use serenity::{
+    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateEmbed, CreateEmbedFooter,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, EditInteractionResponse, EditMessage, GatewayIntents, GuildId, InteractionId,
+    User, UserId,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Ctx<'a> = poise::Context<'a, Data, Error>;
+
+/// Discord refuses message contents longer than this.
+const MAX_CONTENT: usize = 2000;
+/// Discord shows at most this many autocomplete suggestions.
+const MAX_SUGGESTIONS: usize = 25;
+
+/// Which shards this process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shards {
+    /// As many as Discord recommends (`GET /gateway/bot`).
+    Auto,
+    /// Shards `0..n` of `n`.
+    Count(u32),
+    /// Shards `first..=last` of `total`, for a deployment split over processes.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+/// The `[discord]` section of the configuration.
+#[derive(Debug, Clone)]
+pub struct DiscordConfig {
+    /// The bot token (read from the environment variable the configuration names).
+    pub token: String,
+    /// Register the commands in this guild only (they appear at once, which
+    /// suits testing); `None` registers them globally.
+    pub guild: Option<GuildId>,
+    pub shards: Shards,
+    /// Send REST requests here instead of discord.com: a rate-limiting proxy
+    /// shared by several processes (twilight-http-proxy), or a test server.
+    /// The proxy then does the rate limiting, so serenity's own limiter is
+    /// off; without `api_url` it is on.
+    pub api_url: Option<String>,
+    /// Work that takes longer than this is deferred first (Discord wants an
+    /// answer to an interaction within 3 s) and the answer edited in later.
+    /// Zero defers every answer.
+    pub defer_after: Duration,
+    /// How often deadlines are checked.
+    pub tick: Duration,
+}
+
+impl DiscordConfig {
+    pub fn from_config(a: &Adapter) -> Result<DiscordConfig> {
+        let get = |key: &str| a.settings.get(key);
+        let text = |key: &str| get(key).and_then(|v| v.as_str()).map(String::from);
+        let var = text("token_env").unwrap_or_else(|| "VOIDMATE_DISCORD_TOKEN".into());
+        let token = std::env::var(&var).with_context(|| {
+            format!("[discord] token_env names {var}, which is not set in the environment")
+        })?;
+        let guild = match get("guild_id") {
+            None => None,
+            Some(v) => {
+                let id = v
+                    .as_integer()
+                    .map(|i| i as u64)
+                    .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+                    .filter(|&id| id > 0)
+                    .ok_or_else(|| anyhow!("[discord] guild_id must be a server id (a number)"))?;
+                Some(GuildId::new(id))
+            }
+        };
+        let shards = match (get("shards"), get("shard_range")) {
+            (None, None) => Shards::Count(1),
+            (Some(v), None) if v.as_str() == Some("auto") => Shards::Auto,
+            (Some(v), range) => {
+                let total = v.as_integer().filter(|&n| n > 0).ok_or_else(|| {
+                    anyhow!("[discord] shards must be \"auto\" or a positive number")
+                })? as u32;
+                match range.and_then(|r| r.as_array()) {
+                    None if range.is_some() => {
+                        bail!("[discord] shard_range must be [first, last], like [0, 3]")
+                    }
+                    None => Shards::Count(total),
+                    Some(r) => {
+                        let n = |i: usize| r.get(i).and_then(|v| v.as_integer());
+                        match (n(0), n(1), r.len()) {
+                            (Some(first), Some(last), 2)
+                                if 0 <= first && first <= last && last < total as i64 =>
+                            {
+                                Shards::Range {
+                                    first: first as u32,
+                                    last: last as u32,
+                                    total,
+                                }
+                            }
+                            _ => bail!(
+                                "[discord] shard_range must be [first, last] with first <= last < shards ({total})"
+                            ),
+                        }
+                    }
+                }
+            }
+            (None, Some(_)) => bail!("[discord] shard_range needs shards, the total count"),
+        };
+        let millis = |key: &str, default: i64| {
+            get(key)
+                .and_then(|v| v.as_integer())
+                .unwrap_or(default)
+                .max(0) as u64
+        };
+        Ok(DiscordConfig {
+            token,
+            guild,
+            shards,
+            api_url: text("api_url"),
+            defer_after: Duration::from_millis(millis("defer_after_ms", 1000)),
+            tick: Duration::from_secs(millis("tick_seconds", 30).max(1)),
+        })
+    }
+}
+
+/// What every handler shares (cheap to clone).
+#[derive(Clone)]
+pub struct Data {
+    core: Core,
+    cfg: DiscordConfig,
+    /// Username to user id, as seen; mirrored in the database.
+    users: Arc<Mutex<HashMap<String, UserId>>>,
+    /// The bot's own id, from the ready event.
+    me: Arc<OnceLock<UserId>>,
+}
+
+fn user_key(name: &str) -> String {
+    format!("discord.user.{name}")
+}
+
+impl Data {
+    /// The name the core knows `user` by; remembers how to mention them.
+    async fn player(&self, user: &User) -> String {
+        let name = user.name.clone();
+        let known = self.users.lock().expect("not poisoned").get(&name) == Some(&user.id);
+        if !known {
+            let pool = self.core.store().pool();
+            if let Err(e) =
+                store::set_adapter_value(pool, &user_key(&name), &user.id.to_string()).await
+            {
+                eprintln!("voidmate: cannot remember Discord user {name}: {e}");
+            }
+            self.users
+                .lock()
+                .expect("not poisoned")
+                .insert(name.clone(), user.id);
+        }
+        name
+    }
+
+    async fn user_id(&self, name: &str) -> Option<UserId> {
+        let name = name.trim_start_matches('@');
+        if let Some(id) = self.users.lock().expect("not poisoned").get(name) {
+            return Some(*id);
+        }
+        let saved = store::adapter_value(self.core.store().pool(), &user_key(name))
+            .await
+            .ok()??;
+        let id = UserId::new(saved.parse().ok()?);
+        self.users
+            .lock()
+            .expect("not poisoned")
+            .insert(name.to_string(), id);
+        Some(id)
+    }
+
+    /// A core reply as a Discord message.
+    async fn outgoing(&self, reply: Reply) -> Outgoing {
+        let mut ids = Vec::new();
+        for name in &reply.mentions {
+            if let Some(id) = self.user_id(name).await {
+                ids.push((name.trim_start_matches('@').to_string(), id));
+            }
+        }
+        Outgoing::new(reply, ids)
+    }
+}
+
+/// One message, ready for whichever endpoint sends it.
+struct Outgoing {
+    content: String,
+    embed: Option<CreateEmbed>,
+    files: Vec<CreateAttachment>,
+    components: Vec<CreateActionRow>,
+    mentions: Vec<UserId>,
+    ephemeral: bool,
+}
+
+impl Outgoing {
+    /// `mentions`: the users to notify, by the name the core uses and id.
+    fn new(reply: Reply, mentions: Vec<(String, UserId)>) -> Outgoing {
+        // "@bob" in the text becomes a mention; anyone else to notify is
+        // named up front.
+        let mut text = reply.text.clone();
+        let mut content = String::new();
+        for (name, id) in &mentions {
+            let at = format!("@{name}");
+            if text.contains(&at) {
+                text = text.replace(&at, &format!("<@{id}>"));
+            } else {
+                content.push_str(&format!("<@{id}> "));
+            }
+        }
+        let reply = Reply { text, ..reply };
+        let mentions: Vec<UserId> = mentions.into_iter().map(|(_, id)| id).collect();
+        let mut files = Vec::new();
+        if content.len() + reply.text.len() > MAX_CONTENT {
+            // A long history or PGN: the whole text as a file, nothing cut.
+            let first = reply.text.lines().next().unwrap_or("");
+            let first: String = first.chars().take(MAX_CONTENT - 200).collect();
+            content.push_str(&format!("{first}\n(The full text is attached.)"));
+            files.push(CreateAttachment::bytes(
+                reply.text.clone().into_bytes(),
+                "voidmate.txt",
+            ));
+        } else {
+            content.push_str(&reply.text);
+        }
+        let mut embed = None;
+        if let Some(image) = reply.image {
+            embed = image.board.as_ref().map(board_embed);
+            files.push(CreateAttachment::bytes(image.png, "board.png").description(image.alt));
+        }
+        let components = reply
+            .actions
+            .iter()
+            .map(|a| {
+                CreateActionRow::Buttons(vec![
+                    CreateButton::new(custom_id(a, true))
+                        .label("Accept")
+                        .style(ButtonStyle::Success),
+                    CreateButton::new(custom_id(a, false))
+                        .label("Decline")
+                        .style(ButtonStyle::Danger),
+                ])
+            })
+            .collect();
+        Outgoing {
+            content,
+            embed,
+            files,
+            components,
+            mentions,
+            ephemeral: reply.is_error,
+        }
+    }
+
+    fn error(text: impl Into<String>) -> Outgoing {
+        Outgoing {
+            content: text.into(),
+            embed: None,
+            files: Vec::new(),
+            components: Vec::new(),
+            mentions: Vec::new(),
+            ephemeral: true,
+        }
+    }
+
+    fn allowed(&self) -> CreateAllowedMentions {
+        CreateAllowedMentions::new().users(self.mentions.clone())
+    }
+
+    fn response(self) -> CreateInteractionResponseMessage {
+        let allowed = self.allowed();
+        let mut m = CreateInteractionResponseMessage::new()
+            .content(self.content)
+            .allowed_mentions(allowed)
+            .ephemeral(self.ephemeral)
+            .add_files(self.files)
+            .components(self.components);
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    fn edit(self) -> EditInteractionResponse {
+        let allowed = self.allowed();
+        let mut m = EditInteractionResponse::new()
+            .content(self.content)
+            .allowed_mentions(allowed)
+            .components(self.components);
+        for f in self.files {
+            m = m.new_attachment(f);
+        }
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    fn followup(self) -> CreateInteractionResponseFollowup {
+        let allowed = self.allowed();
+        let mut m = CreateInteractionResponseFollowup::new()
+            .content(self.content)
+            .allowed_mentions(allowed)
+            .ephemeral(self.ephemeral)
+            .add_files(self.files)
+            .components(self.components);
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+
+    fn message(self) -> CreateMessage {
+        let allowed = self.allowed();
+        let mut m = CreateMessage::new()
+            .content(self.content)
+            .allowed_mentions(allowed)
+            .add_files(self.files)
+            .components(self.components);
+        if let Some(e) = self.embed {
+            m = m.embed(e);
+        }
+        m
+    }
+}
+
+fn board_embed(card: &BoardCard) -> CreateEmbed {
+    let mut e = CreateEmbed::new()
+        .title(format!("Game #{}: {}", card.game, card.variant))
+        .field("White", &card.white, true)
+        .field("Black", &card.black, true)
+        .image("attachment://board.png")
+        .footer(CreateEmbedFooter::new(&card.time_control))
+        .colour(0x5b3e8c);
+    match (&card.result, &card.to_move) {
+        (Some(result), _) => e = e.field("Result", result, true),
+        (None, Some(who)) => e = e.field("To move", who, true),
+        (None, None) => {}
+    }
+    if let Some(m) = &card.last_move {
+        e = e.field("Last move", m, true);
+    }
+    e
+}
+
+/// A button's id says what it answers and who may press it:
+/// `vm:y:c:alice:bob` (bob accepts alice's challenge), `vm:n:d:12:bob`.
+fn custom_id(action: &Action, accept: bool) -> String {
+    let yes = if accept { "y" } else { "n" };
+    match action {
+        Action::AnswerChallenge { challenger, to } => format!("vm:{yes}:c:{challenger}:{to}"),
+        Action::AnswerDraw { game, to } => format!("vm:{yes}:d:{game}:{to}"),
+        Action::AnswerUndo { game, to } => format!("vm:{yes}:u:{game}:{to}"),
+    }
+}
+
+fn parse_custom_id(id: &str) -> Option<(Action, bool)> {
+    let mut parts = id.split(':');
+    if parts.next()? != "vm" {
+        return None;
+    }
+    let accept = match parts.next()? {
+        "y" => true,
+        "n" => false,
+        _ => return None,
+    };
+    let (kind, arg, to) = (parts.next()?, parts.next()?, parts.next()?.to_string());
+    if parts.next().is_some() {
+        return None;
+    }
+    let action = match kind {
+        "c" => Action::AnswerChallenge {
+            challenger: arg.to_string(),
+            to,
+        },
+        "d" => Action::AnswerDraw {
+            game: arg.parse().ok()?,
+            to,
+        },
+        "u" => Action::AnswerUndo {
+            game: arg.parse().ok()?,
+            to,
+        },
+        _ => return None,
+    };
+    Some((action, accept))
+}
+
+/// Answers one interaction: directly when the core is quick, otherwise
+/// deferred first and edited in.
+struct Responder<'a> {
+    http: &'a serenity::Http,
+    id: InteractionId,
+    token: &'a str,
+}
+
+impl Responder<'_> {
+    async fn answer(&self, data: &Data, incoming: Incoming) -> Result<(), Error> {
+        let core = data.core.clone();
+        let mut work = tokio::spawn(async move { core.handle(&incoming).await });
+        let quick = if data.cfg.defer_after.is_zero() {
+            // Zero means: always defer.
+            Err(())
+        } else {
+            tokio::time::timeout(data.cfg.defer_after, &mut work)
+                .await
+                .map_err(|_| ())
+        };
+        let reply = match quick {
+            Ok(done) => {
+                let out = match done? {
+                    Some(reply) => data.outgoing(reply).await,
+                    None => Outgoing::error("I have handled that already."),
+                };
+                CreateInteractionResponse::Message(out.response())
+                    .execute(self.http, (self.id, self.token))
+                    .await?;
+                return Ok(());
+            }
+            Err(_) => {
+                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
+                    .execute(self.http, (self.id, self.token))
+                    .await?;
+                work.await?
+            }
+        };
+        match reply {
+            Some(reply) if !reply.is_error => {
+                data.outgoing(reply)
+                    .await
+                    .edit()
+                    .execute(self.http, self.token)
+                    .await?;
+            }
+            other => {
+                // The deferred answer would be public: drop it and tell the
+                // author alone.
+                self.http
+                    .delete_original_interaction_response(self.token)
+                    .await?;
+                let out = match other {
+                    Some(reply) => data.outgoing(reply).await,
+                    None => Outgoing::error("I have handled that already."),
+                };
+                out.followup()
+                    .execute(self.http, (None, self.token))
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs one slash command as chat text.
+async fn run(ctx: Ctx<'_>, text: String) -> Result<(), Error> {
+    let poise::Context::Application(app) = ctx else {
+        return Ok(());
+    };
+    let data = ctx.data();
+    let interaction = app.interaction;
+    let author = data.player(&interaction.user).await;
+    let incoming = Incoming {
+        event_id: format!("discord:{}", interaction.id),
+        channel: interaction.channel_id.to_string(),
+        author,
+        text,
+        addressed: true,
+    };
+    Responder {
+        http: &ctx.serenity_context().http,
+        id: interaction.id,
+        token: &interaction.token,
+    }
+    .answer(data, incoming)
+    .await
+}
+
+// ---- choices ----
+
+/// The games, as slash-command choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum VariantChoice {
+    #[name = "Void Chess"]
+    Void,
+    #[name = "Standard chess"]
+    Standard,
+    #[name = "Antichess"]
+    Antichess,
+}
+
+impl VariantChoice {
+    pub const ALL: [VariantChoice; 3] = [
+        VariantChoice::Void,
+        VariantChoice::Standard,
+        VariantChoice::Antichess,
+    ];
+
+    /// The variant's name in the rules registry.
+    pub fn code(self) -> &'static str {
+        match self {
+            VariantChoice::Void => "void",
+            VariantChoice::Standard => "standard",
+            VariantChoice::Antichess => "antichess",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum TimeChoice {
+    #[name = "No time limit"]
+    None,
+    #[name = "Correspondence: 1 day per move"]
+    Day1,
+    #[name = "Correspondence: 2 days per move"]
+    Days2,
+    #[name = "Correspondence: 3 days per move"]
+    Days3,
+    #[name = "Correspondence: 7 days per move"]
+    Days7,
+}
+
+impl TimeChoice {
+    fn code(self) -> &'static str {
+        match self {
+            TimeChoice::None => "none",
+            TimeChoice::Day1 => "1d",
+            TimeChoice::Days2 => "2d",
+            TimeChoice::Days3 => "3d",
+            TimeChoice::Days7 => "7d",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum ColorChoice {
+    White,
+    Black,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum AnswerChoice {
+    #[name = "Offer (or ask)"]
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl AnswerChoice {
+    fn word(self) -> &'static str {
+        match self {
+            AnswerChoice::Offer => "",
+            AnswerChoice::Accept => " accept",
+            AnswerChoice::Decline => " decline",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum ThemeChoice {
+    Classic,
+    #[name = "High contrast"]
+    HighContrast,
+}
+
+fn game_ref(game: Option<i64>) -> String {
+    game.map(|g| format!(" #{g}")).unwrap_or_default()
+}
+
+// ---- commands ----
+
+async fn complete_move(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let data = ctx.data();
+    let me = data.player(ctx.author()).await;
+    let moves = data
+        .core
+        .suggest_moves(&ctx.channel_id().to_string(), &me, partial, MAX_SUGGESTIONS)
+        .await;
+    CreateAutocompleteResponse::new().set_choices(
+        moves
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+async fn complete_topic(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let partial = partial.to_ascii_lowercase();
+    let keys = help::TOPICS
+        .iter()
+        .map(|t| t.key)
+        .filter(|k| k.contains(partial.as_str()))
+        .take(MAX_SUGGESTIONS)
+        .map(serenity::AutocompleteChoice::from)
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(keys)
+}
+
+/// Challenge someone to a game in this channel.
+#[poise::command(slash_command)]
+async fn challenge(
+    ctx: Ctx<'_>,
+    #[description = "Who to play"] user: User,
+    #[description = "Which game (Void Chess if not given)"] variant: Option<VariantChoice>,
+    #[description = "Time control (none if not given)"] time: Option<TimeChoice>,
+    #[description = "Your colour (White if not given)"] color: Option<ColorChoice>,
+) -> Result<(), Error> {
+    let opponent = ctx.data().player(&user).await;
+    let mut text = format!("challenge @{opponent}");
+    if let Some(v) = variant {
+        text.push(' ');
+        text.push_str(v.code());
+    }
+    if let Some(t) = time {
+        text.push(' ');
+        text.push_str(t.code());
+    }
+    if let Some(c) = color {
+        text.push_str(if c == ColorChoice::White {
+            " white"
+        } else {
+            " black"
+        });
+    }
+    run(ctx, text).await
+}
+
+/// Accept a challenge waiting for you here.
+#[poise::command(slash_command)]
+async fn accept(
+    ctx: Ctx<'_>,
+    #[description = "Whose challenge (if several)"] user: Option<User>,
+) -> Result<(), Error> {
+    let text = match user {
+        Some(u) => format!("accept @{}", ctx.data().player(&u).await),
+        None => "accept".into(),
+    };
+    run(ctx, text).await
+}
+
+/// Decline a challenge, or withdraw your own.
+#[poise::command(slash_command)]
+async fn decline(
+    ctx: Ctx<'_>,
+    #[description = "Whose challenge (if several)"] user: Option<User>,
+) -> Result<(), Error> {
+    let text = match user {
+        Some(u) => format!("decline @{}", ctx.data().player(&u).await),
+        None => "decline".into(),
+    };
+    run(ctx, text).await
+}
+
+/// Play a move in your game here.
+#[poise::command(slash_command, rename = "move")]
+async fn play(
+    ctx: Ctx<'_>,
+    #[description = "The move, like e4, Nf3, O-O or e2e4"]
+    #[rename = "move"]
+    #[autocomplete = "complete_move"]
+    mv: String,
+    #[description = "Game number, when you play several here"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, format!("move {mv}{}", game_ref(game))).await
+}
+
+/// Show the board of the game here.
+#[poise::command(slash_command)]
+async fn board(
+    ctx: Ctx<'_>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, format!("board{}", game_ref(game))).await
+}
+
+/// List the legal moves, or those of the piece on one square.
+#[poise::command(slash_command)]
+async fn moves(
+    ctx: Ctx<'_>,
+    #[description = "A square, like e2"] square: Option<String>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let sq = square.map(|s| format!(" {s}")).unwrap_or_default();
+    run(ctx, format!("moves{sq}{}", game_ref(game))).await
+}
+
+/// Resign your game here.
+#[poise::command(slash_command)]
+async fn resign(
+    ctx: Ctx<'_>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, format!("resign{}", game_ref(game))).await
+}
+
+/// Offer a draw, or answer an offer.
+#[poise::command(slash_command)]
+async fn draw(
+    ctx: Ctx<'_>,
+    #[description = "Offer, accept or decline"] answer: Option<AnswerChoice>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let word = answer.map(AnswerChoice::word).unwrap_or("");
+    run(ctx, format!("draw{word}{}", game_ref(game))).await
+}
+
+/// Ask to take back your last move, or answer such a request.
+#[poise::command(slash_command)]
+async fn undo(
+    ctx: Ctx<'_>,
+    #[description = "Ask, accept or decline"] answer: Option<AnswerChoice>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let word = answer.map(AnswerChoice::word).unwrap_or("");
+    run(ctx, format!("undo{word}{}", game_ref(game))).await
+}
+
+/// The games and challenges in this channel.
+#[poise::command(slash_command)]
+async fn games(ctx: Ctx<'_>) -> Result<(), Error> {
+    run(ctx, "games".into()).await
+}
+
+/// The moves of a game so far.
+#[poise::command(slash_command)]
+async fn history(
+    ctx: Ctx<'_>,
+    #[description = "Game number"] game: Option<i64>,
+    #[description = "As PGN"] pgn: Option<bool>,
+) -> Result<(), Error> {
+    let word = if pgn == Some(true) { "pgn" } else { "history" };
+    run(ctx, format!("{word}{}", game_ref(game))).await
+}
+
+/// The games I play.
+#[poise::command(slash_command)]
+async fn variants(ctx: Ctx<'_>) -> Result<(), Error> {
+    run(ctx, "variants".into()).await
+}
+
+/// The rules of a game, or an answer to a question about them.
+#[poise::command(slash_command)]
+async fn rules(
+    ctx: Ctx<'_>,
+    #[description = "Which game"] variant: Option<VariantChoice>,
+    #[description = "A topic or a question, like minister or \"can a pawn cross a void?\""]
+    #[autocomplete = "complete_topic"]
+    topic: Option<String>,
+) -> Result<(), Error> {
+    let mut text = String::from("rules");
+    match (variant, topic) {
+        (Some(v), None) => text = format!("rules {}", v.code()),
+        (_, Some(t)) => text = format!("rules {t}"),
+        (None, None) => {}
+    }
+    run(ctx, text).await
+}
+
+/// How to use me.
+#[poise::command(slash_command)]
+async fn help(
+    ctx: Ctx<'_>,
+    #[description = "A command, like challenge"] command: Option<String>,
+) -> Result<(), Error> {
+    let text = match command {
+        Some(c) => format!("help {}", c.trim_start_matches('/')),
+        None => "help".into(),
+    };
+    run(ctx, text).await
+}
+
+/// This channel's settings: board theme and bare moves.
+#[poise::command(slash_command)]
+async fn settings(
+    ctx: Ctx<'_>,
+    #[description = "Board colours"] theme: Option<ThemeChoice>,
+    #[description = "Take a message that is only a move (like e4) as a move"] bare_moves: Option<
+        bool,
+    >,
+) -> Result<(), Error> {
+    let core_text = match (theme, bare_moves) {
+        (Some(ThemeChoice::Classic), _) => "settings theme classic".to_string(),
+        (Some(ThemeChoice::HighContrast), _) => "settings theme high-contrast".to_string(),
+        (None, Some(on)) => format!("settings bare-moves {}", if on { "on" } else { "off" }),
+        (None, None) => "settings".to_string(),
+    };
+    if theme.is_some() && bare_moves.is_some() {
+        // One setting per command in the core; apply the other first.
+        let on = if bare_moves == Some(true) {
+            "on"
+        } else {
+            "off"
+        };
+        let poise::Context::Application(app) = ctx else {
+            return Ok(());
+        };
+        let data = ctx.data();
+        let author = data.player(ctx.author()).await;
+        let _ = data
+            .core
+            .handle(&Incoming {
+                event_id: format!("discord:{}:bare", app.interaction.id),
+                channel: ctx.channel_id().to_string(),
+                author,
+                text: format!("settings bare-moves {on}"),
+                addressed: true,
+            })
+            .await;
+    }
+    run(ctx, core_text).await
+}
+
+/// Every slash command, as registered.
+pub fn commands() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        challenge(),
+        accept(),
+        decline(),
+        play(),
+        board(),
+        moves(),
+        resign(),
+        draw(),
+        undo(),
+        games(),
+        history(),
+        variants(),
+        rules(),
+        help(),
+        settings(),
+    ]
+}
+
+// ---- events other than slash commands ----
+
+async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    data: &Data,
+) -> Result<(), Error> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => on_button(ctx, press, data).await,
+        serenity::FullEvent::Message { new_message } => on_message(ctx, new_message, data).await,
+        _ => Ok(()),
+    }
+}
+
+async fn on_button(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
+        return Ok(());
+    };
+    let who = data.player(&press.user).await;
+    let respond = Responder {
+        http: &ctx.http,
+        id: press.id,
+        token: &press.token,
+    };
+    if who != action.who() {
+        let what = match action {
+            Action::AnswerChallenge { .. } => "challenge",
+            Action::AnswerDraw { .. } => "draw offer",
+            Action::AnswerUndo { .. } => "takeback request",
+        };
+        let out = Outgoing::error(format!(
+            "This is not your game: only {} can answer this {what}.",
+            action.who()
+        ));
+        CreateInteractionResponse::Message(out.response())
+            .execute(&ctx.http, (press.id, press.token.as_str()))
+            .await?;
+        return Ok(());
+    }
+    let incoming = Incoming {
+        event_id: format!("discord:{}", press.id),
+        channel: press.channel_id.to_string(),
+        author: who,
+        text: action.answer(accept),
+        addressed: true,
+    };
+    respond.answer(data, incoming).await?;
+    // The question is answered: its buttons go.
+    press
+        .channel_id
+        .edit_message(
+            &ctx.http,
+            press.message.id,
+            EditMessage::new().components(Vec::new()),
+        )
+        .await?;
+    Ok(())
+}
+
+/// A message that mentions the bot, or replies to one of its messages.
+async fn on_message(
+    ctx: &serenity::Context,
+    msg: &serenity::Message,
+    data: &Data,
+) -> Result<(), Error> {
+    let Some(&me) = data.me.get() else {
+        return Ok(());
+    };
+    if msg.author.bot || msg.author.id == me {
+        return Ok(());
+    }
+    let mentioned = msg.mentions.iter().any(|u| u.id == me)
+        && (msg.content.contains(&format!("<@{me}>"))
+            || msg.content.contains(&format!("<@!{me}>")));
+    let replied = msg
+        .referenced_message
+        .as_ref()
+        .is_some_and(|m| m.author.id == me);
+    if !mentioned && !replied {
+        return Ok(());
+    }
+    let mut text = msg
+        .content
+        .replace(&format!("<@{me}>"), " ")
+        .replace(&format!("<@!{me}>"), " ");
+    for u in msg.mentions.iter().filter(|u| u.id != me) {
+        let name = data.player(u).await;
+        for form in [format!("<@{}>", u.id), format!("<@!{}>", u.id)] {
+            text = text.replace(&form, &format!("@{name}"));
+        }
+    }
+    let incoming = Incoming {
+        event_id: format!("discord:{}", msg.id),
+        channel: msg.channel_id.to_string(),
+        author: data.player(&msg.author).await,
+        text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+        // A reply without a mention is only taken as a move; "nice one!"
+        // under a board is not a command.
+        addressed: mentioned,
+    };
+    let Some(reply) = data.core.handle(&incoming).await else {
+        return Ok(());
+    };
+    let out = data.outgoing(reply).await;
+    msg.channel_id
+        .send_message(&ctx.http, out.message().reference_message(msg))
+        .await?;
+    Ok(())
+}
+
+/// Posts the core's notices (reminders, time forfeits) as they fall due.
+async fn post_notices(http: Arc<serenity::Http>, data: Data) {
+    loop {
+        tokio::time::sleep(data.cfg.tick).await;
+        for notice in data.core.tick().await {
+            let Ok(channel) = notice.channel.parse::<u64>() else {
+                continue;
+            };
+            let out = data.outgoing(notice.reply).await;
+            match ChannelId::new(channel)
+                .send_message(&http, out.message())
+                .await
+            {
+                Ok(_) => data.core.delivered(notice.id).await,
+                Err(e) => eprintln!("voidmate: cannot post to Discord channel {channel}: {e}"),
+            }
+        }
+    }
+}
+
+/// Stops a background task when its owner goes.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Connects to Discord and answers until the connection ends for good.
+pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
+    let mut http = serenity::HttpBuilder::new(&cfg.token);
+    if let Some(url) = &cfg.api_url {
+        http = http
+            .proxy(url.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let data = Data {
+        core,
+        cfg: cfg.clone(),
+        users: Arc::default(),
+        me: Arc::default(),
+    };
+    let ticker: Arc<Mutex<Option<AbortOnDrop>>> = Arc::new(Mutex::new(None));
+    let framework = {
+        let data = data.clone();
+        let ticker = ticker.clone();
+        poise::Framework::builder()
+            .options(poise::FrameworkOptions {
+                commands: commands(),
+                event_handler: |ctx, event| {
+                    Box::pin(on_event(ctx.serenity_context, event, ctx.user_data))
+                },
+                on_error: |e| Box::pin(on_error(e)),
+                ..Default::default()
+            })
+            .setup(move |ctx, ready, framework| {
+                Box::pin(async move {
+                    let _ = data.me.set(ready.user.id);
+                    let commands = &framework.options().commands;
+                    match data.cfg.guild {
+                        Some(guild) => {
+                            poise::builtins::register_in_guild(ctx, commands, guild).await?
+                        }
+                        None => poise::builtins::register_globally(ctx, commands).await?,
+                    }
+                    let task = tokio::spawn(post_notices(ctx.http.clone(), data.clone()));
+                    *ticker.lock().expect("not poisoned") = Some(AbortOnDrop(task));
+                    eprintln!(
+                        "voidmate: connected to Discord as {}; {} commands registered {}",
+                        ready.user.name,
+                        commands.len(),
+                        match data.cfg.guild {
+                            Some(g) => format!("in guild {g}"),
+                            None => "globally".into(),
+                        }
+                    );
+                    Ok(data)
+                })
+            })
+            // Owners are for owner-only commands, which we do not have;
+            // asking Discord for them costs a request at every start.
+            .initialize_owners(false)
+            .build()
+    };
+    let intents =
+        GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await
+        .context("cannot set up the Discord client")?;
+    let started = match cfg.shards {
+        Shards::Auto => client.start_autosharded().await,
+        Shards::Count(n) => client.start_shards(n).await,
+        // serenity reads the range's end as the last shard, inclusive.
+        Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+    };
+    drop(ticker);
+    started.context("the Discord connection ended")
+}
+
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::ArgumentParse { ctx, input, .. } => {
+            let what = input.unwrap_or_default();
+            let _ = ctx
+                .send(
+                    poise::CreateReply::default()
+                        .ephemeral(true)
+                        .content(format!(
+                        "I could not read the option `{what}`; pick one of the offered choices."
+                    )),
+                )
+                .await;
+        }
+        poise::FrameworkError::UnknownInteraction { interaction, .. } => {
+            eprintln!(
+                "voidmate: a command I do not have: /{}",
+                interaction.data.name
+            );
+        }
+        other => {
+            eprintln!("voidmate: Discord handler failed: {other}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_a_choice() {
+        for rules in voidmate_rules::variants::all() {
+            assert!(
+                VariantChoice::ALL.iter().any(|c| c.code() == rules.name()),
+                "{} has no slash-command choice",
+                rules.name()
+            );
+        }
+        for c in VariantChoice::ALL {
+            assert!(voidmate_rules::variants::by_name(c.code()).is_some());
+        }
+        for t in [
+            TimeChoice::None,
+            TimeChoice::Day1,
+            TimeChoice::Days2,
+            TimeChoice::Days3,
+            TimeChoice::Days7,
+        ] {
+            assert!(crate::game::command::TimeControl::parse(t.code()).is_some());
+        }
+    }
+
+    #[test]
+    fn button_ids_round_trip_and_fit() {
+        let actions = [
+            Action::AnswerChallenge {
+                challenger: "a_very_long_username_of_32_chars".into(),
+                to: "another.long.username.of.32.char".into(),
+            },
+            Action::AnswerDraw {
+                game: 123456789,
+                to: "bob".into(),
+            },
+            Action::AnswerUndo {
+                game: 7,
+                to: "carol".into(),
+            },
+        ];
+        for a in actions {
+            for yes in [true, false] {
+                let id = custom_id(&a, yes);
+                assert!(id.len() <= 100, "{id}");
+                assert_eq!(parse_custom_id(&id), Some((a.clone(), yes)));
+            }
+        }
+        assert_eq!(parse_custom_id("vm:y:x:1:bob"), None);
+        assert_eq!(parse_custom_id("other:y:c:a:b"), None);
+        assert_eq!(parse_custom_id("vm:y:d:notanumber:b"), None);
+    }
+
+    #[test]
+    fn a_long_text_goes_out_whole_as_a_file() {
+        let text = "1. e4 e5 ".repeat(400);
+        let reply = Reply {
+            text: text.clone(),
+            image: None,
+            mentions: vec![],
+            actions: vec![],
+            is_error: false,
+        };
+        let out = Outgoing::new(reply, vec![("bob".into(), UserId::new(42))]);
+        assert!(out.content.len() <= MAX_CONTENT);
+        assert!(out.content.starts_with("<@42> "));
+        assert_eq!(out.files.len(), 1);
+    }
+
+    #[test]
+    fn the_documented_section_reads() {
+        // SAFETY: tests in this module are the only readers of this variable.
+        unsafe { std::env::set_var("VOIDMATE_DISCORD_TOKEN", "from-env") };
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/voidmate.toml");
+        let cfg = crate::config::Config::load(Some(&path)).unwrap();
+        let d = DiscordConfig::from_config(&cfg.discord).unwrap();
+        assert_eq!(d.token, "from-env");
+        assert_eq!(d.shards, Shards::Count(1));
+        assert_eq!(d.defer_after, Duration::from_millis(1000));
+        assert_eq!(d.tick, Duration::from_secs(30));
+        assert_eq!((d.guild, d.api_url), (None, None));
+    }
+
+    fn section(toml_text: &str) -> Adapter {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    #[test]
+    fn the_section_reads_shards_and_names_bad_values() {
+        // SAFETY: tests in this module are the only readers of this variable.
+        unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "t0k3n") };
+        let base = "enabled = true\ntoken_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\n";
+        let cfg = DiscordConfig::from_config(&section(base)).unwrap();
+        assert_eq!(cfg.token, "t0k3n");
+        assert_eq!(cfg.shards, Shards::Count(1));
+        assert_eq!(cfg.guild, None);
+        assert_eq!(cfg.defer_after, Duration::from_millis(1000));
+        let cfg = DiscordConfig::from_config(&section(&format!(
+            "{base}shards = \"auto\"\nguild_id = \"123\""
+        )))
+        .unwrap();
+        assert_eq!(cfg.shards, Shards::Auto);
+        assert_eq!(cfg.guild, Some(GuildId::new(123)));
+        let cfg = DiscordConfig::from_config(&section(&format!(
+            "{base}shards = 8\nshard_range = [4, 7]"
+        )))
+        .unwrap();
+        assert_eq!(
+            cfg.shards,
+            Shards::Range {
+                first: 4,
+                last: 7,
+                total: 8
+            }
+        );
+        let err = |extra: &str| {
+            DiscordConfig::from_config(&section(&format!("{base}{extra}")))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("shards = 8\nshard_range = [4, 8]").contains("first <= last < shards"));
+        assert!(err("shard_range = [0, 1]").contains("needs shards"));
+        assert!(err("shards = 0").contains("positive number"));
+        assert!(err("guild_id = \"general\"").contains("guild_id"));
+        let missing = section("token_env = \"VOIDMATE_NOT_SET_ANYWHERE\"");
+        assert_eq!(
+            DiscordConfig::from_config(&missing).unwrap_err().to_string(),
+            "[discord] token_env names VOIDMATE_NOT_SET_ANYWHERE, which is not set in the environment"
+        );
+    }
+}

@@ -1,0 +1,447 @@
+//! The Discord adapter, run for real over HTTP and WebSocket against a fake
+//! Discord on 127.0.0.1 (Discord itself cannot be reached from a test).
+
+mod fake_discord;
+
+use fake_discord::{message, user, FakeDiscord, APP, CHANNEL, GUILD};
+use serde_json::{json, Value};
+use std::path::Path;
+use voidmate::config::Config;
+use voidmate::discord::{self, DiscordConfig};
+use voidmate::game::Core;
+use voidmate_rules::{variants, Position};
+
+const ALICE: (u64, &str) = (11, "alice");
+const BOB: (u64, &str) = (22, "bob");
+const CAROL: (u64, &str) = (33, "carol");
+
+/// Starts the bot against `fake` with `extra` lines in its `[discord]` section.
+async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::JoinHandle<()> {
+    // SAFETY: every test in this file sets the same value.
+    unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token") };
+    let path = dir.join("voidmate.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[database]\npath = \"{}\"\n[clock]\nday_seconds = 2\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
+             tick_seconds = 1\n{extra}\n",
+            dir.join("voidmate.db").display(),
+            fake.api_url
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(Some(&path)).unwrap();
+    let core = Core::open(&cfg).await.unwrap();
+    let discord = DiscordConfig::from_config(&cfg.discord).unwrap();
+    let bot = tokio::spawn(async move {
+        if let Err(e) = discord::run_bot(core, discord).await {
+            panic!("the Discord adapter stopped: {e:#}");
+        }
+    });
+    fake.wait_for("command registration", |r| {
+        r.method == "PUT" && r.path == format!("/applications/{APP}/guilds/{GUILD}/commands")
+    })
+    .await;
+    bot
+}
+
+fn option(name: &str, kind: u64, value: Value) -> Value {
+    json!({"name": name, "type": kind, "value": value})
+}
+
+fn choice_index(registration: &Value, command: &str, option: &str, choice: &str) -> u64 {
+    let cmd = registration
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == command)
+        .unwrap_or_else(|| panic!("/{command} is not registered"));
+    let opt = cmd["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == option)
+        .unwrap_or_else(|| panic!("/{command} has no option {option}"));
+    opt["choices"]
+        .as_array()
+        .unwrap_or_else(|| panic!("/{command} {option} offers no choices"))
+        .iter()
+        .find(|c| c["name"] == choice)
+        .unwrap_or_else(|| panic!("/{command} {option} has no choice {choice}"))["value"]
+        .as_u64()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "defer_after_ms = 2500").await;
+
+    // It asked for no privileged intent: no message content, members or presences.
+    let intents = fake.identify().unwrap()["intents"].as_u64().unwrap();
+    assert_eq!(
+        intents & ((1 << 15) | (1 << 1) | (1 << 8)),
+        0,
+        "intents {intents:b}"
+    );
+    assert_eq!(fake.identify().unwrap()["token"], "Bot fake-token");
+
+    // Every command is registered, with choices for the fixed options.
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let mut names: Vec<&str> = registration
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "accept",
+            "board",
+            "challenge",
+            "decline",
+            "draw",
+            "games",
+            "help",
+            "history",
+            "move",
+            "moves",
+            "resign",
+            "rules",
+            "settings",
+            "undo",
+            "variants"
+        ]
+    );
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 3 days per move",
+    );
+    choice_index(&registration, "settings", "theme", "High contrast");
+    choice_index(&registration, "rules", "variant", "Void Chess");
+    let move_cmd = registration
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "move")
+        .unwrap();
+    assert_eq!(move_cmd["options"][0]["autocomplete"], true);
+
+    // alice challenges bob: the message names bob and carries his buttons.
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(standard))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let challenge = fake.callback(id).await;
+    assert_eq!(challenge.json["type"], 4);
+    assert!(!challenge.ephemeral());
+    assert!(
+        challenge
+            .content()
+            .starts_with("<@22>, alice challenges you"),
+        "{}",
+        challenge.content()
+    );
+    assert_eq!(
+        challenge.message()["allowed_mentions"]["users"],
+        json!(["22"])
+    );
+    let buttons = challenge.buttons();
+    assert_eq!(buttons, ["vm:y:c:alice:bob", "vm:n:c:alice:bob"]);
+    let question = id;
+
+    // carol may not answer it.
+    let id = fake.press(CAROL, &buttons[0], question);
+    let refused = fake.callback(id).await;
+    assert!(refused.ephemeral());
+    assert_eq!(
+        refused.content(),
+        "This is not your game: only bob can answer this challenge."
+    );
+
+    // bob accepts: the game starts with a board and alice is called.
+    let id = fake.press(BOB, &buttons[0], question);
+    let start = fake.callback(id).await;
+    assert!(
+        start.content().starts_with("<@11> ") && start.content().contains("Game #1 begins"),
+        "{}",
+        start.content()
+    );
+    assert!(start.png().is_some(), "no board attached");
+    let embed = &start.message()["embeds"][0];
+    assert_eq!(embed["title"], "Game #1: Standard chess");
+    assert_eq!(embed["image"]["url"], "attachment://board.png");
+    assert_eq!(start.field("White").as_deref(), Some("alice"));
+    assert_eq!(start.field("Black").as_deref(), Some("bob"));
+    assert_eq!(start.field("To move").as_deref(), Some("alice"));
+    // The answered question loses its buttons.
+    let cleared = fake
+        .wait_for("buttons removed", |r| {
+            r.method == "PATCH" && r.path == format!("/channels/{CHANNEL}/messages/{question}")
+        })
+        .await;
+    assert_eq!(cleared.json["components"], json!([]));
+
+    // Autocomplete offers alice's legal moves that match what she typed...
+    let id = fake.autocomplete(ALICE, "move", "move", "N");
+    let offered = fake.callback(id).await;
+    assert_eq!(offered.json["type"], 8);
+    let mut offered: Vec<String> = offered.json["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap().to_string())
+        .collect();
+    offered.sort();
+    let pos = Position::new(variants::standard());
+    let mut expected: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| pos.san(m))
+        .filter(|s| s.starts_with('N'))
+        .collect();
+    expected.sort();
+    assert_eq!(offered, expected);
+    // ...at most 25 of them, and nothing to bob, who is not to move.
+    let id = fake.autocomplete(ALICE, "move", "move", "");
+    let all = fake.callback(id).await;
+    assert_eq!(all.json["data"]["choices"].as_array().unwrap().len(), 20);
+    let id = fake.autocomplete(BOB, "move", "move", "");
+    assert_eq!(fake.callback(id).await.json["data"]["choices"], json!([]));
+
+    // Moves: a legal one, one out of turn, an illegal one.
+    let id = fake.slash(
+        ALICE,
+        "move",
+        json!([option("move", 3, json!("f3"))]),
+        json!({}),
+    );
+    let played = fake.callback(id).await;
+    assert!(played.content().starts_with("<@22> ") && played.content().contains("alice played f3"));
+    assert_eq!(played.field("Last move").as_deref(), Some("f3"));
+    assert!(played.png().is_some());
+
+    let id = fake.slash(
+        ALICE,
+        "move",
+        json!([option("move", 3, json!("e4"))]),
+        json!({}),
+    );
+    let early = fake.callback(id).await;
+    assert!(
+        early.ephemeral() && early.content().contains("not your turn"),
+        "{}",
+        early.content()
+    );
+
+    let id = fake.slash(
+        BOB,
+        "move",
+        json!([option("move", 3, json!("Ke7"))]),
+        json!({}),
+    );
+    let illegal = fake.callback(id).await;
+    assert!(illegal.ephemeral(), "an error must be private");
+    assert!(
+        illegal.content().contains("illegal"),
+        "{}",
+        illegal.content()
+    );
+    assert!(illegal.png().is_none());
+
+    let id = fake.slash(
+        BOB,
+        "move",
+        json!([option("move", 3, json!("e5"))]),
+        json!({}),
+    );
+    let board_msg = fake.callback(id).await;
+    assert!(board_msg.content().contains("bob played e5"));
+
+    // alice answers the board with a reply "g4": Discord mentions the bot
+    // for a reply, but the content has only the move.
+    let bot_board = message(777, user(APP, "voidmate"), board_msg.content());
+    let said = fake.say(ALICE, "g4", json!([user(APP, "voidmate")]), Some(bot_board));
+    let answer = fake
+        .wait_for("a reply to the move message", |r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(
+        answer.content().contains("alice played g4"),
+        "{}",
+        answer.content()
+    );
+    assert!(answer.png().is_some());
+
+    // bob mates.
+    let id = fake.slash(
+        BOB,
+        "move",
+        json!([option("move", 3, json!("Qh4#"))]),
+        json!({}),
+    );
+    let mate = fake.callback(id).await;
+    assert!(
+        mate.content().contains("bob played Qh4#"),
+        "{}",
+        mate.content()
+    );
+    assert!(mate.content().contains("0-1"), "{}", mate.content());
+    let result = mate.field("Result").unwrap();
+    assert!(
+        result.contains("0-1") && result.contains("checkmate"),
+        "{result}"
+    );
+    assert_eq!(mate.field("To move"), None);
+    assert!(mate.png().is_some());
+
+    // History as text; nothing asked of Discord that it does not have.
+    let id = fake.slash(ALICE, "history", json!([]), json!({}));
+    let history = fake.callback(id).await;
+    assert!(
+        history.content().contains("1. f3 e5 2. g4 Qh4#"),
+        "{}",
+        history.content()
+    );
+    let unknown: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| {
+            !(r.path.starts_with("/interactions/")
+                || r.path.starts_with("/channels/")
+                || r.path.starts_with("/applications/")
+                || r.path.starts_with("/gateway"))
+        })
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(unknown.is_empty(), "unexpected requests: {unknown:?}");
+    bot.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_answers_are_deferred_and_errors_stay_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // Defer everything: the path a 16x16 board or an engine move takes.
+    let bot = start_bot(&fake, dir.path(), "defer_after_ms = 0").await;
+
+    // An error after deferring: the public placeholder goes, a private
+    // message says what to do.
+    let id = fake.slash(ALICE, "board", json!([]), json!({}));
+    let deferred = fake.callback(id).await;
+    assert_eq!(deferred.json["type"], 5);
+    let token = format!("tok{id}");
+    fake.wait_for("the placeholder deleted", |r| {
+        r.method == "DELETE" && r.path == format!("/webhooks/{APP}/{token}/messages/@original")
+    })
+    .await;
+    let private = fake
+        .wait_for("a private follow-up", |r| {
+            r.method == "POST" && r.path == format!("/webhooks/{APP}/{token}")
+        })
+        .await;
+    assert!(private.ephemeral());
+    assert!(
+        private.content().contains("no game in progress"),
+        "{}",
+        private.content()
+    );
+
+    // A challenge with a time limit, accepted by command rather than button.
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let one_day = choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 1 day per move",
+    );
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("time", 4, json!(one_day))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let token = format!("tok{id}");
+    let edited = fake
+        .wait_for("the challenge edited in", |r| {
+            r.method == "PATCH" && r.path == format!("/webhooks/{APP}/{token}/messages/@original")
+        })
+        .await;
+    assert!(
+        edited.content().contains("challenges you"),
+        "{}",
+        edited.content()
+    );
+    assert_eq!(edited.buttons().len(), 2);
+
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    let token = format!("tok{id}");
+    let started = fake
+        .wait_for("the board edited in", |r| {
+            r.method == "PATCH" && r.path == format!("/webhooks/{APP}/{token}/messages/@original")
+        })
+        .await;
+    assert!(
+        started.content().contains("Void Chess"),
+        "{}",
+        started.content()
+    );
+    assert!(started.png().is_some(), "the board must come with the edit");
+
+    // A message that mentions the bot is a command; chatter gets told off
+    // publicly (there is no private reply to a message).
+    let mention = json!([user(APP, "voidmate")]);
+    let said = fake.say(ALICE, &format!("<@{APP}> board"), mention.clone(), None);
+    let shown = fake
+        .wait_for("a board for the mention", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(shown.png().is_some());
+    let said = fake.say(BOB, &format!("<@{APP}> dance"), mention, None);
+    let told = fake
+        .wait_for("an answer to chatter", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(told.content().contains("I do not know the command `dance`"));
+
+    // Nobody moves: the day (2 s here) runs out and the bot says so itself.
+    let forfeit = fake
+        .wait_for("the loss on time", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages") && r.content().contains("on time")
+        })
+        .await;
+    assert!(
+        forfeit.content().contains("<@11>") && forfeit.content().contains("bob wins on time"),
+        "{}",
+        forfeit.content()
+    );
+    bot.abort();
+}

@@ -1,0 +1,468 @@
+//! A small stand-in for Discord on 127.0.0.1: the REST endpoints the bot
+//! calls and a gateway that says hello, accepts identify, sends ready and then
+//! whatever events a test pushes. Payloads follow Discord's documented shapes
+//! (API v10), so the real adapter runs over real HTTP and WebSocket.
+//!
+//! Every request is recorded, with JSON bodies and multipart attachments
+//! decoded, for the test to check.
+
+use bytes::Bytes;
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::Message as Frame;
+
+pub const APP: u64 = 1000;
+pub const GUILD: u64 = 2000;
+pub const CHANNEL: u64 = 3000;
+
+/// One REST request as the bot sent it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    /// Without the `/api/v10` prefix and the query.
+    pub path: String,
+    /// The JSON body, or a multipart request's `payload_json`.
+    pub json: Value,
+    /// Attachments of a multipart request: file name and bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl Recorded {
+    /// The message inside an interaction callback, or the body itself.
+    pub fn message(&self) -> &Value {
+        match self.json.get("data") {
+            Some(d) if self.path.ends_with("/callback") => d,
+            _ => &self.json,
+        }
+    }
+
+    pub fn content(&self) -> &str {
+        self.message()["content"].as_str().unwrap_or("")
+    }
+
+    pub fn ephemeral(&self) -> bool {
+        self.message()["flags"].as_u64().unwrap_or(0) & 64 != 0
+    }
+
+    pub fn png(&self) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(name, bytes)| name == "board.png" && bytes.starts_with(b"\x89PNG\r\n\x1a\n"))
+            .map(|(_, b)| b.as_slice())
+    }
+
+    /// Every button's custom id.
+    pub fn buttons(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in self.message()["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            for b in row["components"].as_array().into_iter().flatten() {
+                if let Some(id) = b["custom_id"].as_str() {
+                    out.push(id.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// An embed field's value by name.
+    pub fn field(&self, name: &str) -> Option<String> {
+        self.message()["embeds"][0]["fields"]
+            .as_array()?
+            .iter()
+            .find(|f| f["name"] == name)
+            .and_then(|f| f["value"].as_str().map(String::from))
+    }
+}
+
+struct State {
+    requests: Mutex<Vec<Recorded>>,
+    changed: Notify,
+    gateway_url: String,
+    next_id: AtomicU64,
+    identify: Mutex<Option<Value>>,
+}
+
+pub struct FakeDiscord {
+    pub api_url: String,
+    state: Arc<State>,
+    events: mpsc::UnboundedSender<(String, Value)>,
+    next_id: AtomicU64,
+}
+
+pub fn user(id: u64, name: &str) -> Value {
+    json!({
+        "id": id.to_string(), "username": name, "discriminator": "0",
+        "global_name": null, "avatar": null, "bot": id == APP,
+    })
+}
+
+fn member(id: u64, name: &str) -> Value {
+    json!({
+        "user": user(id, name), "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
+        "deaf": false, "mute": false, "flags": 0, "permissions": "2248473465835073",
+    })
+}
+
+/// A message object as Discord returns it.
+pub fn message(id: u64, author: Value, content: &str) -> Value {
+    json!({
+        "id": id.to_string(), "channel_id": CHANNEL.to_string(), "guild_id": GUILD.to_string(),
+        "author": author, "content": content,
+        "timestamp": "2026-11-21T12:00:00.000000+00:00", "edited_timestamp": null,
+        "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
+        "attachments": [], "embeds": [], "pinned": false, "type": 0,
+    })
+}
+
+impl FakeDiscord {
+    pub async fn start() -> FakeDiscord {
+        let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let ws = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let api_url = format!("http://{}", http.local_addr().unwrap());
+        let state = Arc::new(State {
+            requests: Mutex::new(Vec::new()),
+            changed: Notify::new(),
+            gateway_url: format!("ws://{}", ws.local_addr().unwrap()),
+            next_id: AtomicU64::new(900_000),
+            identify: Mutex::new(None),
+        });
+        let (events, rx) = mpsc::unbounded_channel();
+        tokio::spawn(serve_http(http, state.clone()));
+        tokio::spawn(serve_gateway(ws, state.clone(), rx));
+        FakeDiscord {
+            api_url,
+            state,
+            events,
+            next_id: AtomicU64::new(500_000),
+        }
+    }
+
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.state.requests.lock().unwrap().clone()
+    }
+
+    pub fn identify(&self) -> Option<Value> {
+        self.state.identify.lock().unwrap().clone()
+    }
+
+    /// The first request that matches, waiting up to 20 s for it.
+    pub async fn wait_for(&self, what: &str, pred: impl Fn(&Recorded) -> bool) -> Recorded {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let changed = self.state.changed.notified();
+            if let Some(r) = self.requests().into_iter().find(|r| pred(r)) {
+                return r;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!(
+                    "no {what} within 20 s; requests: {:#?}",
+                    self.requests()
+                        .iter()
+                        .map(|r| format!("{} {} {}", r.method, r.path, r.json))
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+
+    /// The callback answering interaction `id`.
+    pub async fn callback(&self, id: u64) -> Recorded {
+        let path = format!("/interactions/{id}/");
+        self.wait_for(&format!("answer to interaction {id}"), |r| {
+            r.method == "POST" && r.path.starts_with(&path)
+        })
+        .await
+    }
+
+    fn dispatch(&self, t: &str, d: Value) {
+        self.events.send((t.to_string(), d)).unwrap();
+    }
+
+    /// `who` runs a slash command; returns the interaction id.
+    pub fn slash(&self, who: (u64, &str), name: &str, options: Value, resolved: Value) -> u64 {
+        let id = self.id();
+        self.dispatch(
+            "INTERACTION_CREATE",
+            json!({
+                "id": id.to_string(), "application_id": APP.to_string(), "type": 2,
+                "data": {"id": "77", "name": name, "type": 1, "options": options, "resolved": resolved},
+                "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
+                "member": member(who.0, who.1), "token": format!("tok{id}"), "version": 1,
+                "locale": "en-US", "guild_locale": "en-US", "app_permissions": "2248473465835073",
+                "entitlements": [], "attachment_size_limit": 10485760, "authorizing_integration_owners": {"0": GUILD.to_string()},
+                "context": 0,
+            }),
+        );
+        id
+    }
+
+    /// `who` types into an autocompleted option of `/name`.
+    pub fn autocomplete(&self, who: (u64, &str), name: &str, option: &str, typed: &str) -> u64 {
+        let id = self.id();
+        self.dispatch(
+            "INTERACTION_CREATE",
+            json!({
+                "id": id.to_string(), "application_id": APP.to_string(), "type": 4,
+                "data": {"id": "77", "name": name, "type": 1,
+                         "options": [{"name": option, "type": 3, "value": typed, "focused": true}]},
+                "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
+                "member": member(who.0, who.1), "token": format!("tok{id}"), "version": 1,
+                "locale": "en-US", "app_permissions": "2248473465835073",
+                "entitlements": [], "attachment_size_limit": 10485760, "authorizing_integration_owners": {}, "context": 0,
+            }),
+        );
+        id
+    }
+
+    /// `who` presses a button on message `on`.
+    pub fn press(&self, who: (u64, &str), custom_id: &str, on: u64) -> u64 {
+        let id = self.id();
+        self.dispatch(
+            "INTERACTION_CREATE",
+            json!({
+                "id": id.to_string(), "application_id": APP.to_string(), "type": 3,
+                "data": {"custom_id": custom_id, "component_type": 2},
+                "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
+                "member": member(who.0, who.1), "message": message(on, user(APP, "voidmate"), "a question"),
+                "token": format!("tok{id}"), "version": 1, "locale": "en-US",
+                "app_permissions": "2248473465835073", "entitlements": [], "attachment_size_limit": 10485760,
+                "authorizing_integration_owners": {}, "context": 0,
+            }),
+        );
+        id
+    }
+
+    /// `who` writes a message; `mentions` and `reply_to` as Discord fills them.
+    pub fn say(
+        &self,
+        who: (u64, &str),
+        content: &str,
+        mentions: Value,
+        reply_to: Option<Value>,
+    ) -> u64 {
+        let id = self.id();
+        let mut m = message(id, user(who.0, who.1), content);
+        m["mentions"] = mentions;
+        if let Some(r) = reply_to {
+            m["message_reference"] = json!({
+                "message_id": r["id"], "channel_id": CHANNEL.to_string(), "guild_id": GUILD.to_string(),
+            });
+            m["referenced_message"] = r;
+            m["type"] = json!(19);
+        }
+        self.dispatch("MESSAGE_CREATE", m);
+        id
+    }
+}
+
+async fn serve_http(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let state = state.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |req| handle(state.clone(), req));
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+fn reply(status: u16, body: Value) -> Result<Response<Full<Bytes>>, Infallible> {
+    let body = if status == 204 {
+        Bytes::new()
+    } else {
+        Bytes::from(body.to_string())
+    };
+    Ok(Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(Full::new(body))
+        .unwrap())
+}
+
+async fn handle(
+    state: Arc<State>,
+    req: Request<hyper::body::Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let method = req.method().to_string();
+    let path = req.uri().path().trim_start_matches("/api/v10").to_string();
+    let content_type = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = req.into_body().collect().await.unwrap().to_bytes();
+    let (json, files) = match content_type.split_once("boundary=") {
+        Some((_, boundary)) => multipart(&body, boundary.trim_matches('"')),
+        None => (
+            serde_json::from_slice(&body).unwrap_or(Value::Null),
+            Vec::new(),
+        ),
+    };
+    let rec = Recorded {
+        method: method.clone(),
+        path: path.clone(),
+        json: json.clone(),
+        files,
+    };
+    state.requests.lock().unwrap().push(rec);
+    state.changed.notify_waiters();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let new_message = |content: &Value| {
+        let id = state.next_id.fetch_add(1, Ordering::SeqCst);
+        let mut m = message(id, user(APP, "voidmate"), content.as_str().unwrap_or(""));
+        m["components"] = json.get("components").cloned().unwrap_or(json!([]));
+        m
+    };
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway"]) => reply(200, json!({"url": state.gateway_url})),
+        ("GET", ["gateway", "bot"]) => reply(
+            200,
+            json!({"url": state.gateway_url, "shards": 1, "session_start_limit":
+                {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
+        ),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            let commands: Vec<Value> = json
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut c)| {
+                    c["id"] = json!((800 + i).to_string());
+                    c["application_id"] = json!(APP.to_string());
+                    c["version"] = json!("1");
+                    c["type"] = c.get("type").cloned().unwrap_or(json!(1));
+                    c["default_member_permissions"] = Value::Null;
+                    c
+                })
+                .collect();
+            reply(200, Value::Array(commands))
+        }
+        ("POST", ["interactions", _, _, "callback"]) => reply(204, Value::Null),
+        ("DELETE", ["webhooks", _, _, "messages", _]) => reply(204, Value::Null),
+        ("PATCH", ["webhooks", _, _, "messages", _])
+        | ("POST", ["webhooks", _, _])
+        | ("POST", ["channels", _, "messages"])
+        | ("PATCH", ["channels", _, "messages", _]) => reply(200, new_message(&json["content"])),
+        _ => reply(404, json!({"message": "Unknown route", "code": 0})),
+    }
+}
+
+/// The `payload_json` part and the files of a multipart/form-data body.
+fn multipart(body: &[u8], boundary: &str) -> (Value, Vec<(String, Vec<u8>)>) {
+    let delimiter = format!("--{boundary}");
+    let mut json = Value::Null;
+    let mut files = Vec::new();
+    for part in split(body, delimiter.as_bytes()).into_iter().skip(1) {
+        let Some(end) = find(part, b"\r\n\r\n") else {
+            continue;
+        };
+        let headers = String::from_utf8_lossy(&part[..end]).to_string();
+        let mut content = &part[end + 4..];
+        if content.ends_with(b"\r\n") {
+            content = &content[..content.len() - 2];
+        }
+        let filename = headers
+            .split("filename=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next());
+        match filename {
+            Some(name) => files.push((name.to_string(), content.to_vec())),
+            None if headers.contains("name=\"payload_json\"") => {
+                json = serde_json::from_slice(content).unwrap_or(Value::Null)
+            }
+            None => {}
+        }
+    }
+    (json, files)
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    while let Some(i) = find(body, delimiter) {
+        out.push(&body[..i]);
+        body = &body[i + delimiter.len()..];
+    }
+    out.push(body);
+    out
+}
+
+async fn serve_gateway(
+    listener: TcpListener,
+    state: Arc<State>,
+    mut events: mpsc::UnboundedReceiver<(String, Value)>,
+) {
+    // One connection: one shard.
+    let Ok((stream, _)) = listener.accept().await else {
+        return;
+    };
+    let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
+    let send = |v: Value| Frame::Text(v.to_string());
+    ws.send(send(
+        json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null}),
+    ))
+    .await
+    .unwrap();
+    let mut seq = 0u64;
+    let mut ready = false;
+    loop {
+        tokio::select! {
+            frame = ws.next() => {
+                let Some(Ok(frame)) = frame else { return };
+                let Ok(text) = frame.to_text() else { continue };
+                let Ok(v) = serde_json::from_str::<Value>(text) else { continue };
+                match v["op"].as_u64() {
+                    Some(1) => {
+                        ws.send(send(json!({"op": 11, "d": null, "s": null, "t": null}))).await.unwrap();
+                    }
+                    Some(2) => {
+                        *state.identify.lock().unwrap() = Some(v["d"].clone());
+                        seq += 1;
+                        ws.send(send(json!({"op": 0, "s": seq, "t": "READY", "d": {
+                            "v": 10, "user": user(APP, "voidmate"), "guilds": [],
+                            "session_id": "fake-session", "resume_gateway_url": state.gateway_url,
+                            "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0},
+                        }}))).await.unwrap();
+                        ready = true;
+                        state.changed.notify_waiters();
+                    }
+                    _ => {}
+                }
+            }
+            event = events.recv(), if ready => {
+                let Some((t, d)) = event else { return };
+                seq += 1;
+                ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.unwrap();
+            }
+        }
+    }
+}
