@@ -508,13 +508,19 @@ pub enum VariantChoice {
     Standard,
     #[name = "Antichess"]
     Antichess,
+    #[name = "Suicide Void Chess"]
+    SuicideVoid,
+    #[name = "Suicide Void Chess, promotion wins"]
+    SuicideVoidPw,
 }
 
 impl VariantChoice {
-    pub const ALL: [VariantChoice; 3] = [
+    pub const ALL: [VariantChoice; 5] = [
         VariantChoice::Void,
         VariantChoice::Standard,
         VariantChoice::Antichess,
+        VariantChoice::SuicideVoid,
+        VariantChoice::SuicideVoidPw,
     ];
 
     /// The variant's name in the rules registry.
@@ -523,6 +529,8 @@ impl VariantChoice {
             VariantChoice::Void => "void",
             VariantChoice::Standard => "standard",
             VariantChoice::Antichess => "antichess",
+            VariantChoice::SuicideVoid => "suicide-void",
+            VariantChoice::SuicideVoidPw => "suicide-void-pw",
         }
     }
 }

@@ -188,7 +188,7 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
     bot.refused(
         "alice",
         "challenge @bob xiangqi",
-        "'xiangqi' is not a variant I know; try one of: standard, void, antichess.",
+        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw.",
     )
     .await;
     bot.refused(
@@ -669,4 +669,59 @@ async fn move_suggestions_follow_what_was_typed() {
         .suggest_moves("elsewhere", "alice", "", 25)
         .await
         .is_empty());
+}
+
+#[tokio::test]
+async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "challenge @bob suicide-void").await;
+    let start = bot.ok("bob", "accept").await;
+    assert!(
+        start.text.contains("alice (White) vs bob (Black)")
+            && start.text.ends_with("bob, your move."),
+        "{}",
+        start.text
+    );
+    assert_eq!(start.mentions, ["bob"]);
+    bot.refused(
+        "bob",
+        "e5",
+        "e5 is illegal: first the void must be placed on an empty square, like @e5.",
+    )
+    .await;
+    bot.ok("bob", "@e5").await;
+    bot.ok("alice", "e4").await;
+    bot.ok("bob", "d5").await;
+    let moves = bot.ok("alice", "moves").await;
+    assert_eq!(
+        moves.text,
+        "alice to move: exd5@…\nA capture moves the void too: add an empty square, like exd5@e2."
+    );
+    assert_eq!(
+        bot.core.suggest_moves("room", "alice", "ex", 25).await,
+        ["exd5@"]
+    );
+    assert_eq!(
+        bot.core.suggest_moves("room", "alice", "exd5@e", 25).await,
+        ["exd5@e2", "exd5@e3", "exd5@e4", "exd5@e6"]
+    );
+    bot.refused(
+        "alice",
+        "exd5",
+        "exd5 is illegal: a capture moves the void too: say where, like exd5@e2.",
+    )
+    .await;
+    let played = bot.ok("alice", "exd5@e4").await;
+    assert!(
+        played.text.contains("alice played exd5@e4"),
+        "{}",
+        played.text
+    );
+    let history = bot.ok("alice", "history").await;
+    assert!(
+        history.text.ends_with("1... @e5 1. e4 d5 2. exd5@e4"),
+        "{}",
+        history.text
+    );
 }

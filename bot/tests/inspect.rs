@@ -266,3 +266,75 @@ fn run_names_a_missing_discord_token() {
         "nothing is opened before the settings are read"
     );
 }
+
+/// A whole game of `variant` through the console: random legal moves from a
+/// fixed seed until the rules engine says the game is over, typed as a
+/// player would type them; the console must reach the same end.
+fn console_plays_a_whole_game(variant: &str, challenge: &str) {
+    use std::io::Write;
+    use voidmate_rules::Position;
+    let rules = voidmate_rules::variant(variant).unwrap();
+    let (mut pos, mut moves) = (Position::new(rules), Vec::new());
+    let mut state: u64 = 0x9e3779b97f4a7c15;
+    while pos.outcome().is_none() && moves.len() < 600 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let legal = pos.legal_moves();
+        let mv = legal[(state >> 33) as usize % legal.len()];
+        moves.push(pos.san(&mv));
+        pos.play_unchecked(&mv);
+    }
+    let outcome = pos.outcome().expect("the random game ends");
+    let mut script = format!("{challenge}\nas bob\naccept\n");
+    let mut to_move = Position::new(rules).turn();
+    for san in &moves {
+        let who = if to_move == voidmate_rules::Color::White {
+            "alice"
+        } else {
+            "bob"
+        };
+        script.push_str(&format!("as {who}\n{san}\n"));
+        to_move = !to_move;
+    }
+    script.push_str("history\nquit\n");
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args([
+            "console",
+            "--db",
+            dir.path().join("game.db").to_str().unwrap(),
+            "--images",
+            dir.path().join("images").to_str().unwrap(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || stdin.write_all(script.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(!out.contains(" is illegal"), "{out}");
+    let last = moves.last().unwrap();
+    let end = format!("played {last}. {outcome}. Result: {}.", outcome.score());
+    assert!(out.contains(&end), "no `{end}` in:\n{out}");
+    // The record starts with Black's placement, before move 1.
+    assert!(
+        out.contains(&format!("1... {} 1. {} ", moves[0], moves[1])),
+        "{out}"
+    );
+}
+
+#[test]
+fn console_plays_a_whole_suicide_void_game() {
+    console_plays_a_whole_game("suicide-void", "challenge @bob suicide-void");
+}
+
+#[test]
+fn console_plays_a_whole_suicide_void_game_where_promotion_wins() {
+    console_plays_a_whole_game(
+        "suicide-void-pw",
+        "challenge @bob suicide-void promotion-wins",
+    );
+}

@@ -60,6 +60,10 @@ pub struct Board {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) siege: u16,
+    /// Set when a move won the game outright by a variant's own rule
+    /// (Suicide Void Chess's "promotion wins"). Such a position is final, so
+    /// the key need not see it.
+    pub(crate) winner: Option<Color>,
     pub(crate) hash: u64,
 }
 
@@ -83,6 +87,7 @@ impl Board {
             halfmove: 0,
             fullmove: 1,
             siege: 0,
+            winner: None,
             hash: 0,
         }
     }
@@ -220,6 +225,15 @@ impl Board {
             self.voids.remove(sq);
         }
         self.hash ^= zobrist::void(sq);
+    }
+
+    /// Moves the one void of the board to `to` (Suicide Void Chess).
+    pub(crate) fn move_void(&mut self, to: Square) {
+        let old: Vec<Square> = self.voids.iter().collect();
+        for sq in old {
+            self.set_void(sq, false);
+        }
+        self.set_void(to, true);
     }
 
     pub(crate) fn set_unstable(&mut self, owner: Color, tile: Option<Unstable>) {

@@ -11,7 +11,9 @@
 //! - `unstable:` each unstable tile as square, owner (`w`/`b`) and the full move
 //!   in which the owner's capture made it (the owner's latest move, since a
 //!   tile turns void at the end of its owner's next move);
-//! - `siege:` plies of unbroken void siege (see `docs/rules/void.md`).
+//! - `siege:` plies of unbroken void siege (see `docs/rules/void.md`);
+//! - `won:` the side that won by a variant's own rule with the last move
+//!   (Suicide Void Chess: a promotion when promotion wins).
 //!
 //! Parts may come in any order; a position without special tiles is written
 //! with six fields, and a six-field FEN means "no special tiles".
@@ -310,9 +312,16 @@ fn parse_tiles(rules: &Rules, b: &mut Board, field: &str) -> Result<(), FenError
                     .parse()
                     .map_err(|_| FenError::Tiles(format!("siege '{value}' is not a number")))?;
             }
+            "won" => {
+                b.winner = Some(match value {
+                    "w" => Color::White,
+                    "b" => Color::Black,
+                    _ => return Err(FenError::Tiles(format!("won '{value}' should be w or b"))),
+                });
+            }
             other => {
                 return Err(FenError::Tiles(format!(
-                    "unknown part '{other}' (expected void, unstable or siege)"
+                    "unknown part '{other}' (expected void, unstable, siege or won)"
                 )))
             }
         }
@@ -424,6 +433,9 @@ pub(crate) fn format(rules: &Rules, b: &Board) -> String {
     }
     if b.siege > 0 {
         parts.push(format!("siege:{}", b.siege));
+    }
+    if let Some(w) = b.winner {
+        parts.push(format!("won:{}", w.char()));
     }
     if !parts.is_empty() {
         s.push(' ');

@@ -170,10 +170,8 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
         if to.rank() == promo_rank {
             for &role in &rules.def.promotion {
                 out.push(Move {
-                    from,
-                    to,
-                    kind,
                     promotion: Some(role),
+                    ..Move::new(from, to, kind)
                 });
             }
         } else {
@@ -271,6 +269,15 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
     let mut n = b.clone();
     let us = b.turn;
     let them = !us;
+    if mv.kind == MoveKind::PlaceVoid {
+        // Not a move of the game's clock: the move number stays.
+        n.set_void(mv.to, true);
+        if n.ep.is_some() {
+            n.set_ep(None);
+        }
+        n.set_turn(them);
+        return n;
+    }
     let mover = n.take(mv.from).expect("a piece on the from square");
     let mut captured = None;
     match mv.kind {
@@ -285,6 +292,7 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         MoveKind::EnPassant => {
             captured = n.take(mv.to.offset(-Rules::pawn_forward(us)));
         }
+        MoveKind::PlaceVoid => unreachable!("handled above"),
         MoveKind::Castle(side) => {
             let c = rules.def.castling.as_ref().expect("castling rules");
             let rank = rules.home_rank(us);

@@ -24,6 +24,9 @@ pub enum MoveKind {
     /// The king moves two squares towards a rook, which jumps over it
     /// (`O-O`): `from`/`to` are the king's squares.
     Castle(CastlingSide),
+    /// No piece moves: a void is put on the empty square `to` (`from` is the
+    /// same square). Suicide Void Chess opens with it (`@e5`).
+    PlaceVoid,
 }
 
 /// A move of the side to move. Only legal moves come out of the engine; to
@@ -35,6 +38,9 @@ pub struct Move {
     pub to: Square,
     pub kind: MoveKind,
     pub promotion: Option<Role>,
+    /// Where the void goes after this move, in games where a capture moves
+    /// it (Suicide Void Chess: `Bxe5@d4`).
+    pub void_to: Option<Square>,
 }
 
 impl Move {
@@ -44,21 +50,39 @@ impl Move {
             to,
             kind,
             promotion: None,
+            void_to: None,
         }
     }
 
-    /// Coordinate notation: `e2e4`, `e8e9m` (promotion letter in lower case).
+    /// Puts a void on `sq`.
+    pub(crate) const fn place_void(sq: Square) -> Move {
+        Move::new(sq, sq, MoveKind::PlaceVoid)
+    }
+
+    /// Coordinate notation: `e2e4`, `e8e9m` (promotion letter in lower case),
+    /// `@e5` (a void placed), `f1e5@d4` (the void moved after a capture).
     pub fn to_coordinate(&self, letter: impl Fn(Role) -> char) -> String {
+        if self.kind == MoveKind::PlaceVoid {
+            return format!("@{}", self.to);
+        }
         let mut s = format!("{}{}", self.from, self.to);
         if let Some(role) = self.promotion {
             s.push(letter(role).to_ascii_lowercase());
+        }
+        if let Some(v) = self.void_to {
+            s.push('@');
+            s.push_str(&v.to_string());
         }
         s
     }
 }
 
-/// Enough room for every legal move of any position on a 16x16 board.
-pub const MAX_MOVES: usize = 1024;
+/// Room for every legal move of a position: 16x16 boards have a few hundred,
+/// and in Suicide Void Chess each capture comes once per square the void may
+/// move to (captures times empty squares: a few hundred in play, about 2,700
+/// in the most crowded positions we could build). Larger lists cost speed in
+/// every game, measured in `docs/performance.md`.
+pub const MAX_MOVES: usize = 4096;
 
 /// A list of moves, kept on the stack.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;

@@ -11,6 +11,8 @@ pub enum WinReason {
     KingLostToVoid,
     /// Giveaway games: the winner has no piece or no move left.
     NothingLeftToGive,
+    /// Suicide Void Chess with "promotion wins": a pawn reached its last rank.
+    PawnPromoted,
 }
 
 /// Why a game was drawn.
@@ -59,6 +61,7 @@ impl fmt::Display for Outcome {
                     WinReason::Checkmate => "checkmate",
                     WinReason::KingLostToVoid => "the enemy king was lost to the void",
                     WinReason::NothingLeftToGive => "no piece or move left to give away",
+                    WinReason::PawnPromoted => "a pawn reached the last rank",
                 };
                 write!(f, "{winner} wins: {how}")
             }

@@ -57,10 +57,13 @@ impl Position {
         self.board.tile(sq)
     }
 
-    pub fn legal_moves(&self) -> MoveList {
+    /// The legal moves, on the heap: a full move list is tens of kilobytes
+    /// (see [`crate::MAX_MOVES`]), too big to pass around by value or keep in
+    /// an async task's state.
+    pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = MoveList::new();
         movegen::legal_moves(self.rules, &self.board, &mut moves);
-        moves
+        moves.to_vec()
     }
 
     pub fn is_legal(&self, mv: &Move) -> bool {

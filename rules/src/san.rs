@@ -117,8 +117,86 @@ impl Position {
         if text.trim().chars().count() > MAX_MOVE_TEXT {
             return Err(err(MoveErrorKind::TooLong));
         }
-        let legal = self.legal_moves();
-        let parsed = parse_text(self, &input).ok_or_else(|| err(MoveErrorKind::Malformed))?;
+        let mut legal = self.legal_moves();
+        // A void part: `@e5` alone places the void, `Bxe5@d4` moves it.
+        let bare = input.trim_end_matches(['+', '#', '!', '?']);
+        let (main, void_to) = match bare.rsplit_once('@') {
+            None => (input.as_str(), None),
+            Some((main, sq)) => {
+                let size = self.rules().size();
+                let sq = Square::parse(&sq.to_ascii_lowercase())
+                    .ok_or_else(|| err(MoveErrorKind::Malformed))?;
+                if !size.contains(sq) {
+                    return Err(err(MoveErrorKind::OffBoard {
+                        square: sq.to_string(),
+                        board: size.describe(),
+                    }));
+                }
+                (main, Some(sq))
+            }
+        };
+        let places = legal.iter().any(|m| m.kind == MoveKind::PlaceVoid);
+        if main.is_empty() {
+            let sq = void_to.ok_or_else(|| err(MoveErrorKind::Malformed))?;
+            return legal
+                .iter()
+                .find(|m| m.kind == MoveKind::PlaceVoid && m.to == sq)
+                .copied()
+                .ok_or_else(|| {
+                    err(MoveErrorKind::Illegal(if !places {
+                        "the void is already on the board; it moves only together with a capture, like Bxe5@d4".into()
+                    } else {
+                        format!("{sq} is not empty; the void goes on an empty square")
+                    }))
+                });
+        }
+        if places {
+            return Err(err(MoveErrorKind::Illegal(
+                "first the void must be placed on an empty square, like @e5".into(),
+            )));
+        }
+        let relocating = legal.iter().any(|m| m.void_to.is_some());
+        if let Some(sq) = void_to {
+            if !relocating {
+                return Err(err(MoveErrorKind::Illegal(
+                    "the void moves only together with a capture".into(),
+                )));
+            }
+            let (with, without): (Vec<Move>, Vec<Move>) =
+                legal.iter().copied().partition(|m| m.void_to == Some(sq));
+            if with.is_empty() {
+                let why = if self.board().is_void(sq) {
+                    format!("the void already stands on {sq}; it must move to another square")
+                } else {
+                    format!("the void cannot move to {sq}: it needs an empty square")
+                };
+                // Only when the capture itself is right is the void the problem.
+                if parse_text(self, main).is_some_and(|p| match p {
+                    Parsed::Patterns(ps) => ps
+                        .iter()
+                        .any(|p| without.iter().any(|m| matches(self.board(), p, m))),
+                    Parsed::Castle(_) => false,
+                }) {
+                    return Err(err(MoveErrorKind::Illegal(why)));
+                }
+            }
+            legal = with;
+        } else if relocating {
+            if let Some(Parsed::Patterns(ps)) = parse_text(self, main) {
+                if let Some(m) = ps
+                    .iter()
+                    .find_map(|p| legal.iter().find(|m| matches(self.board(), p, m)))
+                {
+                    let mut san = san_plain(self, m);
+                    san.truncate(san.rfind('@').unwrap_or(san.len()));
+                    return Err(err(MoveErrorKind::Illegal(format!(
+                        "a capture moves the void too: say where, like {san}@{}",
+                        m.void_to.expect("relocating")
+                    ))));
+                }
+            }
+        }
+        let parsed = parse_text(self, main).ok_or_else(|| err(MoveErrorKind::Malformed))?;
         let patterns = match parsed {
             Parsed::Castle(side) => {
                 return legal
@@ -371,6 +449,7 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
     match mv.kind {
         MoveKind::Castle(CastlingSide::King) => return "O-O".into(),
         MoveKind::Castle(CastlingSide::Queen) => return "O-O-O".into(),
+        MoveKind::PlaceVoid => return format!("@{}", mv.to),
         _ => {}
     }
     let role = movegen::role_at(b, mv.from);
@@ -405,6 +484,10 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
     if let Some(promo) = mv.promotion {
         s.push('=');
         s.push(rules.letter(promo).unwrap_or('?'));
+    }
+    if let Some(v) = mv.void_to {
+        s.push('@');
+        s.push_str(&v.to_string());
     }
     s
 }

@@ -92,7 +92,7 @@ fn corrupt_fens_get_specific_errors() {
         ),
         (
             "4k4/9/9/9/9/9/9/9/4K4 w - - 0 1 holes:d4",
-            "bad tile field: unknown part 'holes' (expected void, unstable or siege)",
+            "bad tile field: unknown part 'holes' (expected void, unstable, siege or won)",
         ),
         (
             "9/9/9/9/9/9/9/9/4K4 w - - 0 1",

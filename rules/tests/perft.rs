@@ -86,3 +86,9 @@ fn divide_sums_to_perft() {
     assert_eq!(divided.len(), 22);
     assert_eq!(divided.iter().map(|(_, n)| n).sum::<u64>(), pos.perft(3));
 }
+
+#[test]
+fn suicide_void_matches_reference_and_recorded_numbers() {
+    run(variants::suicide_void(false), &load("suicide-void"), 3);
+    run(variants::suicide_void(true), &load("suicide-void-pw"), 3);
+}

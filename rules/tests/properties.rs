@@ -76,6 +76,8 @@ fn random_game(rules: &'static Rules, seed: u64, plies: usize) -> Result<(), Tes
                         (mv.to.file() as i8, mv.to.rank() as i8),
                     )
                     && m.promo == mv.promotion.map(|r| r as u8)
+                    && m.place == (mv.kind == voidmate_rules::MoveKind::PlaceVoid)
+                    && m.void_to == mv.void_to.map(|s| (s.file() as i8, s.rank() as i8))
             })
             .map(|m| RefPos::from_position(&pos).apply(&m))
             .expect("the reference knows the move");
@@ -97,6 +99,16 @@ proptest! {
     #[test]
     fn antichess_random_games_agree_with_reference(seed in any::<u64>()) {
         random_game(variants::antichess(), seed, 160)?;
+    }
+
+    #[test]
+    fn suicide_void_random_games_agree_with_reference(seed in any::<u64>()) {
+        random_game(variants::suicide_void(false), seed, 160)?;
+    }
+
+    #[test]
+    fn suicide_void_promotion_wins_games_agree_with_reference(seed in any::<u64>()) {
+        random_game(variants::suicide_void(true), seed, 160)?;
     }
 
     #[test]

@@ -194,9 +194,12 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 return err("challenge whom? For example: `challenge @bob void 3d`");
             };
             let (mut variant, mut time, mut color) = (None, None, None);
+            let mut promotion_wins = false;
             for o in opts {
                 let lower = o.to_ascii_lowercase();
-                if lower == "white" || lower == "black" {
+                if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
+                    promotion_wins = true;
+                } else if lower == "white" || lower == "black" {
                     color = Some(if lower == "white" {
                         ColorChoice::White
                     } else {
@@ -210,6 +213,18 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                     return err(format!(
                         "I do not understand `{o}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`"
                     ));
+                }
+            }
+            if promotion_wins {
+                // An option of Suicide Void Chess, which is its own variant inside.
+                let base = variant.as_deref().map(voidmate_rules::variants::by_name);
+                match base {
+                    None | Some(Some(_))
+                        if base.flatten().is_none_or(|r| r.name().starts_with("suicide-void")) =>
+                    {
+                        variant = Some("suicide-void-pw".to_string());
+                    }
+                    _ => return err("promotion-wins is an option of Suicide Void Chess: `challenge @bob suicide-void promotion-wins`"),
                 }
             }
             Command::Challenge {
@@ -305,6 +320,24 @@ mod tests {
                 query: "can the minister cross a void?".into()
             }
         );
+    }
+
+    #[test]
+    fn promotion_wins_picks_its_variant_and_nothing_else() {
+        for text in [
+            "challenge @bob suicide-void promotion-wins",
+            "challenge @bob promotion-wins",
+            "challenge @bob pw suicide-void 2d",
+        ] {
+            let Command::Challenge { variant, .. } = parse(text).unwrap() else {
+                panic!("{text}")
+            };
+            assert_eq!(variant.as_deref(), Some("suicide-void-pw"), "{text}");
+        }
+        assert!(parse("challenge @bob void promotion-wins")
+            .unwrap_err()
+            .0
+            .starts_with("promotion-wins is an option of Suicide Void Chess"));
     }
 
     #[test]

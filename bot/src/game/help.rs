@@ -171,6 +171,58 @@ pub static TOPICS: &[Topic] = &[
                piece: no check, no castling, it can be taken, and a pawn may promote to one.",
         diagram: None,
     },
+    Topic {
+        variant: "suicide-void",
+        key: "rules",
+        title: "Suicide Void Chess",
+        keywords: &["suicide", "rules", "overview", "basics", "win", "goal", "aim", "compulsory", "king"],
+        text: "Giveaway chess with a hole in the board. Lose all your pieces, or be left without a move, and \
+               you win. A capture is compulsory when one is possible (any capture will do). The king is an \
+               ordinary piece: no check, no castling, and pawns may promote to a king. Repetition three \
+               times, or 50 moves without a capture or pawn move, is a draw. Topics: void, capture, \
+               promotion-wins.",
+        diagram: None,
+    },
+    Topic {
+        variant: "suicide-void",
+        key: "void",
+        title: "The void square",
+        keywords: &["void", "place", "placing", "placement", "start", "first", "setup", "coin", "land", "jump", "knight", "pass"],
+        text: "The game opens with Black putting the void on any empty square: write `@e5`. Then White \
+               makes the first real move. No piece may stop on the void, and only a knight may get past \
+               it: a rook, bishop, queen or a pawn's double step is blocked by it, as by a wall.",
+        diagram: Some(Diagram {
+            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 void:d4",
+            select: None,
+            caption: "The void placed on d4",
+        }),
+    },
+    Topic {
+        variant: "suicide-void",
+        key: "capture",
+        title: "Captures move the void",
+        keywords: &["capture", "captures", "take", "move", "moves", "relocate", "after", "at", "notation"],
+        text: "Whoever captures also moves the void, in the same move, to another empty square: write the \
+               capture, then `@` and the square, like `Bxe5@d4` (or `f1e5@d4`). The square the capturing \
+               piece left counts as empty. Whether you must capture is decided with the void where it \
+               stands before your move.",
+        diagram: Some(Diagram {
+            fen: "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2 void:e5",
+            select: Some("e4"),
+            caption: "White must take on d5, then moves the void",
+        }),
+    },
+    Topic {
+        variant: "suicide-void",
+        key: "promotion-wins",
+        title: "The promotion-wins option",
+        keywords: &["promotion", "promote", "wins", "option", "last", "rank", "pw"],
+        text: "Chosen at the challenge (`challenge @bob suicide-void promotion-wins`): a pawn that reaches \
+               its last rank wins the game at once. One exception: if that pawn's move captures the \
+               opponent's very last piece, the capture counts first, and the opponent, now without \
+               pieces, wins.",
+        diagram: None,
+    },
 ];
 
 /// The topic that best answers `query` (free text), with its variant named
@@ -184,6 +236,8 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
         "standard"
+    } else if words.iter().any(|w| w == "suicide" || w == "suicide-void") {
+        "suicide-void"
     } else if words.iter().any(|w| w == "antichess" || w == "giveaway") {
         "antichess"
     } else {
@@ -209,12 +263,18 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
 
 /// The topics of a variant, for a `rules VARIANT` listing.
 pub fn topics_of(variant: &str) -> Vec<&'static Topic> {
+    // The promotion-wins game shares the topics of its base game.
+    let variant = if variant == "suicide-void-pw" {
+        "suicide-void"
+    } else {
+        variant
+    };
     TOPICS.iter().filter(|t| t.variant == variant).collect()
 }
 
 pub const COMMANDS: &str = "\
 Commands (the same everywhere; name a game with #N when you play several here):
-  challenge @user [variant] [time] [white|black]  invite someone: `challenge @bob void 3d`
+  challenge @user [variant] [time] [white|black] [promotion-wins]  invite someone: `challenge @bob void 3d`
   accept [@user] / decline [@user]     answer a challenge (decline also withdraws your own)
   move <move>                          play a move: `move e4`, `move Nf3`, `move e8=M` (or just `e4`)
   board                                show the position
@@ -274,6 +334,13 @@ mod tests {
             best_topic("giveaway captures").unwrap().variant,
             "antichess"
         );
+        assert_eq!(
+            best_topic("suicide where does the void go after a capture")
+                .unwrap()
+                .key,
+            "capture"
+        );
+        assert_eq!(best_topic("suicide placing the void").unwrap().key, "void");
     }
 
     #[test]

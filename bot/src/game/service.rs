@@ -442,10 +442,20 @@ impl Core {
                 continue;
             }
             for mv in g.pos.legal_moves().iter() {
-                let san = g.pos.san(mv);
-                if san.to_ascii_lowercase().starts_with(&typed)
-                    || g.pos.coordinate(mv).starts_with(&typed)
+                let mut san = g.pos.san(mv);
+                if !(san.to_ascii_lowercase().starts_with(&typed)
+                    || g.pos.coordinate(mv).starts_with(&typed))
                 {
+                    continue;
+                }
+                // Until a square for the void is typed, offer the capture
+                // once (`exd5@`), not once per square.
+                if !typed.contains('@') {
+                    if let Some(at) = san.find('@').filter(|&i| i > 0) {
+                        san.truncate(at + 1);
+                    }
+                }
+                if !out.contains(&san) {
                     out.push(san);
                 }
             }
@@ -807,14 +817,16 @@ impl Core {
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
         let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
+        // Usually White; in Suicide Void Chess Black places the void first.
+        let first = g.name(g.pos.turn()).to_string();
         let picture = self.picture(tx, ch, &g, &white, None).await?;
         Ok(Done {
             text: format!(
-                "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}. {white}, your move.",
+                "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}. {first}, your move.",
                 rules.title()
             ),
             picture: Some(picture),
-            mentions: vec![white.clone()],
+            mentions: vec![first.clone()],
             actions: Vec::new(),
         })
     }
@@ -1010,11 +1022,23 @@ impl Core {
                 )?),
             };
         let legal = g.pos.legal_moves();
-        let chosen: Vec<String> = legal
+        let mut chosen: Vec<String> = legal
             .iter()
             .filter(|m| select.is_none_or(|s| m.from == s))
             .map(|m| g.pos.san(m))
             .collect();
+        // A capture that moves the void comes once per square: list it once.
+        let relocating = legal.iter().any(|m| m.void_to.is_some());
+        if relocating {
+            chosen = chosen
+                .iter()
+                .map(|s| match s.split_once('@') {
+                    Some((main, _)) => format!("{main}@…"),
+                    None => s.clone(),
+                })
+                .collect();
+            chosen.dedup();
+        }
         let text = match (select, chosen.is_empty()) {
             (_, _) if g.row.status == "finished" => {
                 format!("Game #{} is over: no moves.", g.row.id)
@@ -1027,6 +1051,14 @@ impl Core {
             },
             (None, true) => "There are no legal moves.".to_string(),
             (_, false) => format!("{} to move: {}", g.name(g.pos.turn()), chosen.join(" ")),
+        };
+        let text = if relocating && !chosen.is_empty() {
+            format!(
+                "{text}\nA capture moves the void too: add an empty square, like {}.",
+                g.pos.san(&legal[0])
+            )
+        } else {
+            text
         };
         let picture = self.picture(tx, ch, &g, me, select).await?;
         Ok(Done {
@@ -1341,7 +1373,8 @@ fn numbered(g: &Game) -> String {
         }
         out.push_str(&m.san);
         out.push(' ');
-        if !white_to_move {
+        // Placing the void (`@e5`) comes before move 1 and does not count.
+        if !white_to_move && !m.san.starts_with('@') {
             number += 1;
         }
         white_to_move = !white_to_move;

@@ -2,6 +2,7 @@
 
 pub mod antichess;
 pub mod standard;
+pub mod suicide_void;
 pub mod void;
 
 use crate::Rules;
@@ -15,6 +16,12 @@ fn registry() -> &'static [Rules] {
             Rules::new(&standard::Standard),
             Rules::new(&void::VoidChess),
             Rules::new(&antichess::Antichess),
+            Rules::new(&suicide_void::SuicideVoid {
+                promotion_wins: false,
+            }),
+            Rules::new(&suicide_void::SuicideVoid {
+                promotion_wins: true,
+            }),
         ]
     })
 }
@@ -37,6 +44,10 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
         "standard" | "chess" | "orthodox" => "standard",
         "void" | "voidchess" => "void",
         "antichess" | "giveaway" | "losing" | "losingchess" => "antichess",
+        "suicidevoid" | "suicidevoidchess" => "suicide-void",
+        "suicidevoidpw" | "suicidevoidpromotionwins" | "suicidevoidchesspromotionwins" => {
+            "suicide-void-pw"
+        }
         _ => return None,
     };
     all().find(|r| r.name() == canonical)
@@ -55,4 +66,15 @@ pub fn antichess() -> &'static Rules {
 /// The rules of Void Chess.
 pub fn void() -> &'static Rules {
     by_name("void").expect("registered")
+}
+
+/// The rules of Suicide Void Chess; with `promotion_wins`, the variant where
+/// a pawn reaching its last rank wins.
+pub fn suicide_void(promotion_wins: bool) -> &'static Rules {
+    by_name(if promotion_wins {
+        "suicide-void-pw"
+    } else {
+        "suicide-void"
+    })
+    .expect("registered")
 }

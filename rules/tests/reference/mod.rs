@@ -15,6 +15,12 @@ pub struct RefPos {
     pub void_rules: bool,
     /// Giveaway rules: no king safety, captures compulsory, promotion to king.
     pub antichess: bool,
+    /// Suicide Void Chess: antichess plus one void, placed first and moved by
+    /// every capture.
+    pub suicide_void: bool,
+    pub promotion_wins: bool,
+    /// Won outright by the last move (a promotion when promotion wins).
+    pub won: bool,
     pub files: i8,
     pub ranks: i8,
     pub pieces: BTreeMap<Sq, (Color, Role)>,
@@ -33,6 +39,10 @@ pub struct RefMove {
     pub promo: Option<u8>,
     pub castle: Option<u8>,
     pub ep: bool,
+    /// Puts the void on `to` (no piece moves).
+    pub place: bool,
+    /// Where the void goes after this capture.
+    pub void_to: Option<Sq>,
 }
 
 fn sq(s: Square) -> Sq {
@@ -87,7 +97,11 @@ impl RefPos {
         ];
         RefPos {
             void_rules: pos.rules().name() == "void",
-            antichess: pos.rules().name() == "antichess",
+            antichess: pos.rules().name() == "antichess"
+                || pos.rules().name().starts_with("suicide-void"),
+            suicide_void: pos.rules().name().starts_with("suicide-void"),
+            promotion_wins: pos.rules().name() == "suicide-void-pw",
+            won: pos.fen().contains("won:"),
             files: size.files() as i8,
             ranks: size.ranks() as i8,
             pieces,
@@ -200,6 +214,8 @@ impl RefPos {
             promo: None,
             castle: None,
             ep: false,
+            place: false,
+            void_to: None,
         };
         for (&s, &(c, role)) in &self.pieces {
             if c != us {
@@ -272,6 +288,8 @@ impl RefPos {
                                     promo: Some(r as u8),
                                     castle: None,
                                     ep,
+                                    place: false,
+                                    void_to: None,
                                 });
                             }
                         } else {
@@ -281,6 +299,8 @@ impl RefPos {
                                 promo: None,
                                 castle: None,
                                 ep,
+                                place: false,
+                                void_to: None,
                             });
                         }
                     };
@@ -335,6 +355,8 @@ impl RefPos {
                     promo: None,
                     castle: Some(side),
                     ep: false,
+                    place: false,
+                    void_to: None,
                 });
             }
         }
@@ -344,6 +366,12 @@ impl RefPos {
     pub fn apply(&self, m: &RefMove) -> RefPos {
         let mut n = self.clone();
         let us = self.turn;
+        if m.place {
+            n.voids.insert(m.to);
+            n.ep = None;
+            n.turn = !us;
+            return n;
+        }
         let (_, role) = n.pieces.remove(&m.from).unwrap();
         let mut captured = n.pieces.remove(&m.to).is_some();
         if m.ep {
@@ -439,11 +467,40 @@ impl RefPos {
                 n.unstable[us.index()] = Some(m.to);
             }
         }
+        if let Some(v) = m.void_to {
+            n.voids = [v].into_iter().collect();
+        }
+        if self.promotion_wins && m.promo.is_some() && n.pieces.values().any(|p| p.0 != us) {
+            n.won = true;
+        }
         n.turn = !us;
         n
     }
 
     pub fn legal(&self) -> Vec<RefMove> {
+        if self.suicide_void && self.won {
+            return Vec::new();
+        }
+        if self.suicide_void && self.voids.is_empty() {
+            let mut v = Vec::new();
+            for f in 0..self.files {
+                for r in 0..self.ranks {
+                    if self.empty((f, r)) {
+                        v.push(RefMove {
+                            from: (f, r),
+                            to: (f, r),
+                            promo: None,
+                            castle: None,
+                            ep: false,
+                            place: true,
+                            void_to: None,
+                        });
+                    }
+                }
+            }
+            v.sort();
+            return v;
+        }
         if self.antichess {
             let all = self.pseudo();
             let captures: Vec<RefMove> = all
@@ -452,6 +509,30 @@ impl RefPos {
                 .cloned()
                 .collect();
             let mut v = if captures.is_empty() { all } else { captures };
+            if self.suicide_void && v.iter().any(|m| m.ep || self.pieces.contains_key(&m.to)) {
+                // Each capture once per square the void may move to: empty
+                // after the capture, and not where the void stands now.
+                let old = self.voids.clone();
+                v = v
+                    .into_iter()
+                    .flat_map(|m| {
+                        let after = self.apply(&m);
+                        let mut out = Vec::new();
+                        for f in 0..self.files {
+                            for r in 0..self.ranks {
+                                let t = (f, r);
+                                if !after.pieces.contains_key(&t) && !old.contains(&t) {
+                                    out.push(RefMove {
+                                        void_to: Some(t),
+                                        ..m.clone()
+                                    });
+                                }
+                            }
+                        }
+                        out
+                    })
+                    .collect();
+            }
             v.sort();
             v.dedup();
             return v;
@@ -491,6 +572,8 @@ pub fn engine_moves(pos: &Position) -> Vec<RefMove> {
                 _ => None,
             },
             ep: m.kind == MoveKind::EnPassant,
+            place: m.kind == MoveKind::PlaceVoid,
+            void_to: m.void_to.map(sq),
         })
         .collect();
     v.sort();
