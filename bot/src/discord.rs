@@ -512,15 +512,18 @@ pub enum VariantChoice {
     SuicideVoid,
     #[name = "Suicide Void Chess, promotion wins"]
     SuicideVoidPw,
+    #[name = "Chess 99"]
+    Chess99,
 }
 
 impl VariantChoice {
-    pub const ALL: [VariantChoice; 5] = [
+    pub const ALL: [VariantChoice; 6] = [
         VariantChoice::Void,
         VariantChoice::Standard,
         VariantChoice::Antichess,
         VariantChoice::SuicideVoid,
         VariantChoice::SuicideVoidPw,
+        VariantChoice::Chess99,
     ];
 
     /// The variant's name in the rules registry.
@@ -531,6 +534,7 @@ impl VariantChoice {
             VariantChoice::Antichess => "antichess",
             VariantChoice::SuicideVoid => "suicide-void",
             VariantChoice::SuicideVoidPw => "suicide-void-pw",
+            VariantChoice::Chess99 => "chess99",
         }
     }
 }

@@ -188,7 +188,7 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
     bot.refused(
         "alice",
         "challenge @bob xiangqi",
-        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw.",
+        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99.",
     )
     .await;
     bot.refused(
@@ -724,4 +724,76 @@ async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
         "{}",
         history.text
     );
+}
+
+/// Puts game `id` in `fen`, as if it had been reached by play.
+async fn set_position(bot: &Bot, id: i64, fen: &str) {
+    sqlx::query("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = ?2")
+        .bind(fen)
+        .bind(id)
+        .execute(bot.core.store().pool())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn chess99_draws_are_claimed_by_the_player_to_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "challenge @bob chess99").await;
+    bot.ok("bob", "accept").await;
+    bot.refused(
+        "alice",
+        "claim",
+        "There is no draw to claim in game #1: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves.",
+    )
+    .await;
+    bot.refused(
+        "bob",
+        "claim",
+        "It is not your turn in game #1: a draw is claimed by the player to move.",
+    )
+    .await;
+    // Both kings attacked: the claim ends the game at once.
+    set_position(&bot, 1, "4k3R/9/9/9/9/9/9/9/r3K4 w - - 0 1").await;
+    let drawn = bot.ok("alice", "claim").await;
+    assert_eq!(
+        drawn.text,
+        "alice claims a draw in game #1: both kings are attacked. Drawn (1/2-1/2)."
+    );
+
+    // 99 moves: the claim comes with a move that must leave the king safe.
+    bot.ok("alice", "challenge @bob chess99").await;
+    bot.ok("bob", "accept").await;
+    set_position(&bot, 2, "4k4/9/9/9/9/9/9/9/R3K3r w - - 0 100").await;
+    bot.refused(
+        "alice",
+        "claim",
+        "Claim the 99-move draw together with your move, like `claim Ke2`: the draw stands if that move leaves your king safe.",
+    )
+    .await;
+    bot.refused(
+        "alice",
+        "claim Ra2",
+        "Ra2 leaves your king attacked, so the 99-move draw cannot be claimed with it. Nothing was played.",
+    )
+    .await;
+    let claimed = bot.ok("alice", "claim Ke2").await;
+    assert_eq!(
+        claimed.text,
+        "#2: alice played Ke2 and claims the 99-move draw. Drawn (1/2-1/2)."
+    );
+    assert!(claimed.image.is_some());
+    let games = bot.ok("alice", "games").await;
+    assert!(games.text.starts_with("No games"), "{}", games.text);
+
+    // Other games have nothing to claim.
+    bot.ok("alice", "challenge @bob standard").await;
+    bot.ok("bob", "accept").await;
+    bot.refused(
+        "alice",
+        "claim",
+        "There is nothing to claim in game #3: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`.",
+    )
+    .await;
 }

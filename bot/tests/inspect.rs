@@ -319,11 +319,14 @@ fn console_plays_a_whole_game(variant: &str, challenge: &str) {
     let last = moves.last().unwrap();
     let end = format!("played {last}. {outcome}. Result: {}.", outcome.score());
     assert!(out.contains(&end), "no `{end}` in:\n{out}");
-    // The record starts with Black's placement, before move 1.
-    assert!(
-        out.contains(&format!("1... {} 1. {} ", moves[0], moves[1])),
-        "{out}"
-    );
+    // The record starts at move 1; in Suicide Void Chess with Black's
+    // placement, before White's first move.
+    let start = if variant.starts_with("suicide-void") {
+        format!("1... {} 1. {} ", moves[0], moves[1])
+    } else {
+        format!("1. {} {} ", moves[0], moves[1])
+    };
+    assert!(out.contains(&start), "no `{start}` in:\n{out}");
 }
 
 #[test]
@@ -337,4 +340,9 @@ fn console_plays_a_whole_suicide_void_game_where_promotion_wins() {
         "suicide-void-pw",
         "challenge @bob suicide-void promotion-wins",
     );
+}
+
+#[test]
+fn console_plays_a_whole_chess99_game() {
+    console_plays_a_whole_game("chess99", "challenge @bob chess99");
 }

@@ -338,20 +338,21 @@ fn validate(rules: &Rules, b: &Board) -> Result<(), FenError> {
     if rules.def.royal == Some(Role::King) {
         for color in Color::ALL {
             let n = b.count(color, Role::King);
-            if n != 1 {
+            // Where kings are captured, a finished game has one king left.
+            if n != 1 && !(rules.king_capture && n == 0) {
                 return Err(FenError::Kings(format!(
                     "{color} has {n} kings; each side needs exactly one"
                 )));
             }
         }
         let them = !b.turn;
-        if let Some(k) = b.king(them) {
+        if let Some(k) = b.king(them).filter(|_| !rules.king_capture) {
             if attacked(rules, b, k, b.turn) {
                 return Err(FenError::OpponentInCheck);
             }
         }
     }
-    for color in Color::ALL {
+    for color in Color::ALL.into_iter().filter(|_| !rules.delayed_promotion) {
         let rank = rules.promotion_rank(color);
         for sq in b.occupied(color).iter() {
             if sq.rank() == rank && b.piece_at(sq).map(|p| p.role) == Some(Role::Pawn) {

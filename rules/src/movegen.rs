@@ -8,7 +8,7 @@
 //! are played on a copy of the board and the king's square tested.
 
 use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID};
-use crate::rules::Rules;
+use crate::rules::{RoleGen, Rules};
 use crate::tile::Unstable;
 use crate::variant::MoveEffect;
 use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Role, Square};
@@ -70,11 +70,29 @@ fn landable(cell: u8, them: Color, crosses_void: bool) -> bool {
 /// regard for the safety of their own king.
 pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     let us = b.turn;
-    let them = !us;
     let cells = &b.cells;
     for from in b.occupied[us.index()].iter() {
-        let f = from.index() as i16;
         let g = &rules.gen[(cells[from.index()] & 0x0f) as usize];
+        role_moves(g, b, from, out);
+        if g.pawn {
+            pawn_moves(rules, b, from, out);
+        }
+    }
+}
+
+/// The moves of a piece moving as `role` from `from` (pawns excepted): how
+/// a promoted pawn moves in the same turn under delayed promotion.
+pub(crate) fn moves_as(rules: &Rules, b: &Board, from: Square, role: Role, out: &mut MoveList) {
+    role_moves(&rules.gen[role.index()], b, from, out);
+}
+
+/// Leaps, rides and two-step walks of one piece.
+#[inline]
+fn role_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
+    let them = !b.turn;
+    let cells = &b.cells;
+    {
+        let f = from.index() as i16;
         for &d in &g.leaps {
             if landable(cells[(f + d) as usize], them, g.crosses_void) {
                 out.push(Move::new(from, from.offset(d), MoveKind::Normal));
@@ -110,9 +128,6 @@ pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         }
         if !g.two_steps.is_empty() {
             two_step_moves(from, &g.two_steps, g.crosses_void, cells, them, out);
-        }
-        if g.pawn {
-            pawn_moves(rules, b, from, out);
         }
     }
 }
@@ -167,7 +182,7 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
     let cells = &b.cells;
     let promo_rank = rules.promotion_rank(us);
     let push = |to: Square, kind: MoveKind, out: &mut MoveList| {
-        if to.rank() == promo_rank {
+        if to.rank() == promo_rank && !rules.delayed_promotion {
             for &role in &rules.def.promotion {
                 out.push(Move {
                     promotion: Some(role),
@@ -181,7 +196,7 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
     let one = from.offset(fwd);
     if cells[one.index()] == EMPTY {
         push(one, MoveKind::Normal, out);
-        if from.rank() == rules.double_step_rank(us) {
+        if from.rank() == rules.double_step_rank(us) || rules.double_step_anywhere {
             let two = one.offset(fwd);
             if cells[two.index()] == EMPTY {
                 out.push(Move::new(from, two, MoveKind::DoubleStep));
@@ -269,6 +284,27 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
     let mut n = b.clone();
     let us = b.turn;
     let them = !us;
+    if mv.kind == MoveKind::FreeCastle {
+        let king = n.take(mv.from).expect("the king");
+        let partner = n.take(mv.to).expect("the castling partner");
+        let step: i16 = if mv.to.file() > mv.from.file() { 1 } else { -1 };
+        let king_to = if mv.from.distance(mv.to) == 1 {
+            mv.to
+        } else {
+            mv.from.offset(step)
+        };
+        n.put(king_to, us, king.role);
+        n.put(mv.from, us, partner.role);
+        if n.ep.is_some() {
+            n.set_ep(None);
+        }
+        n.halfmove += 1;
+        if us == Color::Black {
+            n.fullmove += 1;
+        }
+        n.set_turn(them);
+        return n;
+    }
     if mv.kind == MoveKind::PlaceVoid {
         // Not a move of the game's clock: the move number stays.
         n.set_void(mv.to, true);
@@ -292,7 +328,7 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         MoveKind::EnPassant => {
             captured = n.take(mv.to.offset(-Rules::pawn_forward(us)));
         }
-        MoveKind::PlaceVoid => unreachable!("handled above"),
+        MoveKind::PlaceVoid | MoveKind::FreeCastle => unreachable!("handled above"),
         MoveKind::Castle(side) => {
             let c = rules.def.castling.as_ref().expect("castling rules");
             let rank = rules.home_rank(us);
@@ -313,7 +349,9 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         // Record the square only when an enemy pawn could take en passant,
         // so that repetition sees equal positions as equal.
         let pawn = code(them, Role::Pawn);
-        let capturable = n.cells[mv.to.index() - 1] == pawn || n.cells[mv.to.index() + 1] == pawn;
+        let capturable = rules.ep_any_piece
+            || n.cells[mv.to.index() - 1] == pawn
+            || n.cells[mv.to.index() + 1] == pawn;
         capturable.then(|| mv.from.offset(Rules::pawn_forward(us)))
     } else {
         None
@@ -445,7 +483,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
     let only_from = rules.variant.restriction(rules, b).map(|r| r.only_from);
     let us = b.turn;
     let them = !us;
-    let king = b.kings[us.index()].filter(|_| rules.def.royal.is_some());
+    let king = b.kings[us.index()].filter(|_| rules.def.royal.is_some() && !rules.king_capture);
     let Some(k) = king else {
         return Legality {
             only_from,

@@ -27,6 +27,10 @@ pub enum MoveKind {
     /// No piece moves: a void is put on the empty square `to` (`from` is the
     /// same square). Suicide Void Chess opens with it (`@e5`).
     PlaceVoid,
+    /// Chess 99's castling: the king (`from`) and an own piece on the same
+    /// first rank (`to`). Next to each other they swap; otherwise the king
+    /// steps once towards the piece and the piece takes the king's square.
+    FreeCastle,
 }
 
 /// A move of the side to move. Only legal moves come out of the engine; to

@@ -13,6 +13,8 @@ pub enum WinReason {
     NothingLeftToGive,
     /// Suicide Void Chess with "promotion wins": a pawn reached its last rank.
     PawnPromoted,
+    /// Chess 99: the enemy king was captured.
+    KingCaptured,
 }
 
 /// Why a game was drawn.
@@ -26,6 +28,14 @@ pub enum DrawReason {
     VoidFortress,
     /// Void Chess: 20 full moves of a small fortress nobody broke into.
     VoidSiege,
+    /// Chess 99: a king was captured while the capturer's own king stood attacked.
+    KingTakenInCheck,
+    /// Chess 99: a king was captured by a side with nothing left but its king.
+    PyrrhicVictory,
+    /// Chess 99, claimed: both kings were attacked.
+    BothKingsAttacked,
+    /// Chess 99, claimed: the opponent had made 99 moves.
+    NinetyNineMoves,
 }
 
 /// The result of a finished game.
@@ -62,6 +72,7 @@ impl fmt::Display for Outcome {
                     WinReason::KingLostToVoid => "the enemy king was lost to the void",
                     WinReason::NothingLeftToGive => "no piece or move left to give away",
                     WinReason::PawnPromoted => "a pawn reached the last rank",
+                    WinReason::KingCaptured => "the king was captured",
                 };
                 write!(f, "{winner} wins: {how}")
             }
@@ -75,6 +86,14 @@ impl fmt::Display for Outcome {
                     DrawReason::InsufficientMaterial => "insufficient material",
                     DrawReason::VoidFortress => "a king is sealed in a void fortress",
                     DrawReason::VoidSiege => "20 moves of unbroken void siege",
+                    DrawReason::KingTakenInCheck => {
+                        "the king was taken while the taker's own king stood attacked"
+                    }
+                    DrawReason::PyrrhicVictory => {
+                        "a Pyrrhic victory: the king was taken by a side with only its king left"
+                    }
+                    DrawReason::BothKingsAttacked => "claimed with both kings attacked",
+                    DrawReason::NinetyNineMoves => "claimed under the 99-move rule",
                 };
                 write!(f, "Draw: {why}")
             }

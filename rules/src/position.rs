@@ -139,7 +139,7 @@ impl Position {
                 });
             }
             return Some(
-                v.no_moves_outcome(&self.board)
+                v.no_moves_outcome(self.rules, &self.board)
                     .unwrap_or(Outcome::Draw(DrawReason::Stalemate)),
             );
         }
@@ -149,13 +149,20 @@ impl Position {
         if let Some(reason) = v.variant_draw(self.rules, &self.board) {
             return Some(Outcome::Draw(reason));
         }
-        if self.board.halfmove >= 100 {
-            return Some(Outcome::Draw(DrawReason::FiftyMoveRule));
-        }
-        if self.repetitions() >= 3 {
-            return Some(Outcome::Draw(DrawReason::ThreefoldRepetition));
+        if v.automatic_draws() {
+            if self.board.halfmove >= 100 {
+                return Some(Outcome::Draw(DrawReason::FiftyMoveRule));
+            }
+            if self.repetitions() >= 3 {
+                return Some(Outcome::Draw(DrawReason::ThreefoldRepetition));
+            }
         }
         None
+    }
+
+    /// A draw the side to move may claim in this position, if any.
+    pub fn claimable_draw(&self) -> Option<DrawReason> {
+        self.rules.variant.claimable_draw(self.rules, &self.board)
     }
 
     /// Leaf nodes of the legal move tree to `depth` (draw rules ignored, as

@@ -41,6 +41,12 @@ pub struct Rules {
     /// Castling rights lost when a piece moves from, to, or off a square.
     pub(crate) castle_clear: Box<[u8; CELLS]>,
     pub(crate) empty: Board,
+    /// The variant's answers to the hooks move generation asks per piece,
+    /// read once.
+    pub(crate) king_capture: bool,
+    pub(crate) double_step_anywhere: bool,
+    pub(crate) delayed_promotion: bool,
+    pub(crate) ep_any_piece: bool,
 }
 
 impl Rules {
@@ -142,6 +148,10 @@ impl Rules {
             two_step_mask,
             castle_clear,
             empty,
+            king_capture: variant.king_capture(),
+            double_step_anywhere: variant.double_step_anywhere(),
+            delayed_promotion: variant.delayed_promotion(),
+            ep_any_piece: variant.en_passant_by_any_piece(),
         }
     }
 

@@ -196,6 +196,9 @@ impl Position {
                 }
             }
         }
+        if let Some(found) = self.parse_chess99_forms(main, &legal) {
+            return found.map_err(err);
+        }
         let parsed = parse_text(self, main).ok_or_else(|| err(MoveErrorKind::Malformed))?;
         let patterns = match parsed {
             Parsed::Castle(side) => {
@@ -247,6 +250,65 @@ impl Position {
             .find(|p| p.from_file.is_none_or(|f| f < size.files()))
             .unwrap_or(p);
         Err(err(MoveErrorKind::Illegal(self.why_illegal(p))))
+    }
+
+    /// Chess 99's own move forms: castling with a named piece (`O-h1`) and a
+    /// delayed promotion played at once (`e9=Nd7`). `None`: not such a form.
+    fn parse_chess99_forms(
+        &self,
+        text: &str,
+        legal: &[Move],
+    ) -> Option<Result<Move, MoveErrorKind>> {
+        let lower = text
+            .trim_end_matches(['+', '#', '!', '?'])
+            .to_ascii_lowercase();
+        let castles = legal.iter().any(|m| m.kind == MoveKind::FreeCastle);
+        if let Some(sq) = lower
+            .strip_prefix("o-")
+            .or_else(|| lower.strip_prefix("0-"))
+            .and_then(Square::parse)
+        {
+            return Some(
+                legal
+                    .iter()
+                    .find(|m| m.kind == MoveKind::FreeCastle && m.to == sq)
+                    .copied()
+                    .ok_or_else(|| {
+                        MoveErrorKind::Illegal(format!(
+                            "your king cannot castle with {sq}: it castles with a piece of yours next to it on your first rank, or with a queen or rook there with only empty squares between"
+                        ))
+                    }),
+            );
+        }
+        if castles
+            && matches!(
+                lower.replace('0', "o").replace('-', "").as_str(),
+                "oo" | "ooo"
+            )
+        {
+            return Some(Err(MoveErrorKind::Illegal(
+                "in Chess 99 name the piece the king castles with, like O-h1 (or e1h1)".into(),
+            )));
+        }
+        if !self.rules().delayed_promotion {
+            return None;
+        }
+        let (from, rest) = lower.split_once('=')?;
+        let from = Square::parse(from)?;
+        let mut chars = rest.chars();
+        let role = self.rules().role_for_letter(chars.next()?)?;
+        let to = Square::parse(chars.as_str().trim_start_matches(['x', '-']))?;
+        Some(
+            legal
+                .iter()
+                .find(|m| m.from == from && m.to == to && m.promotion == Some(role))
+                .copied()
+                .ok_or_else(|| {
+                    MoveErrorKind::Illegal(format!(
+                        "the pawn on {from} cannot become a {role} and go to {to}"
+                    ))
+                }),
+        )
     }
 
     /// Parses and plays a move; on error nothing changes. Returns the move
@@ -450,9 +512,26 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
         MoveKind::Castle(CastlingSide::King) => return "O-O".into(),
         MoveKind::Castle(CastlingSide::Queen) => return "O-O-O".into(),
         MoveKind::PlaceVoid => return format!("@{}", mv.to),
+        MoveKind::FreeCastle => return format!("O-{}", mv.to),
         _ => {}
     }
     let role = movegen::role_at(b, mv.from);
+    if role == Role::Pawn
+        && rules.delayed_promotion
+        && mv.from.rank() == rules.promotion_rank(b.turn())
+    {
+        // A waiting pawn turns into its new piece and moves as it: `e9=Nd7`.
+        let capture = mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn());
+        return format!(
+            "{}={}{}{}",
+            mv.from,
+            rules
+                .letter(mv.promotion.unwrap_or(Role::Pawn))
+                .unwrap_or('?'),
+            if capture { "x" } else { "" },
+            mv.to
+        );
+    }
     let capture = mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn());
     let mut s = String::new();
     if role == Role::Pawn {

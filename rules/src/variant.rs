@@ -97,7 +97,41 @@ pub trait Variant: Send + Sync + 'static {
 
     /// The result when the side to move has no legal move and is not in check
     /// (stalemate if `None`).
-    fn no_moves_outcome(&self, _board: &Board) -> Option<Outcome> {
+    fn no_moves_outcome(&self, _rules: &Rules, _board: &Board) -> Option<Outcome> {
+        None
+    }
+
+    /// The game is won by capturing the king: moves may leave it attacked
+    /// (check is still shown). Chess 99.
+    fn king_capture(&self) -> bool {
+        false
+    }
+
+    /// Pawns may advance two empty squares from any rank (Chess 99).
+    fn double_step_anywhere(&self) -> bool {
+        false
+    }
+
+    /// A pawn on the last rank stays a pawn until its owner, on a later turn,
+    /// turns it into a promotion piece and plays that piece in the same move
+    /// (Chess 99).
+    fn delayed_promotion(&self) -> bool {
+        false
+    }
+
+    /// Any piece that could capture on the square a pawn passed may take it
+    /// en passant (Chess 99); the en-passant square is then always recorded.
+    fn en_passant_by_any_piece(&self) -> bool {
+        false
+    }
+
+    /// Threefold repetition and the 50-move rule end the game by themselves.
+    fn automatic_draws(&self) -> bool {
+        true
+    }
+
+    /// A draw the side to move may claim now (Chess 99: both kings attacked).
+    fn claimable_draw(&self, _rules: &Rules, _board: &Board) -> Option<DrawReason> {
         None
     }
 

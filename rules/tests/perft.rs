@@ -92,3 +92,8 @@ fn suicide_void_matches_reference_and_recorded_numbers() {
     run(variants::suicide_void(false), &load("suicide-void"), 3);
     run(variants::suicide_void(true), &load("suicide-void-pw"), 3);
 }
+
+#[test]
+fn chess99_matches_recorded_numbers() {
+    run(variants::chess99(), &load("chess99"), 0);
+}

@@ -64,6 +64,12 @@ pub enum Command {
         key: Option<String>,
         value: Option<String>,
     },
+    /// Claim a draw the rules allow (Chess 99), with the move that goes with
+    /// a 99-move claim.
+    Claim {
+        text: Option<String>,
+        game: GameRef,
+    },
     /// Text that is no command word: perhaps a bare move.
     Bare {
         text: String,
@@ -264,6 +270,10 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             game,
         },
         "games" => Command::Games,
+        "claim" => Command::Claim {
+            text: (!rest.is_empty()).then(|| rest.join("")),
+            game,
+        },
         "history" => Command::History { game, pgn: false },
         "pgn" => Command::History { game, pgn: true },
         "variants" => Command::Variants,

@@ -223,6 +223,73 @@ pub static TOPICS: &[Topic] = &[
                pieces, wins.",
         diagram: None,
     },
+    Topic {
+        variant: "chess99",
+        key: "rules",
+        title: "Chess 99",
+        keywords: &["99", "chess99", "rules", "overview", "basics", "setup", "goal", "aim", "win", "capture", "king"],
+        text: "Chess 99 is played on 9x9 with a new piece, the paladin (written A), which moves as a knight \
+               and as a bishop. The queens stand to the left of their kings and do not face each other. The \
+               goal is to capture the enemy king, not to mate it: you may leave your own king attacked, at \
+               your own risk. Topics: pawns, castling, promotion, draws.",
+        diagram: Some(Diagram {
+            fen: "rnbakqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w - - 0 1",
+            select: None,
+            caption: "The starting position",
+        }),
+    },
+    Topic {
+        variant: "chess99",
+        key: "pawns",
+        title: "Chess 99 pawns and en passant",
+        keywords: &["pawn", "pawns", "double", "two", "passant", "en", "step"],
+        text: "A pawn may advance one or two empty squares on any move, not only its first. After a \
+               two-square advance, on the very next move, any enemy piece that could capture on the square \
+               the pawn passed may take it there: the piece lands on that square and the pawn is removed.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/3pN4/9/9/9/9/4K4 w - d7 0 2",
+            select: Some("e6"),
+            caption: "The knight may take the d-pawn on d7",
+        }),
+    },
+    Topic {
+        variant: "chess99",
+        key: "castling",
+        title: "Castling in Chess 99",
+        keywords: &["castle", "castling", "swap", "king", "rook", "queen"],
+        text: "The king castles with any piece of yours right next to it on your first rank (they swap \
+               places), or with your queen or a rook further along that rank when only empty squares lie \
+               between: the king steps one square towards it and that piece takes the king's square. As \
+               often as you like, in check or into check. Write it with the partner's square: `O-h1` (or \
+               `e1h1`).",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/9/9/9/9/9/R3K3R w - - 0 1",
+            select: Some("e1"),
+            caption: "Castling with either rook across empty squares",
+        }),
+    },
+    Topic {
+        variant: "chess99",
+        key: "promotion",
+        title: "Delayed promotion",
+        keywords: &["promotion", "promote", "last", "rank", "knight", "bishop", "delayed"],
+        text: "A pawn that reaches the last rank stays a pawn for now. On any later turn you may turn it into \
+               a knight or a bishop and move that new piece at once, in the same move: write `e9=Nd7` (or \
+               in coordinates `e9d7n`).",
+        diagram: None,
+    },
+    Topic {
+        variant: "chess99",
+        key: "draws",
+        title: "How Chess 99 games end",
+        keywords: &["draw", "draws", "end", "claim", "99", "pyrrhic", "stalemate", "repetition", "check"],
+        text: "Capturing the king wins, except when your own king stands attacked after that capture, or \
+               when your king is all you have left (a Pyrrhic victory): both are draws. There is no \
+               stalemate, repetition or 50-move rule. With both kings attacked the player to move may \
+               `claim` a draw; once the opponent has made 99 moves, the player to move may claim with a \
+               move (`claim Ke2`), which stands if that move leaves the claimer's king safe.",
+        diagram: None,
+    },
 ];
 
 /// The topic that best answers `query` (free text), with its variant named
@@ -236,6 +303,11 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
         "standard"
+    } else if words
+        .iter()
+        .any(|w| w == "99" || w == "chess99" || w == "paladin")
+    {
+        "chess99"
     } else if words.iter().any(|w| w == "suicide" || w == "suicide-void") {
         "suicide-void"
     } else if words.iter().any(|w| w == "antichess" || w == "giveaway") {
@@ -281,6 +353,7 @@ Commands (the same everywhere; name a game with #N when you play several here):
   moves [square]                       show legal moves, all or of one piece: `moves g1`
   resign                               give up the game
   draw [accept|decline]                offer a draw, or answer one (an offer lapses after the next move)
+  claim [move]                         Chess 99: claim a draw (both kings attacked; or after 99 moves, with your move)
   undo [accept|decline]                ask to take back the last move, or answer such a request
   games                                games and challenges in this channel
   history / pgn                        the moves so far, as a list or as PGN
@@ -302,7 +375,7 @@ pub fn command_help(word: &str) -> Option<&'static str> {
         "accept" | "decline" | "cancel" => line("accept"),
         "move" | "m" => line("move"),
         "board" | "moves" | "resign" | "draw" | "undo" | "games" | "variants" | "rules"
-        | "settings" | "help" => line(word),
+        | "settings" | "help" | "claim" => line(word),
         "history" | "pgn" => line("history"),
         _ => None,
     }
@@ -373,6 +446,7 @@ mod tests {
             "rules",
             "settings",
             "help",
+            "claim",
         ] {
             assert!(command_help(w).is_some(), "{w}");
         }

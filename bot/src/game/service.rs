@@ -8,7 +8,7 @@ use crate::config::Config;
 use std::fmt::Write as _;
 use std::time::Duration;
 use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
-use voidmate_rules::{variants, Color, MoveErrorKind, Outcome, Position, Square};
+use voidmate_rules::{variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Square};
 
 /// A message that reached the bot.
 #[derive(Debug, Clone)]
@@ -542,6 +542,7 @@ impl Core {
                     }),
             })),
             Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
+            Command::Claim { text, game } => self.claim(tx, ch, me, text, game).await,
         }
     }
 
@@ -1110,6 +1111,81 @@ impl Core {
             _ => refuse(format!(
                 "There is no draw offer from {opponent} to answer in game #{id}."
             )),
+        }
+    }
+
+    /// A draw claimed under the rules of the game (Chess 99).
+    async fn claim(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        text: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let id = g.row.id;
+        if g.pos.turn() != color {
+            return refuse(format!(
+                "It is not your turn in game #{id}: a draw is claimed by the player to move."
+            ));
+        }
+        match g.pos.claimable_draw() {
+            None if g.pos.rules().name() != "chess99" => refuse(format!(
+                "There is nothing to claim in game #{id}: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`."
+            )),
+            None => refuse(format!(
+                "There is no draw to claim in game #{id}: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves."
+            )),
+            Some(DrawReason::BothKingsAttacked) => {
+                store::finish(tx, id, "1/2-1/2", "both kings attacked (claimed)").await?;
+                Ok(Done::text(format!(
+                    "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2)."
+                )))
+            }
+            Some(_) => {
+                let Some(text) = text else {
+                    return refuse(
+                        "Claim the 99-move draw together with your move, like `claim Ke2`: the draw stands if that move leaves your king safe."
+                    );
+                };
+                let mv = g
+                    .pos
+                    .parse_move(&text)
+                    .map_err(|e| Failure::User(format!("{e}.")))?;
+                let after = g.pos.after(&mv);
+                let exposed = after
+                    .board()
+                    .king(color)
+                    .is_some_and(|k| after.is_attacked(k, !color));
+                if exposed {
+                    return refuse(format!(
+                        "{} leaves your king attacked, so the 99-move draw cannot be claimed with it. Nothing was played.",
+                        g.pos.san(&mv)
+                    ));
+                }
+                let san = g.pos.san(&mv);
+                let mut done = self.play(tx, ch, me, g, &text).await?;
+                if after.outcome().is_none() {
+                    let result = "1/2-1/2 99-move rule (claimed)";
+                    store::finish(tx, id, "1/2-1/2", "99-move rule (claimed)").await?;
+                    done.text = format!(
+                        "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2)."
+                    );
+                    done.mentions.clear();
+                    if let Some(p) = done.picture.as_mut() {
+                        if let Some(c) = p.opts.caption.as_mut() {
+                            c.status = result.into();
+                        }
+                        if let Some(card) = p.board.as_mut() {
+                            card.to_move = None;
+                            card.result = Some(result.into());
+                        }
+                    }
+                }
+                Ok(done)
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 use super::standard::orthodox_roster;
 use crate::movegen::is_capture;
 use crate::variant::{Definition, Variant};
-use crate::{Board, BoardSize, MoveList, Outcome, Role, WinReason};
+use crate::{Board, BoardSize, MoveList, Outcome, Role, Rules, WinReason};
 
 pub struct Antichess;
 
@@ -45,7 +45,7 @@ impl Variant for Antichess {
     }
 
     /// No move (which includes having no piece) wins.
-    fn no_moves_outcome(&self, board: &Board) -> Option<Outcome> {
+    fn no_moves_outcome(&self, _rules: &Rules, board: &Board) -> Option<Outcome> {
         Some(Outcome::Win {
             winner: board.turn(),
             reason: WinReason::NothingLeftToGive,

@@ -1,6 +1,7 @@
 //! The games, each in its own module, and the registry that names them.
 
 pub mod antichess;
+pub mod chess99;
 pub mod standard;
 pub mod suicide_void;
 pub mod void;
@@ -22,6 +23,7 @@ fn registry() -> &'static [Rules] {
             Rules::new(&suicide_void::SuicideVoid {
                 promotion_wins: true,
             }),
+            Rules::new(&chess99::Chess99),
         ]
     })
 }
@@ -45,6 +47,7 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
         "void" | "voidchess" => "void",
         "antichess" | "giveaway" | "losing" | "losingchess" => "antichess",
         "suicidevoid" | "suicidevoidchess" => "suicide-void",
+        "chess99" | "99" => "chess99",
         "suicidevoidpw" | "suicidevoidpromotionwins" | "suicidevoidchesspromotionwins" => {
             "suicide-void-pw"
         }
@@ -77,4 +80,9 @@ pub fn suicide_void(promotion_wins: bool) -> &'static Rules {
         "suicide-void"
     })
     .expect("registered")
+}
+
+/// The rules of Chess 99.
+pub fn chess99() -> &'static Rules {
+    by_name("chess99").expect("registered")
 }

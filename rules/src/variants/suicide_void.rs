@@ -112,7 +112,7 @@ impl Variant for SuicideVoid {
         true
     }
 
-    fn no_moves_outcome(&self, board: &Board) -> Option<Outcome> {
+    fn no_moves_outcome(&self, _rules: &Rules, board: &Board) -> Option<Outcome> {
         Some(match board.winner {
             Some(winner) => Outcome::Win {
                 winner,

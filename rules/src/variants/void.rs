@@ -103,7 +103,7 @@ impl Variant for VoidChess {
 
     /// Decision 4: with no move and not in check, a king on an unstable tile
     /// is destroyed and its side loses.
-    fn no_moves_outcome(&self, board: &Board) -> Option<Outcome> {
+    fn no_moves_outcome(&self, _rules: &Rules, board: &Board) -> Option<Outcome> {
         let us = board.turn();
         let king = board.king(us)?;
         board
