@@ -210,7 +210,12 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
             )));
         }
         let own = code(turn, Role::Pawn);
-        if b.cells[pawn.index() - 1] == own || b.cells[pawn.index() + 1] == own {
+        // Kept only when it matters, as make-move does: when a pawn could
+        // take, or in games where any piece may.
+        if rules.ep_any_piece
+            || b.cells[pawn.index() - 1] == own
+            || b.cells[pawn.index() + 1] == own
+        {
             b.set_ep(Some(sq));
         }
     }

@@ -13,7 +13,7 @@
 //! are the looser readings tried, so `bxc3` is always the pawn when the pawn
 //! can take. A move that matches nothing gets a reason in words.
 
-use crate::board::{is_color, Board};
+use crate::board::{is_color, Board, WALL};
 use crate::movegen::{self, castling_move, make, CastleBlock};
 use crate::{CastlingSide, Move, MoveKind, MoveList, Position, Role, Square};
 use std::fmt;
@@ -488,6 +488,16 @@ impl Position {
 
 fn matches(b: &Board, p: &Pattern, m: &Move) -> bool {
     if (m.to.file(), m.to.rank()) != p.to {
+        return false;
+    }
+    // A pawn waiting on the last rank (Chess 99) that turns into a piece and
+    // moves is meant only when the new piece is named (`a9=Nb7`, `a9b7n`),
+    // never by a plain `b7`.
+    if m.promotion.is_some()
+        && p.promotion.is_none()
+        && movegen::role_at(b, m.from) == Role::Pawn
+        && b.cells[m.from.offset(crate::Rules::pawn_forward(b.turn())).index()] == WALL
+    {
         return false;
     }
     if p.from_file.is_some_and(|f| f != m.from.file())

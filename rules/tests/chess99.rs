@@ -219,3 +219,16 @@ fn the_start_has_pawn_knight_paladin_and_castling_moves() {
     assert_eq!(count(&|m| m.starts_with("O-")), 2);
     assert_eq!(s.len(), 26);
 }
+
+#[test]
+fn a_plain_pawn_move_is_never_read_as_a_waiting_pawns_promotion() {
+    // Regression: `b7` was ambiguous with the a9 pawn becoming a knight on b7.
+    let p = pos("P3k4/9/9/1P7/9/9/9/9/4K4 w - - 0 1");
+    assert_eq!(p.parse_move("b7").unwrap().from, "b6".parse().unwrap());
+    let knight = p.parse_move("a9=Nb7").unwrap();
+    assert_eq!(
+        (knight.from, knight.promotion),
+        ("a9".parse().unwrap(), Some(Role::Knight))
+    );
+    assert_eq!(p.parse_move("a9b7n").unwrap(), knight);
+}

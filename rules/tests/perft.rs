@@ -95,5 +95,5 @@ fn suicide_void_matches_reference_and_recorded_numbers() {
 
 #[test]
 fn chess99_matches_recorded_numbers() {
-    run(variants::chess99(), &load("chess99"), 0);
+    run(variants::chess99(), &load("chess99"), 3);
 }

@@ -76,6 +76,12 @@ fn random_game(rules: &'static Rules, seed: u64, plies: usize) -> Result<(), Tes
                         (mv.to.file() as i8, mv.to.rank() as i8),
                     )
                     && m.promo == mv.promotion.map(|r| r as u8)
+                    && m.castle.is_some()
+                        == matches!(
+                            mv.kind,
+                            voidmate_rules::MoveKind::Castle(_)
+                                | voidmate_rules::MoveKind::FreeCastle
+                        )
                     && m.place == (mv.kind == voidmate_rules::MoveKind::PlaceVoid)
                     && m.void_to == mv.void_to.map(|s| (s.file() as i8, s.rank() as i8))
             })
@@ -109,6 +115,11 @@ proptest! {
     #[test]
     fn suicide_void_promotion_wins_games_agree_with_reference(seed in any::<u64>()) {
         random_game(variants::suicide_void(true), seed, 160)?;
+    }
+
+    #[test]
+    fn chess99_random_games_agree_with_reference(seed in any::<u64>()) {
+        random_game(variants::chess99(), seed, 200)?;
     }
 
     #[test]

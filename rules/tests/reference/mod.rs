@@ -1,4 +1,5 @@
-//! A slow, literal reference implementation of standard chess and Void Chess,
+//! A slow, literal reference implementation of standard chess, Void Chess,
+//! antichess, Suicide Void Chess and Chess 99,
 //! written from the rules text with plain coordinates and no shared code with
 //! the engine. The property tests play random games with the engine and check
 //! every position against it.
@@ -21,6 +22,9 @@ pub struct RefPos {
     pub promotion_wins: bool,
     /// Won outright by the last move (a promotion when promotion wins).
     pub won: bool,
+    /// Chess 99: paladin, king capture, pawns' double steps anywhere, en
+    /// passant by any piece, free castling, delayed promotion.
+    pub chess99: bool,
     pub files: i8,
     pub ranks: i8,
     pub pieces: BTreeMap<Sq, (Color, Role)>,
@@ -102,6 +106,7 @@ impl RefPos {
             suicide_void: pos.rules().name().starts_with("suicide-void"),
             promotion_wins: pos.rules().name() == "suicide-void-pw",
             won: pos.fen().contains("won:"),
+            chess99: pos.rules().name() == "chess99",
             files: size.files() as i8,
             ranks: size.ranks() as i8,
             pieces,
@@ -157,6 +162,17 @@ impl RefPos {
                 }
                 Role::Knight => KNIGHT.contains(&(df, dr)),
                 Role::King => KING.contains(&(df, dr)),
+                Role::Paladin => {
+                    KNIGHT.contains(&(df, dr))
+                        || (df.abs() == dr.abs() && df != 0 && {
+                            let step = (df.signum(), dr.signum());
+                            let mut p = (s.0 + step.0, s.1 + step.1);
+                            while p != t && self.empty(p) {
+                                p = (p.0 + step.0, p.1 + step.1);
+                            }
+                            p == t
+                        })
+                }
                 Role::Bishop | Role::Rook | Role::Queen => {
                     let diag = df.abs() == dr.abs() && df != 0;
                     let orth = (df == 0) != (dr == 0);
@@ -221,6 +237,34 @@ impl RefPos {
             if c != us {
                 continue;
             }
+            let last_rank = if us == Color::White {
+                self.ranks - 1
+            } else {
+                0
+            };
+            if self.chess99 && role == Role::Pawn && s.1 == last_rank {
+                // A waiting pawn: becomes a knight or bishop and moves as it.
+                for promo in [Role::Knight, Role::Bishop] {
+                    let mut as_piece = self.clone();
+                    as_piece.pieces.insert(s, (us, promo));
+                    for m in as_piece.pseudo_of(s) {
+                        out.push(RefMove {
+                            promo: Some(promo as u8),
+                            ..m
+                        });
+                    }
+                }
+                continue;
+            }
+            if self.chess99 && role == Role::Paladin {
+                let mut as_knight = self.clone();
+                as_knight.pieces.insert(s, (us, Role::Knight));
+                let mut as_bishop = self.clone();
+                as_bishop.pieces.insert(s, (us, Role::Bishop));
+                out.extend(as_knight.pseudo_of(s));
+                out.extend(as_bishop.pseudo_of(s));
+                continue;
+            }
             match role {
                 Role::Knight | Role::King => {
                     let set = if role == Role::Knight { KNIGHT } else { KING };
@@ -280,7 +324,7 @@ impl RefPos {
                         self.ranks - 2
                     };
                     let push = |t: Sq, ep: bool, out: &mut Vec<RefMove>| {
-                        if t.1 == last {
+                        if t.1 == last && !self.chess99 {
                             for r in self.promo_roles() {
                                 out.push(RefMove {
                                     from: s,
@@ -308,7 +352,7 @@ impl RefPos {
                     if self.empty(one) {
                         push(one, false, &mut out);
                         let two = (s.0, s.1 + 2 * fwd);
-                        if s.1 == start && self.empty(two) {
+                        if (s.1 == start || self.chess99) && self.empty(two) {
                             push(two, false, &mut out);
                         }
                     }
@@ -323,6 +367,45 @@ impl RefPos {
                 }
                 _ => {}
             }
+        }
+        if self.chess99 {
+            // A move ending on the square a pawn just passed takes it.
+            if let Some(p) = self.ep {
+                for m in out.iter_mut().filter(|m| m.to == p) {
+                    m.ep = true;
+                }
+            }
+            // Free castling: a neighbour on the first rank, or the queen or a
+            // rook across empty squares. `castle: Some(2)`.
+            let home = if us == Color::White {
+                0
+            } else {
+                self.ranks - 1
+            };
+            if let Some(k) = self.king(us).filter(|k| k.1 == home) {
+                for step in [-1i8, 1] {
+                    let mut t = (k.0 + step, home);
+                    while self.empty(t) {
+                        t.0 += step;
+                    }
+                    if let Some(&(c, role)) = self.pieces.get(&t) {
+                        if c == us
+                            && ((t.0 - k.0).abs() == 1 || matches!(role, Role::Queen | Role::Rook))
+                        {
+                            out.push(RefMove {
+                                from: k,
+                                to: t,
+                                promo: None,
+                                castle: Some(2),
+                                ep: false,
+                                place: false,
+                                void_to: None,
+                            });
+                        }
+                    }
+                }
+            }
+            return out;
         }
         // Castling, every condition written out.
         let home = if us == Color::White {
@@ -363,9 +446,32 @@ impl RefPos {
         out
     }
 
+    /// The pseudo-legal moves of the piece on `s` alone.
+    fn pseudo_of(&self, s: Sq) -> Vec<RefMove> {
+        let mut one = self.clone();
+        one.chess99 = false;
+        one.castling = [false; 4];
+        one.ep = None;
+        one.pseudo().into_iter().filter(|m| m.from == s).collect()
+    }
+
     pub fn apply(&self, m: &RefMove) -> RefPos {
         let mut n = self.clone();
         let us = self.turn;
+        if m.castle == Some(2) {
+            let king = n.pieces.remove(&m.from).unwrap();
+            let partner = n.pieces.remove(&m.to).unwrap();
+            let k_to = if (m.to.0 - m.from.0).abs() == 1 {
+                m.to
+            } else {
+                (m.from.0 + (m.to.0 - m.from.0).signum(), m.from.1)
+            };
+            n.pieces.insert(k_to, king);
+            n.pieces.insert(m.from, partner);
+            n.ep = None;
+            n.turn = !us;
+            return n;
+        }
         if m.place {
             n.voids.insert(m.to);
             n.ep = None;
@@ -418,7 +524,10 @@ impl RefPos {
         }
         // En passant square: only when an enemy pawn stands beside the pawn.
         n.ep = None;
-        if role == Role::Pawn && (m.to.1 - m.from.1).abs() == 2 {
+        if self.chess99 && role == Role::Pawn && m.promo.is_none() && (m.to.1 - m.from.1).abs() == 2
+        {
+            n.ep = Some((m.from.0, (m.from.1 + m.to.1) / 2));
+        } else if !self.chess99 && role == Role::Pawn && (m.to.1 - m.from.1).abs() == 2 {
             let beside = [(m.to.0 - 1, m.to.1), (m.to.0 + 1, m.to.1)];
             if beside
                 .iter()
@@ -478,6 +587,15 @@ impl RefPos {
     }
 
     pub fn legal(&self) -> Vec<RefMove> {
+        if self.chess99 {
+            if self.king(Color::White).is_none() || self.king(Color::Black).is_none() {
+                return Vec::new();
+            }
+            let mut v = self.pseudo();
+            v.sort();
+            v.dedup();
+            return v;
+        }
         if self.suicide_void && self.won {
             return Vec::new();
         }
@@ -569,6 +687,7 @@ pub fn engine_moves(pos: &Position) -> Vec<RefMove> {
             promo: m.promotion.map(|r| r as u8),
             castle: match m.kind {
                 MoveKind::Castle(side) => Some(side as u8),
+                MoveKind::FreeCastle => Some(2),
                 _ => None,
             },
             ep: m.kind == MoveKind::EnPassant,
