@@ -514,16 +514,19 @@ pub enum VariantChoice {
     SuicideVoidPw,
     #[name = "Chess 99"]
     Chess99,
+    #[name = "Black Holes"]
+    BlackHoles,
 }
 
 impl VariantChoice {
-    pub const ALL: [VariantChoice; 6] = [
+    pub const ALL: [VariantChoice; 7] = [
         VariantChoice::Void,
         VariantChoice::Standard,
         VariantChoice::Antichess,
         VariantChoice::SuicideVoid,
         VariantChoice::SuicideVoidPw,
         VariantChoice::Chess99,
+        VariantChoice::BlackHoles,
     ];
 
     /// The variant's name in the rules registry.
@@ -535,6 +538,7 @@ impl VariantChoice {
             VariantChoice::SuicideVoid => "suicide-void",
             VariantChoice::SuicideVoidPw => "suicide-void-pw",
             VariantChoice::Chess99 => "chess99",
+            VariantChoice::BlackHoles => "black-holes",
         }
     }
 }

@@ -188,7 +188,7 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
     bot.refused(
         "alice",
         "challenge @bob xiangqi",
-        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99.",
+        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99, black-holes.",
     )
     .await;
     bot.refused(

@@ -346,3 +346,8 @@ fn console_plays_a_whole_suicide_void_game_where_promotion_wins() {
 fn console_plays_a_whole_chess99_game() {
     console_plays_a_whole_game("chess99", "challenge @bob chess99");
 }
+
+#[test]
+fn console_plays_a_whole_black_holes_game() {
+    console_plays_a_whole_game("black-holes", "challenge @bob black-holes");
+}

@@ -56,7 +56,7 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
             }
         }
     }
-    false
+    rules.extra_attacks && rules.variant.extra_attack(rules, b, target, by)
 }
 
 /// May a piece of `rules`' role land on `cell`? (empty, enemy, or a void for
@@ -284,6 +284,18 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
     let mut n = b.clone();
     let us = b.turn;
     let them = !us;
+    if mv.kind == MoveKind::Drop {
+        n.put(mv.to, us, mv.promotion.expect("a drop names its piece"));
+        if n.ep.is_some() {
+            n.set_ep(None);
+        }
+        n.halfmove += 1;
+        if us == Color::Black {
+            n.fullmove += 1;
+        }
+        n.set_turn(them);
+        return n;
+    }
     if mv.kind == MoveKind::FreeCastle {
         let king = n.take(mv.from).expect("the king");
         let partner = n.take(mv.to).expect("the castling partner");
@@ -328,7 +340,9 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         MoveKind::EnPassant => {
             captured = n.take(mv.to.offset(-Rules::pawn_forward(us)));
         }
-        MoveKind::PlaceVoid | MoveKind::FreeCastle => unreachable!("handled above"),
+        MoveKind::PlaceVoid | MoveKind::FreeCastle | MoveKind::Drop => {
+            unreachable!("handled above")
+        }
         MoveKind::Castle(side) => {
             let c = rules.def.castling.as_ref().expect("castling rules");
             let rank = rules.home_rank(us);
@@ -542,7 +556,8 @@ impl Legality {
             return false;
         }
         let Some(king) = self.king else { return true };
-        let risky = self.in_check
+        let risky = rules.extra_attacks
+            || self.in_check
             || m.from == king
             || self.removal_near
             || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)

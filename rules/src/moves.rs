@@ -27,6 +27,9 @@ pub enum MoveKind {
     /// No piece moves: a void is put on the empty square `to` (`from` is the
     /// same square). Suicide Void Chess opens with it (`@e5`).
     PlaceVoid,
+    /// A new piece (`promotion` names it) put on the empty square `to`
+    /// (`from` is the same square): Black Holes' hole drops, `(He1)`.
+    Drop,
     /// Chess 99's castling: the king (`from`) and an own piece on the same
     /// first rank (`to`). Next to each other they swap; otherwise the king
     /// steps once towards the piece and the piece takes the king's square.
@@ -42,9 +45,10 @@ pub struct Move {
     pub to: Square,
     pub kind: MoveKind,
     pub promotion: Option<Role>,
-    /// Where the void goes after this move, in games where a capture moves
-    /// it (Suicide Void Chess: `Bxe5@d4`).
-    pub void_to: Option<Square>,
+    /// The extra square of a compound move: where the void goes after a
+    /// capture in Suicide Void Chess (`Bxe5@d4`), or the hole a piece comes
+    /// out of in a relativistic move of Black Holes (`Ra1-b1-a4xb4`: a4).
+    pub via: Option<Square>,
 }
 
 impl Move {
@@ -54,7 +58,7 @@ impl Move {
             to,
             kind,
             promotion: None,
-            void_to: None,
+            via: None,
         }
     }
 
@@ -73,7 +77,7 @@ impl Move {
         if let Some(role) = self.promotion {
             s.push(letter(role).to_ascii_lowercase());
         }
-        if let Some(v) = self.void_to {
+        if let Some(v) = self.via {
             s.push('@');
             s.push_str(&v.to_string());
         }

@@ -47,6 +47,7 @@ pub struct Rules {
     pub(crate) double_step_anywhere: bool,
     pub(crate) delayed_promotion: bool,
     pub(crate) ep_any_piece: bool,
+    pub(crate) extra_attacks: bool,
 }
 
 impl Rules {
@@ -152,6 +153,7 @@ impl Rules {
             double_step_anywhere: variant.double_step_anywhere(),
             delayed_promotion: variant.delayed_promotion(),
             ep_any_piece: variant.en_passant_by_any_piece(),
+            extra_attacks: variant.has_extra_attacks(),
         }
     }
 
@@ -188,6 +190,7 @@ impl Rules {
         Role::ALL
             .into_iter()
             .find(|r| self.letters[r.index()] == Some(up))
+            .or_else(|| self.variant.letter_alias(up))
     }
 
     pub fn roster(&self) -> impl Iterator<Item = Role> + '_ {

@@ -118,9 +118,12 @@ impl Position {
             return Err(err(MoveErrorKind::TooLong));
         }
         let mut legal = self.legal_moves();
+        if let Some(found) = self.parse_hole_forms(&input, &legal) {
+            return found.map_err(err);
+        }
         // A void part: `@e5` alone places the void, `Bxe5@d4` moves it.
         let bare = input.trim_end_matches(['+', '#', '!', '?']);
-        let (main, void_to) = match bare.rsplit_once('@') {
+        let (main, via) = match bare.rsplit_once('@') {
             None => (input.as_str(), None),
             Some((main, sq)) => {
                 let size = self.rules().size();
@@ -137,7 +140,7 @@ impl Position {
         };
         let places = legal.iter().any(|m| m.kind == MoveKind::PlaceVoid);
         if main.is_empty() {
-            let sq = void_to.ok_or_else(|| err(MoveErrorKind::Malformed))?;
+            let sq = via.ok_or_else(|| err(MoveErrorKind::Malformed))?;
             return legal
                 .iter()
                 .find(|m| m.kind == MoveKind::PlaceVoid && m.to == sq)
@@ -155,15 +158,18 @@ impl Position {
                 "first the void must be placed on an empty square, like @e5".into(),
             )));
         }
-        let relocating = legal.iter().any(|m| m.void_to.is_some());
-        if let Some(sq) = void_to {
+        let relocating = !self.rules().extra_attacks && legal.iter().any(|m| m.via.is_some());
+        if let Some(sq) = via {
             if !relocating {
-                return Err(err(MoveErrorKind::Illegal(
-                    "the void moves only together with a capture".into(),
-                )));
+                return Err(err(MoveErrorKind::Illegal(if self.rules().extra_attacks {
+                    "write a hole's drop as (He1) or H@e1, and a move through holes as Ra1-b1-a4xb4"
+                        .into()
+                } else {
+                    "the void moves only together with a capture".into()
+                })));
             }
             let (with, without): (Vec<Move>, Vec<Move>) =
-                legal.iter().copied().partition(|m| m.void_to == Some(sq));
+                legal.iter().copied().partition(|m| m.via == Some(sq));
             if with.is_empty() {
                 let why = if self.board().is_void(sq) {
                     format!("the void already stands on {sq}; it must move to another square")
@@ -183,21 +189,26 @@ impl Position {
             legal = with;
         } else if relocating {
             if let Some(Parsed::Patterns(ps)) = parse_text(self, main) {
-                if let Some(m) = ps
-                    .iter()
-                    .find_map(|p| legal.iter().find(|m| matches(self.board(), p, m)))
-                {
+                if let Some(m) = ps.iter().find_map(|p| {
+                    legal
+                        .iter()
+                        .find(|m| m.via.is_some() && matches(self.board(), p, m))
+                }) {
                     let mut san = san_plain(self, m);
                     san.truncate(san.rfind('@').unwrap_or(san.len()));
                     return Err(err(MoveErrorKind::Illegal(format!(
                         "a capture moves the void too: say where, like {san}@{}",
-                        m.void_to.expect("relocating")
+                        m.via.expect("relocating")
                     ))));
                 }
             }
         }
         if let Some(found) = self.parse_chess99_forms(main, &legal) {
             return found.map_err(err);
+        }
+        if self.rules().extra_attacks {
+            // Relativistic moves are read only in their own notation.
+            legal.retain(|m| m.via.is_none());
         }
         let parsed = parse_text(self, main).ok_or_else(|| err(MoveErrorKind::Malformed))?;
         let patterns = match parsed {
@@ -250,6 +261,97 @@ impl Position {
             .find(|p| p.from_file.is_none_or(|f| f < size.files()))
             .unwrap_or(p);
         Err(err(MoveErrorKind::Illegal(self.why_illegal(p))))
+    }
+
+    /// Black Holes' own move forms: a drop (`(He1)`, `H@e1`) and a
+    /// relativistic move (`Ra1-b1-a4xb4`, `d2-d3-d3-d6`). `None`: not such a
+    /// form.
+    fn parse_hole_forms(&self, text: &str, legal: &[Move]) -> Option<Result<Move, MoveErrorKind>> {
+        if !self.rules().extra_attacks {
+            return None;
+        }
+        let t = text.trim_end_matches(['+', '#', '!', '?']);
+        // Coordinates of a relativistic move: start, end, `@` white hole.
+        if let Some((main, white)) = t.split_once('@') {
+            if main.len() >= 4 {
+                let white = Square::parse(&white.to_ascii_lowercase())?;
+                let (from, to, promo) = split_coordinates(self, main)?;
+                return Some(
+                    legal
+                        .iter()
+                        .find(|m| {
+                            m.from == from
+                                && m.to == to
+                                && m.via == Some(white)
+                                && m.promotion == promo
+                        })
+                        .copied()
+                        .ok_or_else(|| {
+                            MoveErrorKind::Illegal(format!(
+                                "no piece of yours on {from} can come out of your hole on {white} to {to}"
+                            ))
+                        }),
+                );
+            }
+        }
+        let drop = t
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'))
+            .or_else(|| t.contains('@').then_some(t))
+            .map(|r| r.replace('@', ""));
+        if let Some(d) = drop {
+            let mut chars = d.chars();
+            let role = self.rules().role_for_letter(chars.next()?)?;
+            let sq = Square::parse(&chars.as_str().to_ascii_lowercase())?;
+            return Some(
+                legal
+                    .iter()
+                    .find(|m| m.kind == MoveKind::Drop && m.to == sq && m.promotion == Some(role))
+                    .copied()
+                    .ok_or_else(|| {
+                        MoveErrorKind::Illegal(format!(
+                            "a {role} can only be dropped on an empty square of your first rank"
+                        ))
+                    }),
+            );
+        }
+        // Four squares: start, black hole, white hole, end.
+        let (body, promo) = match t.split_once('=') {
+            Some((b, p)) => (b, Some(self.rules().role_for_letter(p.chars().next()?)?)),
+            None => (t, None),
+        };
+        let lower = body.to_ascii_lowercase();
+        let rest =
+            lower.trim_start_matches(|c: char| c.is_ascii_alphabetic() && c.is_ascii_uppercase());
+        let body_rest = if body.starts_with(|c: char| c.is_ascii_uppercase()) {
+            &lower[1..]
+        } else {
+            rest
+        };
+        let squares: Vec<Square> = body_rest
+            .split(['-', 'x'])
+            .map(Square::parse)
+            .collect::<Option<Vec<_>>>()?;
+        let [from, black, white, to] = squares.as_slice() else {
+            return None;
+        };
+        Some(
+            legal
+                .iter()
+                .find(|m| {
+                    m.from == *from
+                        && m.to == *to
+                        && m.via == Some(*white)
+                        && (promo.is_none() || m.promotion == promo)
+                        && crate::variants::black_holes::black_hole(self.board(), m) == Some(*black)
+                })
+                .copied()
+                .ok_or_else(|| {
+                    MoveErrorKind::Illegal(format!(
+                        "no piece of yours on {from} can go through your hole on {black} and out of your hole on {white} to {to}"
+                    ))
+                }),
+        )
     }
 
     /// Chess 99's own move forms: castling with a named piece (`O-h1`) and a
@@ -523,7 +625,32 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
         MoveKind::Castle(CastlingSide::Queen) => return "O-O-O".into(),
         MoveKind::PlaceVoid => return format!("@{}", mv.to),
         MoveKind::FreeCastle => return format!("O-{}", mv.to),
+        MoveKind::Drop => {
+            let role = mv.promotion.unwrap_or(Role::Pawn);
+            return format!("({}{})", rules.letter(role).unwrap_or('?'), mv.to);
+        }
         _ => {}
+    }
+    if let (Some(white), true) = (mv.via, rules.extra_attacks) {
+        // A relativistic move: piece, start, black hole, white hole, end.
+        let role = movegen::role_at(b, mv.from);
+        let capture = mv.kind == MoveKind::EnPassant || b.piece_at(mv.to).is_some();
+        let mut s = String::new();
+        if role != Role::Pawn {
+            s.push(rules.letter(role).unwrap_or('?'));
+        }
+        let black = crate::variants::black_holes::black_hole(b, mv).unwrap_or(white);
+        s.push_str(&format!(
+            "{}-{black}-{white}{}{}",
+            mv.from,
+            if capture { 'x' } else { '-' },
+            mv.to
+        ));
+        if let Some(promo) = mv.promotion {
+            s.push('=');
+            s.push(rules.letter(promo).unwrap_or('?'));
+        }
+        return s;
     }
     let role = movegen::role_at(b, mv.from);
     if role == Role::Pawn
@@ -574,7 +701,7 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
         s.push('=');
         s.push(rules.letter(promo).unwrap_or('?'));
     }
-    if let Some(v) = mv.void_to {
+    if let Some(v) = mv.via {
         s.push('@');
         s.push_str(&v.to_string());
     }
@@ -721,4 +848,24 @@ fn from_part(rest: &str) -> Option<(Option<u8>, Option<u8>)> {
         }
         digits => Some((None, Some(rank_of(std::str::from_utf8(digits).ok()?)?))),
     }
+}
+
+/// `e2e4`, `e7e8q`: start, end and promotion of a coordinate move.
+fn split_coordinates(pos: &Position, text: &str) -> Option<(Square, Square, Option<Role>)> {
+    let lower = text.to_ascii_lowercase();
+    let digits_end = |s: &str| {
+        1 + s[1..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(s.len() - 1)
+    };
+    let a = digits_end(&lower);
+    let from = Square::parse(&lower[..a])?;
+    let rest = &lower[a..];
+    let b = digits_end(rest);
+    let to = Square::parse(&rest[..b])?;
+    let promo = match &rest[b..] {
+        "" => None,
+        p => Some(pos.rules().role_for_letter(p.chars().next()?)?),
+    };
+    Some((from, to, promo))
 }

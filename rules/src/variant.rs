@@ -130,6 +130,25 @@ pub trait Variant: Send + Sync + 'static {
         true
     }
 
+    /// Whether pieces attack in ways the movement tables do not describe
+    /// (Black Holes' relativistic moves); if so, [`Variant::extra_attack`]
+    /// is asked too, and every move gets the full king-safety test.
+    fn has_extra_attacks(&self) -> bool {
+        false
+    }
+
+    /// Does `by` attack `target` in a way of its own (see
+    /// [`Variant::has_extra_attacks`])?
+    fn extra_attack(&self, _rules: &Rules, _board: &Board, _target: Square, _by: Color) -> bool {
+        false
+    }
+
+    /// Another letter players use for a role (Black Holes' page writes the
+    /// knight S), read in moves but never written.
+    fn letter_alias(&self, _letter: char) -> Option<Role> {
+        None
+    }
+
     /// A draw the side to move may claim now (Chess 99: both kings attacked).
     fn claimable_draw(&self, _rules: &Rules, _board: &Board) -> Option<DrawReason> {
         None

@@ -97,3 +97,8 @@ fn suicide_void_matches_reference_and_recorded_numbers() {
 fn chess99_matches_recorded_numbers() {
     run(variants::chess99(), &load("chess99"), 3);
 }
+
+#[test]
+fn black_holes_matches_recorded_numbers() {
+    run(variants::black_holes(), &load("black-holes"), 0);
+}

@@ -83,7 +83,7 @@ fn random_game(rules: &'static Rules, seed: u64, plies: usize) -> Result<(), Tes
                                 | voidmate_rules::MoveKind::FreeCastle
                         )
                     && m.place == (mv.kind == voidmate_rules::MoveKind::PlaceVoid)
-                    && m.void_to == mv.void_to.map(|s| (s.file() as i8, s.rank() as i8))
+                    && m.via == mv.via.map(|s| (s.file() as i8, s.rank() as i8))
             })
             .map(|m| RefPos::from_position(&pos).apply(&m))
             .expect("the reference knows the move");

@@ -105,7 +105,7 @@ fn every_capture_moves_the_void_to_another_empty_square() {
     let p = pos("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1 void:h8");
     // Empty after exd5: 64 squares less the kings, the capturer and the void.
     assert_eq!(p.legal_moves().len(), 64 - 3 - 1);
-    let targets: Vec<Square> = p.legal_moves().iter().map(|m| m.void_to.unwrap()).collect();
+    let targets: Vec<Square> = p.legal_moves().iter().map(|m| m.via.unwrap()).collect();
     assert!(
         targets.contains(&sq("e4")),
         "the capturer's old square is free"

@@ -290,6 +290,52 @@ pub static TOPICS: &[Topic] = &[
                move (`claim Ke2`), which stands if that move leaves the claimer's king safe.",
         diagram: None,
     },
+    Topic {
+        variant: "black-holes",
+        key: "rules",
+        title: "Black Holes",
+        keywords: &["holes", "rules", "overview", "basics", "setup", "board", "5x8"],
+        text: "Chess on a 5x8 board (files a to e) plus holes, which carry pieces across the board. \
+               Everything else is as in chess: checkmate wins; stalemate, threefold repetition and the \
+               50-move rule draw; castling is long only (king e1 to c1, rook to d1). Knights may be written \
+               S as on the original page. Topics: hole, relativistic.",
+        diagram: Some(Diagram {
+            fen: "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w Qq - 0 1",
+            select: None,
+            caption: "The starting position",
+        }),
+    },
+    Topic {
+        variant: "black-holes",
+        key: "hole",
+        title: "The hole",
+        keywords: &["hole", "holes", "move", "moves", "drop", "dropping", "place", "capture", "captured"],
+        text: "Instead of moving, you may drop a new hole of yours on any empty square of your first rank: \
+               write `(He1)` or `H@e1`. You may have any number of holes. A hole steps like a king, but \
+               only to an empty square: it never captures by a normal move, and no normal move can \
+               capture it. A pawn may promote to a hole. A dropped hole can block a check along your \
+               first rank.",
+        diagram: None,
+    },
+    Topic {
+        variant: "black-holes",
+        key: "relativistic",
+        title: "Relativistic moves",
+        keywords: &["relativistic", "through", "transport", "enter", "leave", "white", "teleport", "move", "moves"],
+        text: "Any piece but the king may make a normal move into a hole of its own side (the black hole), \
+               come out of any of your holes (the white hole; it may be the same one, but a moving hole \
+               cannot come out of itself), and continue in the same direction as far as it likes over \
+               empty squares, in steps of its own move (a knight leaps on like a nightrider). It stops on an \
+               empty square or captures whatever stands there, your own pieces and holes of either side \
+               included, but never your own king. A pawn that entered straight may not capture; one that \
+               entered diagonally must (en passant too). Write start, black hole, white hole, end: \
+               `Ra1-b1-a4xb4`. These threats count as check.",
+        diagram: Some(Diagram {
+            fen: "rn1qk/p1ppp/Bphh1/3hH/HP3/3N1/PBPPP/RH1QK w - - 0 1",
+            select: Some("b2"),
+            caption: "The bishop on b2 goes through e5 and out of b1 or a4",
+        }),
+    },
 ];
 
 /// The topic that best answers `query` (free text), with its variant named
@@ -303,6 +349,11 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
         "standard"
+    } else if words
+        .iter()
+        .any(|w| w == "holes" || w == "black-holes" || w == "relativistic")
+    {
+        "black-holes"
     } else if words
         .iter()
         .any(|w| w == "99" || w == "chess99" || w == "paladin")
@@ -414,6 +465,13 @@ mod tests {
             "capture"
         );
         assert_eq!(best_topic("suicide placing the void").unwrap().key, "void");
+        assert_eq!(
+            best_topic("black holes: how do relativistic moves work")
+                .unwrap()
+                .key,
+            "relativistic"
+        );
+        assert_eq!(best_topic("chess 99 castling").unwrap().variant, "chess99");
     }
 
     #[test]

@@ -1029,7 +1029,7 @@ impl Core {
             .map(|m| g.pos.san(m))
             .collect();
         // A capture that moves the void comes once per square: list it once.
-        let relocating = legal.iter().any(|m| m.void_to.is_some());
+        let relocating = legal.iter().any(|m| m.via.is_some());
         if relocating {
             chosen = chosen
                 .iter()

@@ -1,6 +1,7 @@
 //! The games, each in its own module, and the registry that names them.
 
 pub mod antichess;
+pub mod black_holes;
 pub mod chess99;
 pub mod standard;
 pub mod suicide_void;
@@ -24,6 +25,7 @@ fn registry() -> &'static [Rules] {
                 promotion_wins: true,
             }),
             Rules::new(&chess99::Chess99),
+            Rules::new(&black_holes::BlackHoles),
         ]
     })
 }
@@ -48,6 +50,7 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
         "antichess" | "giveaway" | "losing" | "losingchess" => "antichess",
         "suicidevoid" | "suicidevoidchess" => "suicide-void",
         "chess99" | "99" => "chess99",
+        "blackholes" | "holes" => "black-holes",
         "suicidevoidpw" | "suicidevoidpromotionwins" | "suicidevoidchesspromotionwins" => {
             "suicide-void-pw"
         }
@@ -85,4 +88,9 @@ pub fn suicide_void(promotion_wins: bool) -> &'static Rules {
 /// The rules of Chess 99.
 pub fn chess99() -> &'static Rules {
     by_name("chess99").expect("registered")
+}
+
+/// The rules of Black Holes.
+pub fn black_holes() -> &'static Rules {
+    by_name("black-holes").expect("registered")
 }

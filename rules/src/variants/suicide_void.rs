@@ -58,7 +58,7 @@ impl Variant for SuicideVoid {
     }
 
     fn after_move(&self, _rules: &Rules, board: &mut Board, effect: &MoveEffect) {
-        if let Some(to) = effect.mv.void_to {
+        if let Some(to) = effect.mv.via {
             board.move_void(to);
         }
         if self.promotion_wins
@@ -96,10 +96,7 @@ impl Variant for SuicideVoid {
                 sq != m.to && (board.is_empty(sq) || sq == m.from || Some(sq) == taken_en_passant)
             });
             for to in targets {
-                let full = crate::Move {
-                    void_to: Some(to),
-                    ..m
-                };
+                let full = crate::Move { via: Some(to), ..m };
                 if moves.try_push(full).is_err() {
                     debug_assert!(false, "more legal moves than a move list holds");
                     return;

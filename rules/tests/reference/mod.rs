@@ -46,7 +46,7 @@ pub struct RefMove {
     /// Puts the void on `to` (no piece moves).
     pub place: bool,
     /// Where the void goes after this capture.
-    pub void_to: Option<Sq>,
+    pub via: Option<Sq>,
 }
 
 fn sq(s: Square) -> Sq {
@@ -231,7 +231,7 @@ impl RefPos {
             castle: None,
             ep: false,
             place: false,
-            void_to: None,
+            via: None,
         };
         for (&s, &(c, role)) in &self.pieces {
             if c != us {
@@ -333,7 +333,7 @@ impl RefPos {
                                     castle: None,
                                     ep,
                                     place: false,
-                                    void_to: None,
+                                    via: None,
                                 });
                             }
                         } else {
@@ -344,7 +344,7 @@ impl RefPos {
                                 castle: None,
                                 ep,
                                 place: false,
-                                void_to: None,
+                                via: None,
                             });
                         }
                     };
@@ -399,7 +399,7 @@ impl RefPos {
                                 castle: Some(2),
                                 ep: false,
                                 place: false,
-                                void_to: None,
+                                via: None,
                             });
                         }
                     }
@@ -439,7 +439,7 @@ impl RefPos {
                     castle: Some(side),
                     ep: false,
                     place: false,
-                    void_to: None,
+                    via: None,
                 });
             }
         }
@@ -576,7 +576,7 @@ impl RefPos {
                 n.unstable[us.index()] = Some(m.to);
             }
         }
-        if let Some(v) = m.void_to {
+        if let Some(v) = m.via {
             n.voids = [v].into_iter().collect();
         }
         if self.promotion_wins && m.promo.is_some() && n.pieces.values().any(|p| p.0 != us) {
@@ -611,7 +611,7 @@ impl RefPos {
                             castle: None,
                             ep: false,
                             place: true,
-                            void_to: None,
+                            via: None,
                         });
                     }
                 }
@@ -641,7 +641,7 @@ impl RefPos {
                                 let t = (f, r);
                                 if !after.pieces.contains_key(&t) && !old.contains(&t) {
                                     out.push(RefMove {
-                                        void_to: Some(t),
+                                        via: Some(t),
                                         ..m.clone()
                                     });
                                 }
@@ -692,7 +692,7 @@ pub fn engine_moves(pos: &Position) -> Vec<RefMove> {
             },
             ep: m.kind == MoveKind::EnPassant,
             place: m.kind == MoveKind::PlaceVoid,
-            void_to: m.void_to.map(sq),
+            via: m.via.map(sq),
         })
         .collect();
     v.sort();

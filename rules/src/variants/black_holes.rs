@@ -1,0 +1,347 @@
+//! Black Holes: 5x8 chess with holes that transport pieces.
+//! `docs/rules/black-holes.md` has the rules and our decisions in our words.
+//!
+//! - Instead of a move, a side may drop a hole of its own on any empty square
+//!   of its first rank (`(He1)`). A hole steps like a king to an empty
+//!   square; a normal move never captures a hole, and a hole's normal move
+//!   never captures.
+//! - Relativistic moves, for every piece but the king: a normal move into an
+//!   own hole (the "black hole"), out of any own hole (the "white hole"; not
+//!   the moving hole itself), and on in the same direction any number of the
+//!   piece's own steps over empty squares, ending on an empty square or
+//!   capturing anything there except the own king (holes of either side
+//!   too). A pawn entering straight must end on an empty square; entering
+//!   diagonally it must capture (en passant included). Written
+//!   `Ra1-b1-a4xb4`. Relativistic threats give check.
+//! - Castling is long only (king e1 to c1, rook a1 to d1); pawns promote to a
+//!   queen, rook, bishop, knight or hole.
+
+use super::standard::orthodox_roster;
+use crate::board::{Board, WALL};
+use crate::movegen::{leaves_king_safe, role_at};
+use crate::movement::{Movement, DIAGONAL, KNIGHT, ORTHOGONAL};
+use crate::rules::delta;
+use crate::square::STRIDE;
+use crate::variant::{CastlingDef, Definition, RoleDef, Variant};
+use crate::{BoardSize, Color, Move, MoveKind, MoveList, Role, Rules, Square};
+
+pub struct BlackHoles;
+
+const SIZE: BoardSize = match BoardSize::new(5, 8) {
+    Some(s) => s,
+    None => panic!("5x8 is a board size"),
+};
+
+/// Our own rules, for the helpers (the move filter is not given them).
+fn rules() -> &'static Rules {
+    static RULES: std::sync::OnceLock<&'static Rules> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| crate::variants::by_name("black-holes").expect("registered"))
+}
+
+impl Variant for BlackHoles {
+    fn definition(&self) -> Definition {
+        let mut roster = orthodox_roster();
+        // Holes move only by the hooks below: their steps never capture.
+        roster.push(RoleDef {
+            role: Role::Hole,
+            letter: 'H',
+            movement: Movement::of(Vec::new()),
+        });
+        Definition {
+            name: "black-holes",
+            title: "Black Holes",
+            size: SIZE,
+            roster,
+            start_fen: "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w Qq - 0 1",
+            promotion: vec![
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Hole,
+            ],
+            // Long castling only: king e1 to c1, rook a1 to d1. The king-side
+            // entries repeat the queen side; no position ever has that right.
+            castling: Some(CastlingDef {
+                king_file: 4,
+                rook_from: [0, 0],
+                king_to: [2, 2],
+                rook_to: [3, 3],
+            }),
+            royal: Some(Role::King),
+        }
+    }
+
+    fn has_extra_attacks(&self) -> bool {
+        true
+    }
+
+    fn extra_attack(&self, rules: &Rules, board: &Board, target: Square, by: Color) -> bool {
+        let mut found = false;
+        relativistic(rules, board, by, &mut |m| found |= m.to == target);
+        found
+    }
+
+    fn letter_alias(&self, letter: char) -> Option<Role> {
+        (letter == 'S').then_some(Role::Knight)
+    }
+
+    fn filter_moves(&self, board: &Board, moves: &mut MoveList) {
+        let rules = rules();
+        let us = board.turn();
+        // Holes are never taken by a normal move.
+        moves.retain(|m| !is_hole_of(board, m.to, !us));
+        let mut extra: Vec<Move> = Vec::new();
+        // Drops on the first rank.
+        let home = rules.home_rank(us);
+        for file in 0..SIZE.files() {
+            let sq = Square::new(file, home);
+            if board.piece_at(sq).is_none() {
+                extra.push(Move {
+                    promotion: Some(Role::Hole),
+                    ..Move::new(sq, sq, MoveKind::Drop)
+                });
+            }
+        }
+        // Holes step like kings, onto empty squares only.
+        for from in board.occupied(us).iter() {
+            if role_at(board, from) != Role::Hole {
+                continue;
+            }
+            for v in ORTHOGONAL.iter().chain(&DIAGONAL) {
+                let to = from.offset(delta(*v));
+                if on(board, to) && board.piece_at(to).is_none() {
+                    extra.push(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+        relativistic(rules, board, us, &mut |m| extra.push(m));
+        for m in extra {
+            if leaves_king_safe(rules, board, &m) && !moves.is_full() {
+                moves.push(m);
+            }
+        }
+    }
+
+    fn filters_moves(&self) -> bool {
+        true
+    }
+
+    /// Holes can always be dropped, and holes can capture (relativistically):
+    /// no material is too little to mate.
+    fn insufficient_material(&self, _board: &Board) -> bool {
+        false
+    }
+}
+
+/// A square of the board (not the wall around it).
+fn on(board: &Board, sq: Square) -> bool {
+    board.cells[sq.index()] != WALL
+}
+
+fn is_hole_of(board: &Board, sq: Square, color: Color) -> bool {
+    board
+        .piece_at(sq)
+        .is_some_and(|p| p.color == color && p.role == Role::Hole)
+}
+
+/// How a piece entered the black hole.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    Any,
+    /// A pawn's straight step: the way out may not capture.
+    PawnStraight,
+    /// A pawn's diagonal step: the way out must capture.
+    PawnDiagonal,
+}
+
+/// Every relativistic move of `side` (king safety not checked), whoever is
+/// to move.
+pub(crate) fn relativistic(rules: &Rules, board: &Board, side: Color, emit: &mut dyn FnMut(Move)) {
+    let holes: Vec<Square> = board
+        .occupied(side)
+        .iter()
+        .filter(|&s| role_at(board, s) == Role::Hole)
+        .collect();
+    if holes.is_empty() {
+        return;
+    }
+    let fwd = match side {
+        Color::White => STRIDE,
+        Color::Black => -STRIDE,
+    };
+    let empty = |sq: Square, from: Square| sq == from || board.piece_at(sq).is_none();
+    for from in board.occupied(side).iter() {
+        let role = role_at(board, from);
+        // (direction, entry kind), for each own hole reached by a normal move.
+        let mut entries: Vec<(i16, Entry)> = Vec::new();
+        let own_hole = |sq: Square| on(board, sq) && is_hole_of(board, sq, side);
+        match role {
+            Role::King => continue,
+            Role::Knight => {
+                for v in KNIGHT {
+                    if own_hole(from.offset(delta(v))) {
+                        entries.push((delta(v), Entry::Any));
+                    }
+                }
+            }
+            Role::Hole => {
+                for v in ORTHOGONAL.iter().chain(&DIAGONAL) {
+                    if own_hole(from.offset(delta(*v))) {
+                        entries.push((delta(*v), Entry::Any));
+                    }
+                }
+            }
+            Role::Pawn => {
+                let one = from.offset(fwd);
+                // One step, or a double step from the second rank, into a hole.
+                let double = from.rank() == rules.double_step_rank(side)
+                    && on(board, one)
+                    && board.piece_at(one).is_none()
+                    && own_hole(one.offset(fwd));
+                if own_hole(one) || double {
+                    entries.push((fwd, Entry::PawnStraight));
+                }
+                for side_step in [-1, 1] {
+                    if own_hole(from.offset(fwd + side_step)) {
+                        entries.push((fwd + side_step, Entry::PawnDiagonal));
+                    }
+                }
+            }
+            Role::Bishop | Role::Rook | Role::Queen => {
+                let dirs: Vec<_> = match role {
+                    Role::Bishop => DIAGONAL.to_vec(),
+                    Role::Rook => ORTHOGONAL.to_vec(),
+                    _ => ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect(),
+                };
+                for v in dirs {
+                    let d = delta(v);
+                    let mut sq = from.offset(d);
+                    while on(board, sq) && board.piece_at(sq).is_none() {
+                        sq = sq.offset(d);
+                    }
+                    if own_hole(sq) {
+                        entries.push((d, Entry::Any));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (d, entry) in entries {
+            for &white in &holes {
+                if role == Role::Hole && white == from {
+                    continue;
+                }
+                let mut to = white.offset(d);
+                while on(board, to) {
+                    let occupant = if to == from { None } else { board.piece_at(to) };
+                    match occupant {
+                        None => {
+                            let ep = entry == Entry::PawnDiagonal && board.en_passant() == Some(to);
+                            if entry != Entry::PawnDiagonal {
+                                emit_all(
+                                    rules,
+                                    side,
+                                    role,
+                                    from,
+                                    to,
+                                    white,
+                                    MoveKind::Normal,
+                                    emit,
+                                );
+                            } else if ep {
+                                emit_all(
+                                    rules,
+                                    side,
+                                    role,
+                                    from,
+                                    to,
+                                    white,
+                                    MoveKind::EnPassant,
+                                    emit,
+                                );
+                            }
+                        }
+                        Some(p) => {
+                            let own_king = p.color == side && p.role == Role::King;
+                            if !own_king && entry != Entry::PawnStraight {
+                                emit_all(
+                                    rules,
+                                    side,
+                                    role,
+                                    from,
+                                    to,
+                                    white,
+                                    MoveKind::Normal,
+                                    emit,
+                                );
+                            }
+                            break;
+                        }
+                    }
+                    if !empty(to, from) {
+                        break;
+                    }
+                    to = to.offset(d);
+                }
+            }
+        }
+    }
+}
+
+/// One relativistic move, once per promotion piece when a pawn ends on its
+/// last rank.
+#[allow(clippy::too_many_arguments)]
+fn emit_all(
+    rules: &Rules,
+    side: Color,
+    role: Role,
+    from: Square,
+    to: Square,
+    white: Square,
+    kind: MoveKind,
+    emit: &mut dyn FnMut(Move),
+) {
+    let base = Move {
+        via: Some(white),
+        ..Move::new(from, to, kind)
+    };
+    if role == Role::Pawn && to.rank() == rules.promotion_rank(side) {
+        for &p in rules.promotion_roles() {
+            emit(Move {
+                promotion: Some(p),
+                ..base
+            });
+        }
+    } else {
+        emit(base);
+    }
+}
+
+/// The black hole a relativistic move entered (for its notation).
+pub(crate) fn black_hole(board: &Board, mv: &Move) -> Option<Square> {
+    let white = mv.via?;
+    let (df, dr) = (
+        mv.to.file() as i16 - white.file() as i16,
+        mv.to.rank() as i16 - white.rank() as i16,
+    );
+    let g = gcd(df.unsigned_abs(), dr.unsigned_abs()).max(1) as i16;
+    let d = delta(((df / g) as i8, (dr / g) as i8));
+    let role = role_at(board, mv.from);
+    if role == Role::Knight {
+        return Some(mv.from.offset(d));
+    }
+    let mut sq = mv.from.offset(d);
+    while on(board, sq) && board.piece_at(sq).is_none() {
+        sq = sq.offset(d);
+    }
+    Some(sq)
+}
+
+fn gcd(a: u16, b: u16) -> u16 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
