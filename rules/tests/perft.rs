@@ -100,5 +100,5 @@ fn chess99_matches_recorded_numbers() {
 
 #[test]
 fn black_holes_matches_recorded_numbers() {
-    run(variants::black_holes(), &load("black-holes"), 0);
+    run(variants::black_holes(), &load("black-holes"), 3);
 }

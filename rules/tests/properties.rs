@@ -82,7 +82,11 @@ fn random_game(rules: &'static Rules, seed: u64, plies: usize) -> Result<(), Tes
                             voidmate_rules::MoveKind::Castle(_)
                                 | voidmate_rules::MoveKind::FreeCastle
                         )
-                    && m.place == (mv.kind == voidmate_rules::MoveKind::PlaceVoid)
+                    && m.place
+                        == matches!(
+                            mv.kind,
+                            voidmate_rules::MoveKind::PlaceVoid | voidmate_rules::MoveKind::Drop
+                        )
                     && m.via == mv.via.map(|s| (s.file() as i8, s.rank() as i8))
             })
             .map(|m| RefPos::from_position(&pos).apply(&m))
@@ -120,6 +124,11 @@ proptest! {
     #[test]
     fn chess99_random_games_agree_with_reference(seed in any::<u64>()) {
         random_game(variants::chess99(), seed, 200)?;
+    }
+
+    #[test]
+    fn black_holes_random_games_agree_with_reference(seed in any::<u64>()) {
+        random_game(variants::black_holes(), seed, 160)?;
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub struct RefPos {
     /// Chess 99: paladin, king capture, pawns' double steps anywhere, en
     /// passant by any piece, free castling, delayed promotion.
     pub chess99: bool,
+    /// Black Holes: drops, holes, relativistic moves.
+    pub holes: bool,
     pub files: i8,
     pub ranks: i8,
     pub pieces: BTreeMap<Sq, (Color, Role)>,
@@ -43,9 +45,11 @@ pub struct RefMove {
     pub promo: Option<u8>,
     pub castle: Option<u8>,
     pub ep: bool,
-    /// Puts the void on `to` (no piece moves).
+    /// Puts the void on `to` (no piece moves), or drops the piece `promo`
+    /// names there.
     pub place: bool,
-    /// Where the void goes after this capture.
+    /// Where the void goes after this capture; the white hole of a
+    /// relativistic move.
     pub via: Option<Sq>,
 }
 
@@ -107,6 +111,7 @@ impl RefPos {
             promotion_wins: pos.rules().name() == "suicide-void-pw",
             won: pos.fen().contains("won:"),
             chess99: pos.rules().name() == "chess99",
+            holes: pos.rules().name() == "black-holes",
             files: size.files() as i8,
             ranks: size.ranks() as i8,
             pieces,
@@ -145,7 +150,173 @@ impl RefPos {
         if self.antichess {
             v.push(Role::King);
         }
+        if self.holes {
+            v.push(Role::Hole);
+        }
         v
+    }
+
+    fn is_hole(&self, s: Sq, c: Color) -> bool {
+        self.pieces.get(&s) == Some(&(c, Role::Hole))
+    }
+
+    /// Black Holes' own moves of `side`: relativistic moves (and, when
+    /// `all`, drops and holes' steps), written out from the page.
+    pub fn hole_moves(&self, side: Color, all: bool) -> Vec<RefMove> {
+        let mut out = Vec::new();
+        let blank = |from: Sq, to: Sq| RefMove {
+            from,
+            to,
+            promo: None,
+            castle: None,
+            ep: false,
+            place: false,
+            via: None,
+        };
+        let home = if side == Color::White {
+            0
+        } else {
+            self.ranks - 1
+        };
+        let last = if side == Color::White {
+            self.ranks - 1
+        } else {
+            0
+        };
+        if all {
+            for f in 0..self.files {
+                if self.empty((f, home)) {
+                    out.push(RefMove {
+                        place: true,
+                        promo: Some(Role::Hole as u8),
+                        ..blank((f, home), (f, home))
+                    });
+                }
+            }
+            for (&s, &p) in &self.pieces {
+                if p == (side, Role::Hole) {
+                    for (a, b) in KING {
+                        let t = (s.0 + a, s.1 + b);
+                        if self.empty(t) {
+                            out.push(blank(s, t));
+                        }
+                    }
+                }
+            }
+        }
+        let holes: Vec<Sq> = self
+            .pieces
+            .iter()
+            .filter(|(_, p)| **p == (side, Role::Hole))
+            .map(|(s, _)| *s)
+            .collect();
+        let fwd = if side == Color::White { 1 } else { -1 };
+        // kind: 0 any, 1 pawn straight (no capture), 2 pawn diagonal (must capture)
+        for (&s, &(c, role)) in &self.pieces {
+            if c != side || role == Role::King {
+                continue;
+            }
+            let mut entries: Vec<(Sq, u8)> = Vec::new();
+            match role {
+                Role::Knight => {
+                    for v in KNIGHT {
+                        if self.is_hole((s.0 + v.0, s.1 + v.1), side) {
+                            entries.push((v, 0));
+                        }
+                    }
+                }
+                Role::Hole => {
+                    for v in KING {
+                        if self.is_hole((s.0 + v.0, s.1 + v.1), side) {
+                            entries.push((v, 0));
+                        }
+                    }
+                }
+                Role::Pawn => {
+                    let start = if side == Color::White {
+                        1
+                    } else {
+                        self.ranks - 2
+                    };
+                    let one = (s.0, s.1 + fwd);
+                    let two = (s.0, s.1 + 2 * fwd);
+                    if self.is_hole(one, side)
+                        || (s.1 == start && self.empty(one) && self.is_hole(two, side))
+                    {
+                        entries.push(((0, fwd), 1));
+                    }
+                    for df in [-1, 1] {
+                        if self.is_hole((s.0 + df, s.1 + fwd), side) {
+                            entries.push(((df, fwd), 2));
+                        }
+                    }
+                }
+                Role::Bishop | Role::Rook | Role::Queen => {
+                    for v in KING {
+                        let diag = v.0 != 0 && v.1 != 0;
+                        if (role == Role::Bishop && !diag) || (role == Role::Rook && diag) {
+                            continue;
+                        }
+                        let mut t = (s.0 + v.0, s.1 + v.1);
+                        while self.empty(t) {
+                            t = (t.0 + v.0, t.1 + v.1);
+                        }
+                        if self.is_hole(t, side) {
+                            entries.push((v, 0));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            for (v, kind) in entries {
+                for &w in &holes {
+                    if role == Role::Hole && w == s {
+                        continue;
+                    }
+                    let mut t = (w.0 + v.0, w.1 + v.1);
+                    while self.on(t) {
+                        let occupant = if t == s { None } else { self.pieces.get(&t) };
+                        let mut found = Vec::new();
+                        match occupant {
+                            None => {
+                                if kind != 2 {
+                                    found.push(false);
+                                } else if self.ep == Some(t) {
+                                    found.push(true);
+                                }
+                            }
+                            Some(&(oc, orole)) => {
+                                if !(oc == side && orole == Role::King) && kind != 1 {
+                                    found.push(false);
+                                }
+                            }
+                        }
+                        for ep in found {
+                            let m = RefMove {
+                                ep,
+                                via: Some(w),
+                                ..blank(s, t)
+                            };
+                            if role == Role::Pawn && t.1 == last {
+                                for r in self.promo_roles() {
+                                    out.push(RefMove {
+                                        promo: Some(r as u8),
+                                        ..m.clone()
+                                    });
+                                }
+                            } else {
+                                out.push(m);
+                            }
+                        }
+                        if occupant.is_some() {
+                            break;
+                        }
+                        t = (t.0 + v.0, t.1 + v.1);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Can a piece of `by` capture on `t` (were an enemy there)?
@@ -210,7 +381,7 @@ impl RefPos {
                 return true;
             }
         }
-        false
+        self.holes && self.hole_moves(by, false).iter().any(|m| m.to == t)
     }
 
     fn landable(&self, s: Sq, us: Color, crosses: bool) -> bool {
@@ -407,6 +578,11 @@ impl RefPos {
             }
             return out;
         }
+        if self.holes {
+            // A normal move never takes a hole; holes have moves of their own.
+            out.retain(|m| !self.is_hole(m.to, !us));
+            out.extend(self.hole_moves(us, true));
+        }
         // Castling, every condition written out.
         let home = if us == Color::White {
             0
@@ -472,6 +648,13 @@ impl RefPos {
             n.turn = !us;
             return n;
         }
+        if m.place && self.holes {
+            n.pieces
+                .insert(m.to, (us, Role::ALL[m.promo.unwrap() as usize]));
+            n.ep = None;
+            n.turn = !us;
+            return n;
+        }
         if m.place {
             n.voids.insert(m.to);
             n.ep = None;
@@ -527,7 +710,11 @@ impl RefPos {
         if self.chess99 && role == Role::Pawn && m.promo.is_none() && (m.to.1 - m.from.1).abs() == 2
         {
             n.ep = Some((m.from.0, (m.from.1 + m.to.1) / 2));
-        } else if !self.chess99 && role == Role::Pawn && (m.to.1 - m.from.1).abs() == 2 {
+        } else if !self.chess99
+            && m.via.is_none()
+            && role == Role::Pawn
+            && (m.to.1 - m.from.1).abs() == 2
+        {
             let beside = [(m.to.0 - 1, m.to.1), (m.to.0 + 1, m.to.1)];
             if beside
                 .iter()
@@ -576,7 +763,7 @@ impl RefPos {
                 n.unstable[us.index()] = Some(m.to);
             }
         }
-        if let Some(v) = m.via {
+        if let Some(v) = m.via.filter(|_| self.suicide_void) {
             n.voids = [v].into_iter().collect();
         }
         if self.promotion_wins && m.promo.is_some() && n.pieces.values().any(|p| p.0 != us) {
@@ -691,7 +878,7 @@ pub fn engine_moves(pos: &Position) -> Vec<RefMove> {
                 _ => None,
             },
             ep: m.kind == MoveKind::EnPassant,
-            place: m.kind == MoveKind::PlaceVoid,
+            place: matches!(m.kind, MoveKind::PlaceVoid | MoveKind::Drop),
             via: m.via.map(sq),
         })
         .collect();
