@@ -1,0 +1,182 @@
+//! Static evaluation, per variant, in centipawns for the side to move.
+//!
+//! Each game values what makes it special: the Minister (which the Void
+//! Chess page ranks just below the king), pieces left on unstable tiles, a
+//! king hemmed in by voids; in the giveaway games, having fewer pieces; in
+//! Chess 99, a king that can be taken; in Black Holes, holes and the
+//! relativistic threats they carry.
+
+use voidmate_rules::{Color, Position, Role, Square, Tile};
+
+/// Material values in centipawns.
+pub fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 300,
+        Role::Bishop => 320,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+        // Ranked just below the king: stronger than a queen in play, and it
+        // heals the board.
+        Role::Minister => 1000,
+        Role::Paladin => 750,
+        Role::Hole => 250,
+        Role::Prince | Role::Princess => 700,
+        Role::Archbishop | Role::SuperKnight => 450,
+        Role::Fortress => 200,
+        Role::Programmable => 400,
+    }
+}
+
+/// The score of `pos` for the side to move (positive: good for it).
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.turn();
+    let white = match pos.rules().name() {
+        "antichess" | "suicide-void" | "suicide-void-pw" => giveaway(pos),
+        "void" => material(pos) + void_tiles(pos),
+        "chess99" => material(pos) + kings_in_reach(pos, 400),
+        "black-holes" => material(pos) + kings_in_reach(pos, 150),
+        _ => material(pos),
+    };
+    if me == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
+fn sign(c: Color) -> i32 {
+    if c == Color::White {
+        1
+    } else {
+        -1
+    }
+}
+
+/// Material plus a small bonus for central pieces, White's point of view.
+fn material(pos: &Position) -> i32 {
+    let size = pos.rules().size();
+    let (cf, cr) = ((size.files() as i32 - 1) * 5, (size.ranks() as i32 - 1) * 5);
+    let mut score = 0;
+    for c in Color::ALL {
+        for sq in pos.board().occupied(c).iter() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let central = if matches!(p.role, Role::King) {
+                0
+            } else {
+                // Ten times the distance from the centre, subtracted.
+                let df = (sq.file() as i32 * 10 - cf).abs();
+                let dr = (sq.rank() as i32 * 10 - cr).abs();
+                (40 - (df + dr) / 2).max(0) / 4
+            };
+            score += sign(c) * (value(p.role) + central);
+        }
+    }
+    score
+}
+
+/// Giveaway games: fewer pieces is better; a lone piece that can still be
+/// given away is close to a win.
+fn giveaway(pos: &Position) -> i32 {
+    let count = |c: Color| pos.board().occupied(c).iter().count() as i32;
+    (count(Color::Black) - count(Color::White)) * 100
+}
+
+/// Void Chess: a piece standing on its owner's unstable tile must move or
+/// fall; a king next to voids has fewer ways out.
+fn void_tiles(pos: &Position) -> i32 {
+    let b = pos.board();
+    let mut score = 0;
+    for c in Color::ALL {
+        if let Some(u) = b.unstable(c) {
+            if let Some(p) = pos.piece_at(u.square).filter(|p| p.color == c) {
+                if p.role != Role::Minister {
+                    score -= sign(c) * value(p.role).max(200) / 3;
+                }
+            }
+        }
+        if let Some(k) = b.king(c) {
+            let mut exits = 0;
+            let mut voids = 0;
+            for sq in neighbours(pos, k) {
+                match pos.tile(sq) {
+                    Tile::Void => voids += 1,
+                    _ if pos.piece_at(sq).is_none() => exits += 1,
+                    _ => {}
+                }
+            }
+            score += sign(c) * (exits * 4 - voids * 12);
+        }
+    }
+    score
+}
+
+/// Games won by taking the king (Chess 99) or by threats through holes
+/// (Black Holes): a king in reach is worth `weight`.
+fn kings_in_reach(pos: &Position, weight: i32) -> i32 {
+    let mut score = 0;
+    for c in Color::ALL {
+        if let Some(k) = pos.board().king(c) {
+            if pos.is_attacked(k, !c) {
+                score -= sign(c) * weight;
+            }
+        }
+    }
+    score
+}
+
+fn neighbours(pos: &Position, sq: Square) -> impl Iterator<Item = Square> + '_ {
+    let size = pos.rules().size();
+    let (f, r) = (sq.file() as i32, sq.rank() as i32);
+    (-1..=1)
+        .flat_map(move |df| (-1..=1).map(move |dr| (f + df, r + dr)))
+        .filter(move |&(x, y)| {
+            (x, y) != (f, r)
+                && x >= 0
+                && y >= 0
+                && x < size.files() as i32
+                && y < size.ranks() as i32
+        })
+        .map(|(x, y)| Square::new(x as u8, y as u8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use voidmate_rules::variants;
+
+    #[test]
+    fn the_side_to_move_sees_its_own_advantage() {
+        let up =
+            Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
+        let down =
+            Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/Q3K3 b - - 0 1").unwrap();
+        assert!(evaluate(&up) > 800 && evaluate(&down) < -800);
+    }
+
+    #[test]
+    fn giving_pieces_away_is_good_in_giveaway_games() {
+        let fewer = Position::from_fen(variants::antichess(), "rnbqkbnr/8/8/8/8/8/8/4K3 w - - 0 1")
+            .unwrap();
+        assert!(evaluate(&fewer) > 0);
+    }
+
+    #[test]
+    fn a_minister_outweighs_a_queen_and_an_unstable_piece_is_a_worry() {
+        let m = Position::from_fen(variants::void(), "4k4/9/9/9/9/9/9/9/M3K4 w - - 0 1").unwrap();
+        let q = Position::from_fen(variants::void(), "4k4/9/9/9/9/9/9/9/Q3K4 w - - 0 1").unwrap();
+        assert!(evaluate(&m) > evaluate(&q));
+        let calm =
+            Position::from_fen(variants::void(), "4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1").unwrap();
+        let shaky = Position::from_fen(
+            variants::void(),
+            "4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1 unstable:e5w1",
+        )
+        .unwrap();
+        assert!(
+            evaluate(&shaky) > evaluate(&calm),
+            "Black likes White's rook on a cracked tile"
+        );
+    }
+}

@@ -1,0 +1,140 @@
+//! The engine in every variant: it finds mates in one and two, plays only
+//! legal moves, and stops when its time is up.
+
+use std::time::Duration;
+use voidmate_engine::{choose, greedy, search, Level, Limits, Table};
+use voidmate_rules::{variants, Color, Position};
+
+fn pos(variant: &str, fen: &str) -> Position {
+    Position::from_fen(variants::by_name(variant).unwrap(), fen).unwrap()
+}
+
+/// Does `us` win within `plies`, whatever the other side does? (An
+/// independent brute-force check of the engine's mates.)
+fn wins_within(p: &Position, us: Color, plies: u32) -> bool {
+    if let Some(o) = p.outcome() {
+        return o.winner() == Some(us);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut next = p.legal_moves().into_iter().map(|m| p.after(&m));
+    if p.turn() == us {
+        next.any(|q| wins_within(&q, us, plies - 1))
+    } else {
+        next.all(|q| wins_within(&q, us, plies - 1))
+    }
+}
+
+/// Mate in one and in two (moves of the winner) for each variant: for
+/// giveaway games the "mate" is giving the last piece away, in Chess 99
+/// taking the king.
+const MATES: &[(&str, &str, i32)] = &[
+    ("standard", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+    ("standard", "k7/8/2K5/8/8/8/8/7R w - - 0 1", 2),
+    ("void", "8k/9/7K1/9/9/9/9/9/R8 w - - 0 1", 1),
+    ("void", "8k/9/6K2/9/9/9/9/9/R8 w - - 0 1", 2),
+    ("antichess", "8/8/8/8/8/8/1p6/R7 w - - 0 1", 1),
+    ("antichess", "8/8/8/8/8/2p5/8/R7 w - - 0 1", 2),
+    ("suicide-void", "8/8/8/8/8/8/1p6/R7 w - - 0 1 void:h8", 1),
+    ("suicide-void", "8/8/8/8/8/2p5/8/R7 w - - 0 1 void:h8", 2),
+    ("suicide-void-pw", "8/8/8/8/8/8/1p6/R7 w - - 0 1 void:h8", 1),
+    ("chess99", "k8/9/9/9/9/9/9/9/R3K4 w - - 0 1", 1),
+    ("chess99", "k8/pp7/9/9/9/9/9/9/2R1K4 w - - 0 1", 2),
+    ("black-holes", "k4/4Q/1K3/5/5/5/5/5 w - - 0 1", 1),
+    ("black-holes", "k4/5/1K3/5/5/5/5/4Q w - - 0 1", 2),
+];
+
+#[test]
+fn it_finds_mate_in_one_and_two_in_every_variant() {
+    let mut covered: Vec<&str> = Vec::new();
+    for &(variant, fen, n) in MATES {
+        let p = pos(variant, fen);
+        let r = search(&p, &Limits::depth(4), &mut Table::new(1 << 16)).unwrap();
+        assert_eq!(r.mate_in(), Some(n), "{variant} {fen}: {}", p.san(&r.best));
+        let us = p.turn();
+        assert!(
+            wins_within(&p.after(&r.best), us, 2 * n as u32 - 1),
+            "{variant} {fen}: {} does not force the win",
+            p.san(&r.best)
+        );
+        // And no faster win was missed.
+        if n == 2 {
+            assert!(
+                !wins_within(&p, us, 1)
+                    && !p
+                        .legal_moves()
+                        .iter()
+                        .any(|m| wins_within(&p.after(m), us, 1))
+            );
+        }
+        covered.push(variant);
+    }
+    for rules in variants::all() {
+        assert!(
+            covered.contains(&rules.name()),
+            "no mate test for {}",
+            rules.name()
+        );
+    }
+}
+
+#[test]
+fn it_plays_only_legal_moves_in_every_variant() {
+    for rules in variants::all() {
+        for game in 0..3u64 {
+            let mut p = Position::new(rules);
+            let mut state = 0x2545_f491_4f6c_dd1d ^ game;
+            for ply in 0..60 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                let mv = if ply % 2 == (game % 2) as usize {
+                    let limits = Limits {
+                        time: Some(Duration::from_millis(20)),
+                        ..Limits::default()
+                    };
+                    choose(&p, Level::new(1 + (game as u8 % 5)).unwrap(), limits, state)
+                        .unwrap()
+                        .best
+                } else {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let legal = p.legal_moves();
+                    legal[(state % legal.len() as u64) as usize]
+                };
+                assert!(p.is_legal(&mv), "{}: {mv:?} in {}", rules.name(), p.fen());
+                p.play_unchecked(&mv);
+            }
+        }
+    }
+}
+
+#[test]
+fn it_stops_when_its_time_is_up() {
+    // Loose on purpose: the point is that the search stops by itself, not
+    // how fast the machine is (speed is measured in docs/performance.md).
+    for rules in variants::all() {
+        let p = Position::new(rules);
+        let r = search(
+            &p,
+            &Limits::time(Duration::from_millis(100)),
+            &mut Table::new(1 << 16),
+        )
+        .unwrap();
+        assert!(
+            r.elapsed < Duration::from_secs(3),
+            "{}: {:?}",
+            rules.name(),
+            r.elapsed
+        );
+        assert!(p.is_legal(&r.best));
+    }
+}
+
+#[test]
+fn the_greedy_player_takes_what_it_can() {
+    let p = pos("standard", "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1");
+    assert_eq!(p.san(&greedy(&p).unwrap()), "Qxd5");
+}
