@@ -13,6 +13,7 @@ pub struct Config {
     pub render: Render,
     pub console: Console,
     pub clock: Clock,
+    pub engine: Engine,
     pub discord: Adapter,
     pub matrix: Adapter,
 }
@@ -45,6 +46,31 @@ impl Default for Chat {
         Chat {
             max_message_chars: 500,
             bare_moves: true,
+        }
+    }
+}
+
+/// The engine that plays when someone challenges the bot.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Engine {
+    /// Threads of the engine's own pool (searches never run on the async workers).
+    pub threads: usize,
+    /// Thinking time per move.
+    pub move_time_ms: u64,
+    /// Thinking time per move in correspondence games (days per move).
+    pub correspondence_move_time_ms: u64,
+    /// The level (1-5) when the challenge names none.
+    pub default_level: u8,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine {
+            threads: 1,
+            move_time_ms: 2000,
+            correspondence_move_time_ms: 10000,
+            default_level: 3,
         }
     }
 }
@@ -133,6 +159,13 @@ mod tests {
         assert_eq!(file.chat.bare_moves, built_in.chat.bare_moves);
         assert_eq!(file.render.theme, built_in.render.theme);
         assert_eq!(file.console.image_dir, built_in.console.image_dir);
+        assert_eq!(file.engine.threads, built_in.engine.threads);
+        assert_eq!(file.engine.move_time_ms, built_in.engine.move_time_ms);
+        assert_eq!(
+            file.engine.correspondence_move_time_ms,
+            built_in.engine.correspondence_move_time_ms
+        );
+        assert_eq!(file.engine.default_level, built_in.engine.default_level);
         assert!(!file.discord.enabled && !file.matrix.enabled);
         assert_eq!(
             file.discord.settings["token_env"].as_str(),

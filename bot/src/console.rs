@@ -8,6 +8,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+/// The bot's name in console mode.
+pub const BOT_NAME: &str = "voidmate";
+
 pub struct Console {
     pub core: Core,
     pub image_dir: PathBuf,
@@ -20,6 +23,8 @@ impl Console {
         input: impl AsyncBufRead + Unpin,
         mut out: impl Write,
     ) -> Result<()> {
+        // In the terminal the bot is "voidmate": `challenge @voidmate` plays it.
+        self.core.add_bot_name(BOT_NAME);
         std::fs::create_dir_all(&self.image_dir).with_context(|| {
             format!(
                 "cannot create the image folder {}",

@@ -641,6 +641,10 @@ async fn challenge(
     #[description = "Which game (Void Chess if not given)"] variant: Option<VariantChoice>,
     #[description = "Time control (none if not given)"] time: Option<TimeChoice>,
     #[description = "Your colour (White if not given)"] color: Option<ColorChoice>,
+    #[description = "When you challenge me: my level, 1 (beginner) to 5 (full strength)"]
+    #[min = 1]
+    #[max = 5]
+    level: Option<u8>,
 ) -> Result<(), Error> {
     let opponent = ctx.data().player(&user).await;
     let mut text = format!("challenge @{opponent}");
@@ -658,6 +662,9 @@ async fn challenge(
         } else {
             " black"
         });
+    }
+    if let Some(l) = level {
+        text.push_str(&format!(" level {l}"));
     }
     run(ctx, text).await
 }
@@ -1044,6 +1051,8 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
             .setup(move |ctx, ready, framework| {
                 Box::pin(async move {
                     let _ = data.me.set(ready.user.id);
+                    // Challenging the bot itself plays its engine.
+                    data.core.add_bot_name(&ready.user.name);
                     let commands = &framework.options().commands;
                     match data.cfg.guild {
                         Some(guild) => {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod inspect;
+mod play;
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -32,6 +33,10 @@ enum Command {
     Fen(inspect::PositionArgs),
     /// Draw a position as a PNG board image.
     Render(inspect::RenderArgs),
+    /// The engine's best move and score for a position.
+    Analyse(play::AnalyseArgs),
+    /// Play engine matches between levels (1-5), `greedy` and `random`.
+    Selfplay(play::SelfplayArgs),
     /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
     Console(ConsoleArgs),
     /// Start the chat adapters enabled in the configuration.
@@ -151,6 +156,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => inspect::perft(&args),
         Command::Fen(args) => inspect::fen(&args),
         Command::Render(args) => inspect::render(&args),
+        Command::Analyse(args) => play::analyse(&args),
+        Command::Selfplay(args) => play::selfplay(&args),
         Command::Console(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(console(args))),

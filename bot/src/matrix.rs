@@ -200,6 +200,8 @@ impl MatrixBot {
             std::fs::write(&session_file, serde_json::to_string(&session)?)?;
             cross_sign(&client, &cfg.user, &password).await;
         }
+        // Challenging the bot's own user plays its engine.
+        core.add_bot_name(cfg.user.trim_start_matches('@'));
         let shared = Arc::new(Shared {
             core,
             cfg,

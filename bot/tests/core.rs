@@ -797,3 +797,66 @@ async fn chess99_draws_are_claimed_by_the_player_to_move() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn challenging_the_bot_starts_a_game_against_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.engine.move_time_ms = 50;
+    let mut bot = Bot::with(cfg).await;
+    bot.core.add_bot_name("voidmate");
+    // The engine has White: it moves in the same reply that starts the game.
+    let start = bot
+        .ok("alice", "challenge @voidmate standard black 1")
+        .await;
+    assert!(
+        start.text.starts_with(
+            "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit; I play at level 1. voidmate played "
+        ) && start.text.ends_with("alice, your move."),
+        "{}",
+        start.text
+    );
+    assert_eq!(start.mentions, ["alice"]);
+    assert!(start.image.is_some());
+    bot.refused(
+        "alice",
+        "challenge @bob standard 3",
+        "A level is for games against me: `challenge @voidmate standard 3`.",
+    )
+    .await;
+    // Every answer is a legal move, until the game ends; alice plays the
+    // first legal move each time.
+    let mut replies = 0;
+    for _ in 0..150 {
+        let games = bot.ok("alice", "games").await.text;
+        if games.starts_with("No games") {
+            break;
+        }
+        let moves = bot.ok("alice", "moves").await.text;
+        let first = moves
+            .split_once(": ")
+            .and_then(|(_, list)| list.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{moves}"))
+            .to_string();
+        let r = bot.ok("alice", &format!("move {first}")).await;
+        assert!(
+            r.text.contains(&format!("alice played {first}")),
+            "{}",
+            r.text
+        );
+        replies += 1;
+    }
+    assert!(replies > 3);
+    let history = bot.ok("alice", "history").await;
+    assert!(
+        history.text.starts_with("#1 voidmate vs alice"),
+        "{}",
+        history.text
+    );
+    bot.refused(
+        "alice",
+        "challenge @voidmate standard level 7",
+        "level 7? Levels go from 1 (beginner) to 5 (full strength)",
+    )
+    .await;
+}

@@ -19,6 +19,8 @@ pub enum Command {
         variant: Option<String>,
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
+        /// The engine's level, for a challenge to the bot.
+        level: Option<u8>,
     },
     Accept {
         challenger: Option<String>,
@@ -201,8 +203,34 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             };
             let (mut variant, mut time, mut color) = (None, None, None);
             let mut promotion_wins = false;
+            let mut level = None;
+            let mut after_level_word = false;
             for o in opts {
                 let lower = o.to_ascii_lowercase();
+                let number = lower
+                    .strip_prefix("level")
+                    .or_else(|| lower.strip_prefix("lvl"))
+                    .or_else(|| lower.strip_prefix('l'))
+                    .unwrap_or(&lower)
+                    .trim_start_matches(['=', ':']);
+                let as_level = number.parse::<u8>().ok();
+                if lower == "level" || lower == "lvl" {
+                    after_level_word = true;
+                    continue;
+                }
+                if let Some(n) = as_level
+                    .filter(|_| after_level_word || number != lower.as_str() || lower.len() == 1)
+                {
+                    if !(1..=5).contains(&n) {
+                        return err(format!(
+                            "level {n}? Levels go from 1 (beginner) to 5 (full strength)"
+                        ));
+                    }
+                    level = Some(n);
+                    after_level_word = false;
+                    continue;
+                }
+                after_level_word = false;
                 if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
                     promotion_wins = true;
                 } else if lower == "white" || lower == "black" {
@@ -238,6 +266,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 variant,
                 time,
                 color,
+                level,
             }
         }
         "accept" => Command::Accept {
@@ -307,6 +336,7 @@ mod tests {
                 variant: Some("void".into()),
                 time: Some(TimeControl::Days(3)),
                 color: Some(ColorChoice::Black),
+                level: None,
             }
         );
         assert_eq!(
@@ -348,6 +378,25 @@ mod tests {
             .unwrap_err()
             .0
             .starts_with("promotion-wins is an option of Suicide Void Chess"));
+    }
+
+    #[test]
+    fn a_level_reads_in_several_spellings() {
+        for text in [
+            "challenge @voidmate void 4",
+            "challenge @voidmate level 4 void",
+            "challenge @voidmate L4",
+            "challenge @voidmate level=4",
+        ] {
+            let Command::Challenge { level, .. } = parse(text).unwrap() else {
+                panic!("{text}")
+            };
+            assert_eq!(level, Some(4), "{text}");
+        }
+        assert_eq!(
+            parse("challenge @voidmate level 9").unwrap_err().0,
+            "level 9? Levels go from 1 (beginner) to 5 (full strength)"
+        );
     }
 
     #[test]

@@ -2,11 +2,14 @@
 //! transaction, then draw the board (off the async workers).
 
 use super::command::{self, Answer, ColorChoice, Command, GameRef, TimeControl};
+use super::engine::EnginePool;
 use super::help;
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
 use crate::config::Config;
 use std::fmt::Write as _;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
+use voidmate_engine::Level;
 use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
 use voidmate_rules::{variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Square};
 
@@ -139,6 +142,11 @@ impl CoreSettings {
 pub struct Core {
     store: Store,
     settings: CoreSettings,
+    engine: Arc<EnginePool>,
+    engine_cfg: crate::config::Engine,
+    /// The names the bot itself goes by on the platforms in use: a
+    /// challenge to one of them is a game against the engine.
+    bot_names: Arc<RwLock<Vec<String>>>,
 }
 
 /// Why a command did nothing.
@@ -173,6 +181,8 @@ struct Done {
     picture: Option<Picture>,
     mentions: Vec<String>,
     actions: Vec<Action>,
+    /// The bot moves next in this game (answered after the commit).
+    engine: Option<i64>,
 }
 
 impl Done {
@@ -182,6 +192,7 @@ impl Done {
             picture: None,
             mentions: Vec::new(),
             actions: Vec::new(),
+            engine: None,
         }
     }
 }
@@ -256,7 +267,70 @@ impl Core {
         Ok(Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
+            engine: EnginePool::new(cfg.engine.threads),
+            engine_cfg: cfg.engine.clone(),
+            bot_names: Arc::default(),
         })
+    }
+
+    /// Adapters say what the bot is called where they connect; challenging
+    /// that name starts a game against the engine.
+    pub fn add_bot_name(&self, name: &str) {
+        let name = name.trim_start_matches('@').to_string();
+        let mut names = self.bot_names.write().expect("not poisoned");
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+
+    fn is_bot(&self, name: &str) -> bool {
+        self.bot_names
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .any(|n| n == name.trim_start_matches('@'))
+    }
+
+    /// The engine's move in game `id`, played in a transaction of its own
+    /// after the search (which holds no lock on the database).
+    async fn engine_turn(&self, ch: &str, id: i64) -> Result<Done, Failure> {
+        let mut tx = self.store.pool().begin().await?;
+        let Some(row) = store::game(&mut tx, ch, id).await? else {
+            return refuse(format!("game #{id} is gone"));
+        };
+        drop(tx);
+        let mut read = self.store.begin().await?;
+        let g = self.load(&mut read, row).await?;
+        drop(read);
+        let bot = g.name(g.pos.turn()).to_string();
+        if g.row.status != "active" || !self.is_bot(&bot) {
+            return refuse("it is not my move");
+        }
+        let level = g
+            .row
+            .engine_level
+            .and_then(|l| Level::new(l as u8))
+            .unwrap_or(Level::MAX);
+        let time = match TimeControl::parse(&g.row.time_control) {
+            Some(TimeControl::Days(_)) => self.engine_cfg.correspondence_move_time_ms,
+            _ => self.engine_cfg.move_time_ms,
+        };
+        let Some(mv) = self
+            .engine
+            .best_move(g.pos.clone(), level, Duration::from_millis(time))
+            .await
+        else {
+            return refuse("I could not find a move");
+        };
+        let coordinate = g.pos.coordinate(&mv);
+        let mut tx = self.store.begin().await?;
+        let Some(row) = store::game(&mut tx, ch, id).await? else {
+            return refuse(format!("game #{id} is gone"));
+        };
+        let g = self.load(&mut tx, row).await?;
+        let done = self.play(&mut tx, ch, &bot, g, &coordinate).await?;
+        tx.commit().await?;
+        Ok(done)
     }
 
     pub fn store(&self) -> &Store {
@@ -291,9 +365,30 @@ impl Core {
             Err(e) => Err(Failure::User(e.0)),
         };
         match result {
-            Ok(done) => {
+            Ok(mut done) => {
                 if let Err(e) = tx.commit().await {
                     return Some(db_failure(e));
+                }
+                if let Some(id) = done.engine.take() {
+                    // The bot's answer comes in the same reply.
+                    match self.engine_turn(ev.channel.as_str(), id).await {
+                        Ok(reply) => {
+                            let answer = reply
+                                .text
+                                .split_once(": ")
+                                .map(|(_, rest)| rest.to_string())
+                                .unwrap_or(reply.text);
+                            done.text = format!("{} {answer}", done.text);
+                            done.picture = reply.picture.or(done.picture);
+                            done.mentions = reply.mentions;
+                        }
+                        Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
+                            eprintln!("voidmate: engine move in game #{id} failed: {why}");
+                        }
+                        Err(Failure::Db(e)) => {
+                            eprintln!("voidmate: engine move in game #{id} failed: {e}");
+                        }
+                    }
                 }
                 Some(finish_reply(done).await)
             }
@@ -479,8 +574,9 @@ impl Core {
                 variant,
                 time,
                 color,
+                level,
             } => {
-                self.challenge(tx, ch, me, &opponent, variant, time, color)
+                self.challenge(tx, ch, me, &opponent, variant, time, color, level)
                     .await
             }
             Command::Accept { challenger } => self.accept(tx, ch, me, challenger).await,
@@ -495,6 +591,7 @@ impl Core {
                 let text = format!("{}: {}.", g.title(), g.status());
                 let picture = self.picture(tx, ch, &g, me, None).await?;
                 Ok(Done {
+                    engine: None,
                     text,
                     picture: Some(picture),
                     mentions: vec![],
@@ -719,6 +816,7 @@ impl Core {
         variant: Option<String>,
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
+        level: Option<u8>,
     ) -> Result<Done, Failure> {
         if opponent.is_empty() {
             return refuse("Challenge whom? For example: `challenge @bob void`.");
@@ -732,6 +830,23 @@ impl Core {
             None => variants::void(),
             Some(v) => voidmate_rules::variant(v).map_err(|e| Failure::User(format!("{e}.")))?,
         };
+        if self.is_bot(opponent) {
+            return self
+                .play_the_bot(tx, ch, me, opponent, rules, time, color, level)
+                .await;
+        }
+        if level.is_some() {
+            return refuse(format!(
+                "A level is for games against me: `challenge @{} {} 3`.",
+                self.bot_names
+                    .read()
+                    .expect("not poisoned")
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "voidmate".into()),
+                rules.name()
+            ));
+        }
         for c in store::pending_challenges(tx, ch).await? {
             if c.challenger == me {
                 return refuse(format!(
@@ -755,6 +870,7 @@ impl Core {
         store::insert_challenge(tx, ch, me, opponent, rules.name(), &time.code(), color_name)
             .await?;
         Ok(Done {
+            engine: None,
             text: format!(
                 "@{opponent}, {me} challenges you to {} ({time}); {me} would play {}. Answer with `accept` or `decline`.",
                 rules.title(),
@@ -763,6 +879,58 @@ impl Core {
             picture: None,
             actions: vec![Action::AnswerChallenge { challenger: me.to_string(), to: opponent.to_string() }],
             mentions: vec![opponent.to_string()],
+        })
+    }
+
+    /// A challenge to the bot: the game starts at once, and if the bot has
+    /// the first move it plays it in the same reply.
+    #[allow(clippy::too_many_arguments)]
+    async fn play_the_bot(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        bot: &str,
+        rules: &'static voidmate_rules::Rules,
+        time: Option<TimeControl>,
+        color: Option<ColorChoice>,
+        level: Option<u8>,
+    ) -> Result<Done, Failure> {
+        let level = level.unwrap_or(self.engine_cfg.default_level).clamp(1, 5);
+        let time = time.unwrap_or(TimeControl::None);
+        let (white, black) = if color == Some(ColorChoice::Black) {
+            (bot.to_string(), me.to_string())
+        } else {
+            (me.to_string(), bot.to_string())
+        };
+        let start = Position::new(rules).fen();
+        let id =
+            store::insert_game(tx, ch, rules.name(), &white, &black, &start, &time.code()).await?;
+        store::set_engine_level(tx, id, level as i64).await?;
+        store::set_deadline(tx, id, self.deadline(&time.code())).await?;
+        let row = store::game(tx, ch, id).await?.expect("just inserted");
+        let g = self.load(tx, row).await?;
+        let first = g.name(g.pos.turn()).to_string();
+        let picture = self.picture(tx, ch, &g, me, None).await?;
+        let intro = format!(
+            "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}; I play at level {level}.",
+            rules.title()
+        );
+        if first == me {
+            return Ok(Done {
+                engine: None,
+                text: format!("{intro} {me}, your move."),
+                picture: Some(picture),
+                mentions: vec![me.to_string()],
+                actions: Vec::new(),
+            });
+        }
+        Ok(Done {
+            engine: Some(id),
+            text: intro,
+            picture: Some(picture),
+            mentions: Vec::new(),
+            actions: Vec::new(),
         })
     }
 
@@ -822,6 +990,7 @@ impl Core {
         let first = g.name(g.pos.turn()).to_string();
         let picture = self.picture(tx, ch, &g, &white, None).await?;
         Ok(Done {
+            engine: None,
             text: format!(
                 "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}. {first}, your move.",
                 rules.title()
@@ -867,6 +1036,7 @@ impl Core {
         } else {
             store::close_challenge(tx, c.id, "declined", None).await?;
             Ok(Done {
+                engine: None,
                 text: format!("{me} declines {}'s challenge.", c.challenger),
                 picture: None,
                 mentions: vec![c.challenger.clone()],
@@ -914,6 +1084,7 @@ impl Core {
         let next = g.pos.turn();
         let mut text = format!("#{}: {me} played {san}.", g.row.id);
         let mut mentions = Vec::new();
+        let mut engine = None;
         if let Some(outcome) = g.pos.outcome() {
             let (result, termination) = outcome_words(&outcome);
             store::finish(tx, g.row.id, result, &termination).await?;
@@ -924,13 +1095,18 @@ impl Core {
             store::set_deadline(tx, g.row.id, None).await?;
         } else {
             store::set_deadline(tx, g.row.id, self.deadline(&g.row.time_control)).await?;
-            let _ = write!(text, " {}, your move.", g.name(next));
-            mentions.push(g.name(next).to_string());
+            if self.is_bot(g.name(next)) {
+                engine = Some(g.row.id);
+            } else {
+                let _ = write!(text, " {}, your move.", g.name(next));
+                mentions.push(g.name(next).to_string());
+            }
         }
         let picture = self
             .picture(tx, ch, &g, g.name(next).to_string().as_str(), None)
             .await?;
         Ok(Done {
+            engine,
             text,
             picture: Some(picture),
             mentions,
@@ -1063,6 +1239,7 @@ impl Core {
         };
         let picture = self.picture(tx, ch, &g, me, select).await?;
         Ok(Done {
+            engine: None,
             text,
             picture: Some(picture),
             mentions: vec![],
@@ -1081,6 +1258,12 @@ impl Core {
         let g = self.pick(tx, ch, me, game, true).await?;
         let color = g.player_color(me).expect("own game");
         let opponent = g.name(!color).to_string();
+        if self.is_bot(&opponent) {
+            return refuse(format!(
+                "I play game #{} to the end: no draw offers. You may `resign`.",
+                g.row.id
+            ));
+        }
         let standing = g.row.draw_offer_ply == Some(g.ply());
         let offer_by = g.row.draw_offer_by.clone().filter(|_| standing);
         let id = g.row.id;
@@ -1092,6 +1275,7 @@ impl Core {
             (Answer::Ask, None) => {
                 store::set_request(tx, id, Request::Draw, Some(me), g.ply()).await?;
                 Ok(Done {
+            engine: None,
                     text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`."),
                     picture: None,
                     actions: vec![Action::AnswerDraw { game: id, to: opponent.clone() }],
@@ -1102,6 +1286,7 @@ impl Core {
             (Answer::Decline, Some(by)) if by == opponent => {
                 store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
                 Ok(Done {
+                    engine: None,
                     text: format!("{me} declines the draw in game #{id}."),
                     picture: None,
                     mentions: vec![opponent],
@@ -1207,6 +1392,12 @@ impl Core {
         let mut g = self.pick(tx, ch, me, game, true).await?;
         let color = g.player_color(me).expect("own game");
         let opponent = g.name(!color).to_string();
+        if self.is_bot(&opponent) {
+            return refuse(format!(
+                "I do not take moves back in game #{}: play on, or `resign` and challenge me again.",
+                g.row.id
+            ));
+        }
         let id = g.row.id;
         let standing = g.row.undo_ply == Some(g.ply());
         let request_by = g.row.undo_by.clone().filter(|_| standing);
@@ -1224,6 +1415,7 @@ impl Core {
                 }
                 store::set_request(tx, id, Request::Undo, Some(me), g.ply()).await?;
                 return Ok(Done {
+            engine: None,
                     text: format!(
                         "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
                         g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
@@ -1236,6 +1428,7 @@ impl Core {
             (Answer::Decline, Some(by)) if by == opponent => {
                 store::set_request(tx, id, Request::Undo, None, g.ply()).await?;
                 return Ok(Done {
+                    engine: None,
                     text: format!("{me} declines the takeback in game #{id}."),
                     picture: None,
                     mentions: vec![opponent],
@@ -1267,6 +1460,7 @@ impl Core {
         let next = g.name(g.pos.turn()).to_string();
         let picture = self.picture(tx, ch, &g, me, None).await?;
         Ok(Done {
+            engine: None,
             text: format!(
                 "{} is taken back in game #{id}. {next}, your move.",
                 last.san
@@ -1362,6 +1556,7 @@ impl Core {
             }
         };
         Ok(Done {
+            engine: None,
             text,
             picture,
             mentions: vec![],

@@ -33,6 +33,8 @@ pub struct GameRow {
     pub undo_ply: Option<i64>,
     pub deadline_at: Option<i64>,
     pub reminded: bool,
+    /// The engine's level when the bot plays in this game.
+    pub engine_level: Option<i64>,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -106,7 +108,8 @@ pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Err
 
 const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
-     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded";
+     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
+     engine_level";
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -377,6 +380,15 @@ pub async fn set_deadline(
 ) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?")
         .bind(deadline)
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+pub async fn set_engine_level(tx: &mut Tx, game_id: i64, level: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET engine_level = ? WHERE id = ?")
+        .bind(level)
         .bind(game_id)
         .execute(&mut **tx)
         .await?;
