@@ -60,12 +60,13 @@ pub fn analyse(args: &AnalyseArgs) -> Result<String> {
     };
     let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6);
     Ok(format!(
-        "depth {} nodes {} time {} ms nps {:.0}\nscore {score}\nbest {}\n",
+        "depth {} nodes {} time {} ms nps {:.0}\nscore {score}\nbest {} ({})\n",
         r.depth,
         r.nodes,
         r.elapsed.as_millis(),
         nps,
-        pos.san(&r.best)
+        pos.san(&r.best),
+        pos.coordinate(&r.best)
     ))
 }
 

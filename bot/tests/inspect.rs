@@ -351,3 +351,59 @@ fn console_plays_a_whole_chess99_game() {
 fn console_plays_a_whole_black_holes_game() {
     console_plays_a_whole_game("black-holes", "challenge @bob black-holes");
 }
+
+#[test]
+fn analyse_and_selfplay_report_in_plain_text() {
+    let (ok, out, err) = voidmate(&[
+        "analyse",
+        "--variant",
+        "standard",
+        "--fen",
+        "k7/8/2K5/8/8/8/8/7R w - - 0 1",
+        "--depth",
+        "3",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("score mate in 2"), "{out}");
+    assert!(out.contains("best Kb6 (c6b6)"), "{out}");
+    let (ok, _, err) = voidmate(&[
+        "analyse",
+        "--variant",
+        "standard",
+        "--moves",
+        "f3 e5 g4 Qh4#",
+    ]);
+    assert!(
+        !ok && err.contains("the game is over: Black wins: checkmate"),
+        "{err}"
+    );
+    let (ok, out, err) = voidmate(&[
+        "selfplay",
+        "--variant",
+        "antichess",
+        "--a",
+        "3",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--time-ms",
+        "20",
+    ]);
+    assert!(ok, "{err}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("antichess: 3 vs random, 2 games in"),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{out}"
+    );
+    let (ok, _, err) = voidmate(&["selfplay", "--variant", "void", "--a", "9", "--b", "random"]);
+    assert!(
+        !ok && err.contains("'9' is not a player: give a level 1-5, greedy or random"),
+        "{err}"
+    );
+}

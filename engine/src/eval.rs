@@ -33,7 +33,8 @@ pub fn value(role: Role) -> i32 {
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.turn();
     let white = match pos.rules().name() {
-        "antichess" | "suicide-void" | "suicide-void-pw" => giveaway(pos),
+        "antichess" | "suicide-void" => giveaway(pos),
+        "suicide-void-pw" => giveaway(pos) + pawn_races(pos),
         "void" => material(pos) + void_tiles(pos),
         "chess99" => material(pos) + kings_in_reach(pos, 400),
         "black-holes" => material(pos) + kings_in_reach(pos, 150),
@@ -81,6 +82,23 @@ fn material(pos: &Position) -> i32 {
 fn giveaway(pos: &Position) -> i32 {
     let count = |c: Color| pos.board().occupied(c).iter().count() as i32;
     (count(Color::Black) - count(Color::White)) * 100
+}
+
+/// "Promotion wins": a pawn near its last rank is near a win, all the more
+/// the closer it gets.
+fn pawn_races(pos: &Position) -> i32 {
+    let last = pos.rules().size().ranks() as i32 - 1;
+    let mut score = 0;
+    for c in Color::ALL {
+        for sq in pos.board().occupied(c).iter() {
+            if pos.piece_at(sq).is_some_and(|p| p.role == Role::Pawn) {
+                let rank = sq.rank() as i32;
+                let progress = if c == Color::White { rank } else { last - rank };
+                score += sign(c) * progress * progress * 12;
+            }
+        }
+    }
+    score
 }
 
 /// Void Chess: a piece standing on its owner's unstable tile must move or

@@ -272,7 +272,8 @@ fn negamax(
     Some(best)
 }
 
-/// Captures only, until the position is quiet; the side to move may
+/// Captures (and, in Void Chess, escapes from a cracking tile) until the
+/// position is quiet; the side to move may
 /// "stand pat" on the static score unless its captures are forced
 /// (giveaway games).
 fn quiescence(
@@ -291,10 +292,13 @@ fn quiescence(
         return Some(terminal(pos, ply));
     }
     let stand = evaluate(pos);
+    // In Void Chess a piece left on its owner's unstable tile falls into the
+    // void after the owner's next move: its escapes decide material too.
+    let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);
     let mut captures: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| is_capture(pos, m))
+        .filter(|m| is_capture(pos, m) || Some(m.from) == shaky)
         .collect();
     let forced = captures.len() == moves.len();
     if !forced {

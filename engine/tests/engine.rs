@@ -138,3 +138,17 @@ fn the_greedy_player_takes_what_it_can() {
     let p = pos("standard", "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1");
     assert_eq!(p.san(&greedy(&p).unwrap()), "Qxd5");
 }
+
+#[test]
+fn in_void_chess_it_takes_a_piece_off_its_cracking_tile() {
+    // White's rook stands on White's own unstable tile: unless it moves now,
+    // the tile turns void under it at the end of this move.
+    let p = pos("void", "k8/9/9/9/4R4/9/9/9/4K4 w - - 0 2 unstable:e5w1");
+    let r = search(&p, &Limits::depth(2), &mut Table::new(1 << 16)).unwrap();
+    assert_eq!(
+        r.best.from,
+        voidmate_rules::Square::parse("e5").unwrap(),
+        "{}",
+        p.san(&r.best)
+    );
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Voidmate's engine against Fairy-Stockfish, both at the same fixed depth.
+
+Fairy-Stockfish is the engine (Debian's `fairy-stockfish` package, spoken to
+over UCI); the pyffish package is only its move generator and cannot search,
+so it is not enough for a match. Voidmate moves come from
+`voidmate analyse --depth N`. Colours alternate.
+
+    python3 scripts/fsf-match.py --variant standard --depth 3 --games 10
+"""
+import argparse
+import subprocess
+import sys
+
+
+def ours(binary, variant, moves, depth):
+    out = subprocess.run(
+        [binary, "analyse", "--variant", variant, "--depth", str(depth), "--moves", " ".join(moves)],
+        capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, out.stderr.strip()
+    best = [l for l in out.stdout.splitlines() if l.startswith("best ")][0]
+    return best.split("(")[1].rstrip(")"), None
+
+
+class Fsf:
+    def __init__(self, path, variant):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+        self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("isready")
+        self.wait("readyok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+
+    def wait(self, prefix):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("fairy-stockfish stopped")
+            if line.startswith(prefix):
+                return line.strip()
+
+    def move(self, moves, depth):
+        self.send("position startpos moves " + " ".join(moves))
+        self.send(f"go depth {depth}")
+        best = self.wait("bestmove").split()[1]
+        return None if best == "(none)" else best
+
+
+def result(binary, variant, moves):
+    out = subprocess.run([binary, "analyse", "--variant", variant, "--depth", "1", "--moves", " ".join(moves)],
+                         capture_output=True, text=True)
+    return out.stderr.strip() if out.returncode != 0 else None
+
+
+def main():
+    a = argparse.ArgumentParser()
+    a.add_argument("--variant", default="standard")
+    a.add_argument("--fsf-variant", default=None, help="Fairy-Stockfish's name for it (default: the same)")
+    a.add_argument("--depth", type=int, default=3)
+    a.add_argument("--games", type=int, default=10)
+    a.add_argument("--max-plies", type=int, default=200)
+    a.add_argument("--voidmate", default="target/release/voidmate")
+    a.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    args = a.parse_args()
+    fsf = Fsf(args.fsf, args.fsf_variant or args.variant)
+    score = 0.0
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    for g in range(args.games):
+        voidmate_white = g % 2 == 0
+        moves, end = [], None
+        for ply in range(args.max_plies):
+            white_to_move = ply % 2 == 0
+            if white_to_move == voidmate_white:
+                mv, end = ours(args.voidmate, args.variant, moves, args.depth)
+            else:
+                end = result(args.voidmate, args.variant, moves)
+                mv = None if end else fsf.move(moves, args.depth)
+            if mv is None:
+                break
+            moves.append(mv)
+        end = end or result(args.voidmate, args.variant, moves) or "unfinished: draw"
+        if "White wins" in end or "Black wins" in end:
+            white_won = "White wins" in end
+            won = white_won == voidmate_white
+            tally["win" if won else "loss"] += 1
+            score += 1 if won else 0
+        else:
+            tally["draw"] += 1
+            score += 0.5
+        print(f"game {g + 1} (voidmate {'White' if voidmate_white else 'Black'}): {end.split(': ', 1)[-1]}", flush=True)
+    print(f"{args.variant} depth {args.depth}: voidmate +{tally['win']} ={tally['draw']} -{tally['loss']} "
+          f"against Fairy-Stockfish, score {100 * score / args.games:.1f}%")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
