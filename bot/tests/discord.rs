@@ -23,7 +23,7 @@ async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::
     std::fs::write(
         &path,
         format!(
-            "[database]\npath = \"{}\"\n[clock]\nday_seconds = 2\n[discord]\nenabled = true\n\
+            "[database]\npath = \"{}\"\n[clock]\nday_seconds = 2\n[engine]\nmove_time_ms = 50\n[discord]\nenabled = true\n\
              token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
              tick_seconds = 1\n{extra}\n",
             dir.join("voidmate.db").display(),
@@ -443,5 +443,64 @@ async fn slow_answers_are_deferred_and_errors_stay_private() {
         "{}",
         forfeit.content()
     );
+    bot.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenging_the_bot_plays_its_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let black = choice_index(&registration, "challenge", "color", "Black");
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    // The bot is White at level 1: its first move comes with the board.
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!(APP.to_string())),
+            option("variant", 4, json!(standard)),
+            option("color", 4, json!(black)),
+            option("level", 4, json!(1))
+        ]),
+        json!({"users": {APP.to_string(): user(APP, "voidmate")}}),
+    );
+    let start = fake.callback(id).await;
+    assert!(
+        start.content().starts_with("<@11> Game #1 begins")
+            && start
+                .content()
+                .contains("I play at level 1. voidmate played "),
+        "{}",
+        start.content()
+    );
+    assert!(start.png().is_some());
+    assert_eq!(start.field("To move").as_deref(), Some("alice"));
+    // alice answers with a move the autocomplete offers; the engine replies
+    // in the same message.
+    let id = fake.autocomplete(ALICE, "move", "move", "");
+    let offered = fake.callback(id).await;
+    let first = offered.json["data"]["choices"][0]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let id = fake.slash(
+        ALICE,
+        "move",
+        json!([option("move", 3, json!(first))]),
+        json!({}),
+    );
+    let reply = fake.callback(id).await;
+    assert!(
+        reply.content().contains(&format!("alice played {first}"))
+            && reply.content().contains("voidmate played"),
+        "{}",
+        reply.content()
+    );
+    assert_eq!(reply.field("To move").as_deref(), Some("alice"));
     bot.abort();
 }
