@@ -1,8 +1,9 @@
 //! Static evaluation, per variant, in centipawns for the side to move.
 //!
 //! Each game values what makes it special: the Minister (which the Void
-//! Chess page ranks just below the king), pieces left on unstable tiles, a
-//! king hemmed in by voids; in the giveaway games, having fewer pieces; in
+//! Chess page ranks just below the king) and the voids it could heal, pieces
+//! left on unstable tiles, a king hemmed in by voids or walled in by them
+//! further out; in the giveaway games, having fewer pieces; in
 //! Chess 99, a king that can be taken; in Black Holes, holes and the
 //! relativistic threats they carry.
 
@@ -125,6 +126,18 @@ fn void_tiles(pos: &Position) -> i32 {
                 }
             }
             score += sign(c) * (exits * 4 - voids * 12);
+            // Voids two squares out form a wall: fewer ways to run later.
+            let wall = b.voids().iter().filter(|v| v.distance(k) == 2).count() as i32;
+            score -= sign(c) * wall * 5;
+        }
+        // A Minister next to voids can heal them: worth a little more.
+        for sq in b.occupied(c).iter() {
+            if pos.piece_at(sq).is_some_and(|p| p.role == Role::Minister) {
+                let healable = neighbours(pos, sq)
+                    .filter(|n| pos.tile(*n) == Tile::Void)
+                    .count() as i32;
+                score += sign(c) * healable.min(3) * 8;
+            }
         }
     }
     score
@@ -196,5 +209,16 @@ mod tests {
             evaluate(&shaky) > evaluate(&calm),
             "Black likes White's rook on a cracked tile"
         );
+    }
+
+    #[test]
+    fn void_walls_near_a_king_and_voids_a_minister_can_heal_count() {
+        let with = |fen: &str| evaluate(&Position::from_fen(variants::void(), fen).unwrap());
+        let open = with("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        let walled = with("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1 void:c3,d3,e3,f3,g3");
+        assert!(walled < open, "a wall of voids in front of White's king");
+        let near = with("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:h2,i2");
+        let far = with("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:a5,b5");
+        assert!(near > far, "a Minister beside voids it can heal");
     }
 }
