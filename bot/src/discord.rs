@@ -137,7 +137,7 @@ impl DiscordConfig {
             shards,
             api_url: text("api_url"),
             defer_after: Duration::from_millis(millis("defer_after_ms", 1000)),
-            tick: Duration::from_secs(millis("tick_seconds", 30).max(1)),
+            tick: Duration::from_secs(millis("tick_seconds", 1).max(1)),
         })
     }
 }
@@ -547,6 +547,18 @@ impl VariantChoice {
 pub enum TimeChoice {
     #[name = "No time limit"]
     None,
+    #[name = "Bullet 1+0"]
+    Bullet1,
+    #[name = "Blitz 3+2"]
+    Blitz3,
+    #[name = "Blitz 5+0"]
+    Blitz5,
+    #[name = "Rapid 10+5"]
+    Rapid10,
+    #[name = "Rapid 15+10"]
+    Rapid15,
+    #[name = "Classical 30+30"]
+    Classical30,
     #[name = "Correspondence: 1 day per move"]
     Day1,
     #[name = "Correspondence: 2 days per move"]
@@ -561,6 +573,12 @@ impl TimeChoice {
     fn code(self) -> &'static str {
         match self {
             TimeChoice::None => "none",
+            TimeChoice::Bullet1 => "1+0",
+            TimeChoice::Blitz3 => "3+2",
+            TimeChoice::Blitz5 => "5+0",
+            TimeChoice::Rapid10 => "10+5",
+            TimeChoice::Rapid15 => "15+10",
+            TimeChoice::Classical30 => "30+30",
             TimeChoice::Day1 => "1d",
             TimeChoice::Days2 => "2d",
             TimeChoice::Days3 => "3d",
@@ -1139,6 +1157,12 @@ mod tests {
         }
         for t in [
             TimeChoice::None,
+            TimeChoice::Bullet1,
+            TimeChoice::Blitz3,
+            TimeChoice::Blitz5,
+            TimeChoice::Rapid10,
+            TimeChoice::Rapid15,
+            TimeChoice::Classical30,
             TimeChoice::Day1,
             TimeChoice::Days2,
             TimeChoice::Days3,
@@ -1202,7 +1226,7 @@ mod tests {
         assert_eq!(d.token, "from-env");
         assert_eq!(d.shards, Shards::Count(1));
         assert_eq!(d.defer_after, Duration::from_millis(1000));
-        assert_eq!(d.tick, Duration::from_secs(30));
+        assert_eq!(d.tick, Duration::from_secs(1));
         assert_eq!((d.guild, d.api_url), (None, None));
     }
 

@@ -108,7 +108,7 @@ impl MatrixConfig {
                 a.settings
                     .get("tick_seconds")
                     .and_then(|v| v.as_integer())
-                    .unwrap_or(30)
+                    .unwrap_or(1)
                     .max(1) as u64,
             ),
         })
@@ -535,7 +535,7 @@ mod tests {
         assert_eq!(m.homeserver, "https://matrix.example.org");
         assert_eq!(m.user, "@voidmate:example.org");
         assert_eq!(m.prefix, "!vm");
-        assert_eq!(m.tick, Duration::from_secs(30));
+        assert_eq!(m.tick, Duration::from_secs(1));
         assert!(
             m.allow_invites_from.is_empty() && m.password.is_none() && m.access_token.is_none()
         );

@@ -860,3 +860,101 @@ async fn challenging_the_bot_starts_a_game_against_the_engine() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn clocks_run_add_increments_warn_and_fall_and_a_restart_costs_nothing() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    use voidmate::game::TimeSource;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let millis = Arc::new(AtomicI64::new(1_000_000));
+    let advance = |s: i64| millis.fetch_add(s * 1000, Ordering::SeqCst);
+    let open = |millis: Arc<AtomicI64>| {
+        let cfg = config(&path);
+        async move {
+            Bot {
+                core: Core::open_with_time(&cfg, TimeSource::manual(millis))
+                    .await
+                    .unwrap(),
+                n: 0,
+                channel: "room".into(),
+            }
+        }
+    };
+    let mut bot = open(millis.clone()).await;
+    bot.ok("alice", "challenge @bob standard 3+2").await;
+    let start = bot.ok("bob", "accept").await;
+    assert!(
+        start.text.contains("3 minutes + 2 seconds per move"),
+        "{}",
+        start.text
+    );
+    advance(10);
+    let moved = bot.ok("alice", "e4").await;
+    assert!(
+        moved
+            .text
+            .ends_with("bob, your move. Clocks alice 2:52, bob 3:00."),
+        "{}",
+        moved.text
+    );
+    advance(5);
+    let board = bot.ok("alice", "board").await;
+    assert!(
+        board
+            .text
+            .ends_with("bob to move; clocks alice 2:52, bob 2:55."),
+        "{}",
+        board.text
+    );
+    // Low time (a tenth of 3 minutes is 18 s): one warning, not two.
+    advance(160);
+    let notices = bot.core.tick().await;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        notices[0].reply.text,
+        "@bob, you have 0:15 left on your clock in game #1."
+    );
+    bot.core.delivered(notices[0].id).await;
+    assert!(bot.core.tick().await.is_empty());
+    // The flag falls by itself, announced without anyone typing.
+    advance(16);
+    let notices = bot.core.tick().await;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(
+        notices[0].reply.text,
+        "Game #1: bob's time ran out. alice wins on time (1-0)."
+    );
+    assert_eq!(notices[0].reply.mentions, ["bob", "alice"]);
+    bot.core.delivered(notices[0].id).await;
+    bot.refused(
+        "bob",
+        "move e5",
+        "You have no game in progress here. Start one with `challenge @someone`.",
+    )
+    .await;
+
+    // A second game: the bot is down for a minute; that minute is not charged.
+    bot.ok("alice", "challenge @bob standard 1+0").await;
+    bot.ok("bob", "accept").await;
+    advance(5);
+    assert!(bot.core.tick().await.is_empty());
+    drop(bot);
+    advance(60);
+    let mut bot = open(millis.clone()).await;
+    bot.n = 1000; // new event ids after the restart
+    let board = bot.ok("alice", "board #2").await;
+    assert!(
+        board.text.contains("alice 0:55, bob 1:00"),
+        "{}",
+        board.text
+    );
+    // A move that arrives after the flag fell loses on time.
+    advance(70);
+    let late = bot.ok("alice", "e4").await;
+    assert_eq!(
+        late.text,
+        "Game #2: alice's time ran out. bob wins on time (0-1)."
+    );
+}

@@ -8,4 +8,6 @@ pub mod help;
 mod service;
 pub mod store;
 
-pub use service::{Action, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Reply};
+pub use service::{
+    Action, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Reply, TimeSource,
+};

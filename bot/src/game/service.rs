@@ -144,6 +144,7 @@ pub struct Core {
     settings: CoreSettings,
     engine: Arc<EnginePool>,
     engine_cfg: crate::config::Engine,
+    time: TimeSource,
     /// The names the bot itself goes by on the platforms in use: a
     /// challenge to one of them is a game against the engine.
     bot_names: Arc<RwLock<Vec<String>>>,
@@ -203,6 +204,8 @@ struct Game {
     pos: Position,
     moves: Vec<MoveRow>,
     last: Option<(Square, Square)>,
+    /// When the game was read (for clocks).
+    now_ms: i64,
 }
 
 impl Game {
@@ -245,14 +248,96 @@ impl Game {
                 self.row.termination.as_deref().unwrap_or("")
             )
         } else {
-            format!("{} to move", self.name(self.pos.turn()))
+            match self.clocks_text() {
+                Some(c) => format!("{} to move; {c}", self.name(self.pos.turn())),
+                None => format!("{} to move", self.name(self.pos.turn())),
+            }
         }
     }
+
+    /// Time left per side as of now, the running clock counted down.
+    fn clock_left(&self, color: Color) -> Option<i64> {
+        let stored = match color {
+            Color::White => self.row.white_ms?,
+            Color::Black => self.row.black_ms?,
+        };
+        let running = match self.row.turn_started_ms {
+            Some(t) if color == self.pos.turn() && self.row.status == "active" => {
+                (self.now_ms - t).max(0)
+            }
+            _ => 0,
+        };
+        Some(stored - running)
+    }
+
+    /// "clocks alice 4:52, bob 5:00"
+    fn clocks_text(&self) -> Option<String> {
+        let w = self.clock_left(Color::White)?;
+        let b = self.clock_left(Color::Black)?;
+        Some(format!(
+            "clocks {} {}, {} {}",
+            self.row.white,
+            clock_face(w),
+            self.row.black,
+            clock_face(b)
+        ))
+    }
 }
+
+/// `4:05`, `0:09`, `1:02:03` (never negative).
+fn clock_face(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// When a clock counts as low: a tenth of the base time, between 10 s and 60 s.
+fn low_time_ms(minutes: u32) -> i64 {
+    (minutes as i64 * 6_000).clamp(10_000, 60_000)
+}
+
+/// Where the core reads the time for clocks: the system clock, or one a
+/// test moves by hand.
+#[derive(Clone)]
+pub struct TimeSource(Arc<dyn Fn() -> i64 + Send + Sync>);
+
+impl TimeSource {
+    pub fn system() -> TimeSource {
+        TimeSource(Arc::new(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0)
+        }))
+    }
+
+    /// A clock that reads `millis` (tests move it by hand).
+    pub fn manual(millis: Arc<std::sync::atomic::AtomicI64>) -> TimeSource {
+        TimeSource(Arc::new(move || {
+            millis.load(std::sync::atomic::Ordering::SeqCst)
+        }))
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        (self.0)()
+    }
+}
+
+const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
 
 impl Core {
     /// Opens the database named in `cfg` (migrating it) and prepares the core.
     pub async fn open(cfg: &Config) -> anyhow::Result<Core> {
+        Core::open_with_time(cfg, TimeSource::system()).await
+    }
+
+    /// Like [`Core::open`], reading clock time from `time`. Time that passed
+    /// since the core last saw the clock (a restart) is not charged to any
+    /// player: running clocks restart now.
+    pub async fn open_with_time(cfg: &Config, time: TimeSource) -> anyhow::Result<Core> {
         let store = Store::open(
             &cfg.database.path,
             Duration::from_millis(cfg.database.busy_timeout_ms),
@@ -264,13 +349,34 @@ impl Core {
                 cfg.database.path.display()
             )
         })?;
-        Ok(Core {
+        Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
             engine: EnginePool::new(cfg.engine.threads),
             engine_cfg: cfg.engine.clone(),
             bot_names: Arc::default(),
-        })
+            time,
+        }
+        .restarted()
+        .await
+    }
+
+    /// Credits the time since the last heartbeat to every running clock.
+    async fn restarted(self) -> anyhow::Result<Core> {
+        let now = self.time.now_ms();
+        let pool = self.store.pool().clone();
+        if let Some(last) = store::adapter_value(&pool, HEARTBEAT_KEY)
+            .await?
+            .and_then(|v| v.parse::<i64>().ok())
+        {
+            if now > last {
+                let mut tx = self.store.begin().await?;
+                store::shift_clocks(&mut tx, now - last).await?;
+                tx.commit().await?;
+            }
+        }
+        store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
+        Ok(self)
     }
 
     /// Adapters say what the bot is called where they connect; challenging
@@ -313,6 +419,12 @@ impl Core {
             .unwrap_or(Level::MAX);
         let time = match TimeControl::parse(&g.row.time_control) {
             Some(TimeControl::Days(_)) => self.engine_cfg.correspondence_move_time_ms,
+            // On a clock: a thirtieth of what is left plus the increment,
+            // never more than the usual time.
+            Some(TimeControl::Clock { increment, .. }) => {
+                let left = g.clock_left(g.pos.turn()).unwrap_or(0).max(0) as u64;
+                (left / 30 + increment as u64 * 500).min(self.engine_cfg.move_time_ms)
+            }
             _ => self.engine_cfg.move_time_ms,
         };
         let Some(mv) = self
@@ -340,6 +452,7 @@ impl Core {
     /// Handles one event. `None` when the event was handled before (a
     /// redelivery): nothing is said twice and nothing happens twice.
     pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
+        self.heartbeat().await;
         let chars = ev.text.chars().count();
         if chars > self.settings.max_message_chars {
             return Some(error_reply(format!(
@@ -423,6 +536,10 @@ impl Core {
         if let Err(e) = self.decide_deadlines().await {
             eprintln!("voidmate: deadline check failed: {e}");
         }
+        if let Err(e) = self.decide_clocks().await {
+            eprintln!("voidmate: clock check failed: {e}");
+        }
+        self.heartbeat().await;
         match store::outbox(self.store.pool()).await {
             Ok(rows) => rows
                 .into_iter()
@@ -494,6 +611,53 @@ impl Core {
                     human_duration(deadline - now, self.settings.day_seconds)
                 );
                 store::queue_notice(&mut tx, &channel, &text, &[to_move]).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Notes that the core is running now (see [`Core::open_with_time`]).
+    async fn heartbeat(&self) {
+        let now = self.time.now_ms().to_string();
+        if let Err(e) = store::set_adapter_value(self.store.pool(), HEARTBEAT_KEY, &now).await {
+            eprintln!("voidmate: cannot note the time: {e}");
+        }
+    }
+
+    /// Flags that fell and players low on time, announced through the outbox.
+    async fn decide_clocks(&self) -> Result<(), sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        for row in store::clock_games(&mut tx).await? {
+            let channel = row.channel.clone();
+            let Some(TimeControl::Clock { minutes, .. }) = TimeControl::parse(&row.time_control)
+            else {
+                continue;
+            };
+            let Ok(g) = self.load(&mut tx, row).await else {
+                continue;
+            };
+            let mover = g.pos.turn();
+            let Some(left) = g.clock_left(mover) else {
+                continue;
+            };
+            if left <= 0 {
+                let (loser, winner) = (g.name(mover).to_string(), g.name(!mover).to_string());
+                match self.flag_fell(&mut tx, g).await {
+                    Ok(done) => {
+                        store::queue_notice(&mut tx, &channel, &done.text, &[loser, winner]).await?
+                    }
+                    Err(Failure::Db(e)) => return Err(e),
+                    Err(_) => {}
+                }
+            } else if !g.row.low_time_warned && left <= low_time_ms(minutes) {
+                store::mark_low_time_warned(&mut tx, g.row.id).await?;
+                let who = g.name(mover).to_string();
+                let text = format!(
+                    "@{who}, you have {} left on your clock in game #{}.",
+                    clock_face(left),
+                    g.row.id
+                );
+                store::queue_notice(&mut tx, &channel, &text, &[who]).await?;
             }
         }
         tx.commit().await
@@ -676,6 +840,7 @@ impl Core {
             pos,
             moves,
             last,
+            now_ms: self.time.now_ms(),
         })
     }
 
@@ -908,6 +1073,7 @@ impl Core {
             store::insert_game(tx, ch, rules.name(), &white, &black, &start, &time.code()).await?;
         store::set_engine_level(tx, id, level as i64).await?;
         store::set_deadline(tx, id, self.deadline(&time.code())).await?;
+        self.start_clocks(tx, id, &time.code()).await?;
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
         let first = g.name(g.pos.turn()).to_string();
@@ -983,6 +1149,7 @@ impl Core {
         .await?;
         store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
         store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
+        self.start_clocks(tx, id, &c.time_control).await?;
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
         let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
@@ -1065,6 +1232,15 @@ impl Core {
             .pos
             .parse_move(text)
             .map_err(|e| Failure::User(format!("{e}.")))?;
+        // A clock game: the mover's time must not have run out already.
+        let increment = match TimeControl::parse(&g.row.time_control) {
+            Some(TimeControl::Clock { increment, .. }) => Some(increment as i64 * 1000),
+            _ => None,
+        };
+        let left = increment.and(g.clock_left(color));
+        if left.is_some_and(|l| l <= 0) {
+            return self.flag_fell(tx, g).await;
+        }
         let san = g.pos.san(&mv);
         let coordinate = g.pos.coordinate(&mv);
         g.pos.play_unchecked(&mv);
@@ -1085,7 +1261,22 @@ impl Core {
         let mut text = format!("#{}: {me} played {san}.", g.row.id);
         let mut mentions = Vec::new();
         let mut engine = None;
-        if let Some(outcome) = g.pos.outcome() {
+        let over = g.pos.outcome();
+        if let (Some(inc), Some(left)) = (increment, left) {
+            // Stop the mover's clock, add the increment, start the other's.
+            let mine = left + inc;
+            let (w, b) = match color {
+                Color::White => (mine, g.row.black_ms.unwrap_or(0)),
+                Color::Black => (g.row.white_ms.unwrap_or(0), mine),
+            };
+            let started = over.is_none().then_some(g.now_ms);
+            store::set_clocks(tx, g.row.id, w, b, started).await?;
+            g.row.white_ms = Some(w);
+            g.row.black_ms = Some(b);
+            g.row.turn_started_ms = started;
+            g.row.low_time_warned = false;
+        }
+        if let Some(outcome) = over {
             let (result, termination) = outcome_words(&outcome);
             store::finish(tx, g.row.id, result, &termination).await?;
             g.row.status = "finished".into();
@@ -1101,6 +1292,9 @@ impl Core {
                 let _ = write!(text, " {}, your move.", g.name(next));
                 mentions.push(g.name(next).to_string());
             }
+            if let Some(c) = g.clocks_text() {
+                let _ = write!(text, " {}{}.", c[..1].to_uppercase(), &c[1..]);
+            }
         }
         let picture = self
             .picture(tx, ch, &g, g.name(next).to_string().as_str(), None)
@@ -1112,6 +1306,41 @@ impl Core {
             mentions,
             actions: Vec::new(),
         })
+    }
+
+    /// The side to move ran out of time: the other side wins (even when
+    /// the flag is only noticed as a late move arrives).
+    async fn flag_fell(&self, tx: &mut Tx, g: Game) -> Result<Done, Failure> {
+        let loser = g.pos.turn();
+        let result = if loser == Color::White { "0-1" } else { "1-0" };
+        store::finish(tx, g.row.id, result, "time forfeit").await?;
+        store::set_deadline(tx, g.row.id, None).await?;
+        let (w, b) = match loser {
+            Color::White => (0, g.row.black_ms.unwrap_or(0)),
+            Color::Black => (g.row.white_ms.unwrap_or(0), 0),
+        };
+        store::set_clocks(tx, g.row.id, w, b, None).await?;
+        Ok(Done {
+            engine: None,
+            text: format!(
+                "Game #{}: {}'s time ran out. {} wins on time ({result}).",
+                g.row.id,
+                g.name(loser),
+                g.name(!loser)
+            ),
+            picture: None,
+            mentions: vec![g.name(loser).to_string(), g.name(!loser).to_string()],
+            actions: Vec::new(),
+        })
+    }
+
+    /// Starts the clocks of a new game with a clock time control.
+    async fn start_clocks(&self, tx: &mut Tx, id: i64, time_control: &str) -> Result<(), Failure> {
+        if let Some(TimeControl::Clock { minutes, .. }) = TimeControl::parse(time_control) {
+            let base = minutes as i64 * 60_000;
+            store::set_clocks(tx, id, base, base, Some(self.time.now_ms())).await?;
+        }
+        Ok(())
     }
 
     async fn bare(&self, tx: &mut Tx, ch: &str, me: &str, text: &str) -> Result<Done, Failure> {

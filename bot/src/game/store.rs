@@ -35,6 +35,11 @@ pub struct GameRow {
     pub reminded: bool,
     /// The engine's level when the bot plays in this game.
     pub engine_level: Option<i64>,
+    /// Clock games: time left per side, and when the side to move began.
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    pub turn_started_ms: Option<i64>,
+    pub low_time_warned: bool,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -109,7 +114,7 @@ pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Err
 const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
-     engine_level";
+     engine_level, white_ms, black_ms, turn_started_ms, low_time_warned";
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -383,6 +388,55 @@ pub async fn set_deadline(
         .bind(game_id)
         .execute(&mut **tx)
         .await?;
+    Ok(())
+}
+
+/// Sets a clock game's clocks (and clears the low-time warning).
+pub async fn set_clocks(
+    tx: &mut Tx,
+    game_id: i64,
+    white_ms: i64,
+    black_ms: i64,
+    turn_started_ms: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET white_ms = ?, black_ms = ?, turn_started_ms = ?, low_time_warned = 0 WHERE id = ?",
+    )
+    .bind(white_ms)
+    .bind(black_ms)
+    .bind(turn_started_ms)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET low_time_warned = 1 WHERE id = ?")
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Active games with a running clock.
+pub async fn clock_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND turn_started_ms IS NOT NULL ORDER BY id"
+    )))
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Time the bot was away is not charged: every running clock restarts
+/// `by` milliseconds later.
+pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET turn_started_ms = turn_started_ms + ? WHERE status = 'active' AND turn_started_ms IS NOT NULL",
+    )
+    .bind(by)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
