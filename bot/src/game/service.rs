@@ -452,7 +452,6 @@ impl Core {
     /// Handles one event. `None` when the event was handled before (a
     /// redelivery): nothing is said twice and nothing happens twice.
     pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
-        self.heartbeat().await;
         let chars = ev.text.chars().count();
         if chars > self.settings.max_message_chars {
             return Some(error_reply(format!(
@@ -464,6 +463,8 @@ impl Core {
         if !ev.addressed && !matches!(parsed, Ok(Command::Bare { .. })) {
             return None;
         }
+        // Adapters without a ticker (the console) still mark the time here.
+        self.heartbeat().await;
         let mut tx = match self.store.begin().await {
             Ok(tx) => tx,
             Err(e) => return Some(db_failure(e)),
