@@ -777,6 +777,20 @@ async fn undo(
     run(ctx, format!("undo{word}{}", game_ref(game))).await
 }
 
+/// Claim a Chess 99 draw: both kings attacked, or the 99-move rule with your move.
+#[poise::command(slash_command)]
+async fn claim(
+    ctx: Ctx<'_>,
+    #[description = "Your move, for a 99-move claim"]
+    #[rename = "move"]
+    #[autocomplete = "complete_move"]
+    mv: Option<String>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let mv = mv.map(|m| format!(" {m}")).unwrap_or_default();
+    run(ctx, format!("claim{mv}{}", game_ref(game))).await
+}
+
 /// The games and challenges in this channel.
 #[poise::command(slash_command)]
 async fn games(ctx: Ctx<'_>) -> Result<(), Error> {
@@ -884,6 +898,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         resign(),
         draw(),
         undo(),
+        claim(),
         games(),
         history(),
         variants(),

@@ -106,6 +106,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "accept",
             "board",
             "challenge",
+            "claim",
             "decline",
             "draw",
             "games",

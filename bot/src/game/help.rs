@@ -397,7 +397,7 @@ pub fn topics_of(variant: &str) -> Vec<&'static Topic> {
 
 pub const COMMANDS: &str = "\
 Commands (the same everywhere; name a game with #N when you play several here):
-  challenge @user [variant] [time] [white|black] [level]  invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5)
+  challenge @user [variant] [time] [white|black] [level] [promotion-wins]  invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5)
   accept [@user] / decline [@user]     answer a challenge (decline also withdraws your own)
   move <move>                          play a move: `move e4`, `move Nf3`, `move e8=M` (or just `e4`)
   board                                show the position
