@@ -516,10 +516,12 @@ pub enum VariantChoice {
     Chess99,
     #[name = "Black Holes"]
     BlackHoles,
+    #[name = "Super Chess 16x16"]
+    Super16,
 }
 
 impl VariantChoice {
-    pub const ALL: [VariantChoice; 7] = [
+    pub const ALL: [VariantChoice; 8] = [
         VariantChoice::Void,
         VariantChoice::Standard,
         VariantChoice::Antichess,
@@ -527,6 +529,7 @@ impl VariantChoice {
         VariantChoice::SuicideVoidPw,
         VariantChoice::Chess99,
         VariantChoice::BlackHoles,
+        VariantChoice::Super16,
     ];
 
     /// The variant's name in the rules registry.
@@ -539,6 +542,7 @@ impl VariantChoice {
             VariantChoice::SuicideVoidPw => "suicide-void-pw",
             VariantChoice::Chess99 => "chess99",
             VariantChoice::BlackHoles => "black-holes",
+            VariantChoice::Super16 => "super16",
         }
     }
 }

@@ -188,7 +188,7 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
     bot.refused(
         "alice",
         "challenge @bob xiangqi",
-        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99, black-holes.",
+        "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99, black-holes, super16.",
     )
     .await;
     bot.refused(
@@ -956,5 +956,31 @@ async fn clocks_run_add_increments_warn_and_fall_and_a_restart_costs_nothing() {
     assert_eq!(
         late.text,
         "Game #2: alice's time ran out. bob wins on time (0-1)."
+    );
+}
+
+#[tokio::test]
+async fn super16_draws_are_claimed_after_a_hundred_moves_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "challenge @bob super16").await;
+    let start = bot.ok("bob", "accept").await;
+    assert!(start.text.contains("Super Chess 16x16"), "{}", start.text);
+    bot.refused(
+        "alice",
+        "claim",
+        "There is no draw to claim in game #1: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move.",
+    )
+    .await;
+    set_position(
+        &bot,
+        1,
+        "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/1R13K w - - 200 150",
+    )
+    .await;
+    let drawn = bot.ok("alice", "claim").await;
+    assert_eq!(
+        drawn.text,
+        "alice claims a draw in game #1: claimed under the 100-move rule. Drawn (1/2-1/2)."
     );
 }

@@ -5,7 +5,7 @@
 //! left on unstable tiles, a king hemmed in by voids or walled in by them
 //! further out; in the giveaway games, having fewer pieces; in
 //! Chess 99, a king that can be taken; in Black Holes, holes and the
-//! relativistic threats they carry.
+//! relativistic threats they carry; in Super Chess, Fortress shelters.
 
 use voidmate_rules::{Color, Position, Role, Square, Tile};
 
@@ -39,6 +39,7 @@ pub fn evaluate(pos: &Position) -> i32 {
         "void" => material(pos) + void_tiles(pos),
         "chess99" => material(pos) + kings_in_reach(pos, 400),
         "black-holes" => material(pos) + kings_in_reach(pos, 150),
+        "super16" => material(pos) + fortress_shelter(pos),
         _ => material(pos),
     };
     if me == Color::White {
@@ -143,6 +144,26 @@ fn void_tiles(pos: &Position) -> i32 {
     score
 }
 
+/// Super Chess: pieces next to their own Fortress are shielded from all but
+/// royal capturers, the king most of all.
+fn fortress_shelter(pos: &Position) -> i32 {
+    let b = pos.board();
+    let mut score = 0;
+    for c in Color::ALL {
+        for sq in b.occupied(c).iter() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let sheltered = neighbours(pos, sq).any(|n| {
+                pos.piece_at(n)
+                    .is_some_and(|q| q.color == c && q.role == Role::Fortress)
+            });
+            if sheltered {
+                score += sign(c) * if p.role == Role::King { 40 } else { 8 };
+            }
+        }
+    }
+    score
+}
+
 /// Games won by taking the king (Chess 99) or by threats through holes
 /// (Black Holes): a king in reach is worth `weight`.
 fn kings_in_reach(pos: &Position, weight: i32) -> i32 {
@@ -209,6 +230,14 @@ mod tests {
             evaluate(&shaky) > evaluate(&calm),
             "Black likes White's rook on a cracked tile"
         );
+    }
+
+    #[test]
+    fn a_king_beside_its_fortress_is_sheltered() {
+        let with = |fen: &str| evaluate(&Position::from_fen(variants::super16(), fen).unwrap());
+        let sheltered = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/16/8F7/7K8 w - - 0 1");
+        let exposed = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/8F7/16/7K8 w - - 0 1");
+        assert!(sheltered > exposed);
     }
 
     #[test]

@@ -7,11 +7,11 @@
 //! expose the king. King moves, evasions, en passant, castling and the rest
 //! are played on a copy of the board and the king's square tested.
 
-use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID};
+use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID, WALL};
 use crate::rules::{RoleGen, Rules};
 use crate::tile::Unstable;
 use crate::variant::MoveEffect;
-use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Role, Square};
+use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Role, Square, SquareSet};
 use arrayvec::ArrayVec;
 
 /// `true` if a piece of `by` attacks `target`: could capture there if an
@@ -53,6 +53,27 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
                 if cells[(mid as i16 - d1) as usize] == walker {
                     return true;
                 }
+            }
+        }
+    }
+    for (role, paths) in &rules.path_attackers {
+        if counts[role.index()] == 0 {
+            continue;
+        }
+        let walker = code(by, *role);
+        for path in paths {
+            let total: i16 = path.iter().sum();
+            let origin = t - total;
+            if origin < 0 || origin as usize >= cells.len() || cells[origin as usize] != walker {
+                continue;
+            }
+            let mut s = origin;
+            let clear = path[..path.len() - 1].iter().all(|&d| {
+                s += d;
+                cells[s as usize] == EMPTY
+            });
+            if clear {
+                return true;
             }
         }
     }
@@ -128,6 +149,24 @@ fn role_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
         }
         if !g.two_steps.is_empty() {
             two_step_moves(from, &g.two_steps, g.crosses_void, cells, them, out);
+        }
+        for path in &g.paths {
+            let mut s = f;
+            let last = path.len() - 1;
+            for (i, &d) in path.iter().enumerate() {
+                s += d;
+                let cell = cells[s as usize];
+                if i < last {
+                    if cell != EMPTY {
+                        break;
+                    }
+                } else if landable(cell, them, false) {
+                    let to = Square::from_index(s as usize);
+                    if !out.iter().any(|m| m.from == from && m.to == to) {
+                        out.push(Move::new(from, to, MoveKind::Normal));
+                    }
+                }
+            }
         }
     }
 }
@@ -491,6 +530,9 @@ struct Legality {
     pins: ArrayVec<Square, 16>,
     walkers: bool,
     removal_near: bool,
+    /// Squares on the lame path of an enemy path piece (the Archbishop) to
+    /// the king: a piece leaving one may open the path.
+    path_risk: SquareSet,
 }
 
 fn legality(rules: &Rules, b: &Board) -> Legality {
@@ -506,6 +548,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
             pins: ArrayVec::new(),
             walkers: false,
             removal_near: false,
+            path_risk: SquareSet::EMPTY,
         };
     };
     let in_check = attacked(rules, b, k, them);
@@ -525,7 +568,29 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         },
         walkers,
         removal_near: false,
+        path_risk: SquareSet::EMPTY,
     };
+    for (role, paths) in &rules.path_attackers {
+        if b.counts[them.index()][role.index()] == 0 {
+            continue;
+        }
+        let walker = code(them, *role);
+        for path in paths {
+            let total: i16 = path.iter().sum();
+            let origin = k.index() as i16 - total;
+            if origin < 0 || origin as usize >= b.cells.len() || b.cells[origin as usize] != walker
+            {
+                continue;
+            }
+            let mut s = origin;
+            for &d in &path[..path.len() - 1] {
+                s += d;
+                if b.cells[s as usize] != WALL {
+                    l.path_risk.insert(Square::from_index(s as usize));
+                }
+            }
+        }
+    }
     // A piece lost to a tile at the end of the move frees its square.
     l.removal_near = rules
         .variant
@@ -557,6 +622,10 @@ impl Legality {
         }
         let Some(king) = self.king else { return true };
         let risky = rules.extra_attacks
+            || self.path_risk.contains(m.from)
+            // A capture may remove the capturer too (Super Chess's Fortress),
+            // freeing the square of an enemy piece that blocked a path.
+            || (!rules.path_attackers.is_empty() && is_color(b.cells[m.to.index()], !b.turn))
             || self.in_check
             || m.from == king
             || self.removal_near

@@ -27,6 +27,10 @@ pub enum Component {
     /// starting rank), captures one step diagonally forward, en passant, and
     /// promotion on the last rank.
     Pawn,
+    /// Fixed lame paths (Super Chess's Archbishop): each path is a list of
+    /// steps; every square before the last must be empty, and the last may
+    /// hold an enemy to capture.
+    Path(Vec<Vec<Vector>>),
 }
 
 /// A role's whole movement and its relation to the tile layer.

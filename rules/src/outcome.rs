@@ -36,6 +36,9 @@ pub enum DrawReason {
     BothKingsAttacked,
     /// Chess 99, claimed: the opponent had made 99 moves.
     NinetyNineMoves,
+    /// Super Chess 16x16, claimed: 100 moves by each side without a capture
+    /// or pawn move.
+    HundredMoveRule,
 }
 
 /// The result of a finished game.
@@ -94,6 +97,7 @@ impl fmt::Display for Outcome {
                     }
                     DrawReason::BothKingsAttacked => "claimed with both kings attacked",
                     DrawReason::NinetyNineMoves => "claimed under the 99-move rule",
+                    DrawReason::HundredMoveRule => "claimed under the 100-move rule",
                 };
                 write!(f, "Draw: {why}")
             }

@@ -150,7 +150,7 @@ impl Position {
             return Some(Outcome::Draw(reason));
         }
         if v.automatic_draws() {
-            if self.board.halfmove >= 100 {
+            if v.fifty_move_rule() && self.board.halfmove >= 100 {
                 return Some(Outcome::Draw(DrawReason::FiftyMoveRule));
             }
             if self.repetitions() >= 3 {

@@ -18,6 +18,8 @@ pub(crate) struct RoleGen {
     pub rides: Vec<(i16, u8)>,
     pub two_steps: Vec<i16>,
     pub pawn: bool,
+    /// Lame paths, as step deltas.
+    pub paths: Vec<Vec<i16>>,
     pub crosses_void: bool,
     pub heals: bool,
 }
@@ -38,6 +40,8 @@ pub struct Rules {
     /// Roles that walk in two steps, with their step deltas.
     pub(crate) two_step_attackers: Vec<(Role, Vec<i16>, bool)>,
     pub(crate) two_step_mask: u16,
+    /// Roles that move along lame paths, with their paths as step deltas.
+    pub(crate) path_attackers: Vec<(Role, Vec<Vec<i16>>)>,
     /// Castling rights lost when a piece moves from, to, or off a square.
     pub(crate) castle_clear: Box<[u8; CELLS]>,
     pub(crate) empty: Board,
@@ -59,6 +63,7 @@ impl Rules {
         let mut ride_attacks: Vec<(i16, u16, u8)> = Vec::new();
         let mut two_step_attackers = Vec::new();
         let mut two_step_mask = 0;
+        let mut path_attackers: Vec<(Role, Vec<Vec<i16>>)> = Vec::new();
 
         let mut add_leap =
             |d: i16, color: Color, role: Role| match leap_attacks.iter_mut().find(|(x, _)| *x == d)
@@ -112,6 +117,14 @@ impl Rules {
                         two_step_attackers.push((rd.role, ds, rd.movement.crosses_void));
                         two_step_mask |= rd.role.bit();
                     }
+                    Component::Path(paths) => {
+                        let ds: Vec<Vec<i16>> = paths
+                            .iter()
+                            .map(|p| p.iter().map(|&v| delta(v)).collect())
+                            .collect();
+                        g.paths.extend(ds.iter().cloned());
+                        path_attackers.push((rd.role, ds));
+                    }
                     Component::Pawn => {
                         g.pawn = true;
                         for df in [-1, 1] {
@@ -147,6 +160,7 @@ impl Rules {
             ride_attacks,
             two_step_attackers,
             two_step_mask,
+            path_attackers,
             castle_clear,
             empty,
             king_capture: variant.king_capture(),

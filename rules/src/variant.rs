@@ -130,6 +130,13 @@ pub trait Variant: Send + Sync + 'static {
         true
     }
 
+    /// Whether the 50-move rule ends the game by itself (when
+    /// [`Variant::automatic_draws`] holds). Super Chess replaces it with a
+    /// 100-move claim.
+    fn fifty_move_rule(&self) -> bool {
+        true
+    }
+
     /// Whether pieces attack in ways the movement tables do not describe
     /// (Black Holes' relativistic moves); if so, [`Variant::extra_attack`]
     /// is asked too, and every move gets the full king-safety test.

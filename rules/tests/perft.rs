@@ -102,3 +102,8 @@ fn chess99_matches_recorded_numbers() {
 fn black_holes_matches_recorded_numbers() {
     run(variants::black_holes(), &load("black-holes"), 3);
 }
+
+#[test]
+fn super16_matches_recorded_numbers() {
+    run(variants::super16(), &load("super16"), 0);
+}

@@ -336,6 +336,49 @@ pub static TOPICS: &[Topic] = &[
             caption: "The bishop on b2 goes through e5 and out of b1 or a4",
         }),
     },
+    Topic {
+        variant: "super16",
+        key: "rules",
+        title: "Super Chess 16x16",
+        keywords: &["super", "16x16", "rules", "overview", "setup", "board", "pieces"],
+        text: "A 16x16 board, files a to p. Besides the chess pieces each side has a Prince (I), a Princess \
+               (S), two Archbishops (H), two Super Knights (U), three Fortresses (F) and a Programmable Piece \
+               (G), and sixteen Super Pawns that may advance one or two squares on any move. Checkmate wins; \
+               stalemate, threefold repetition and bare kings draw; after 100 moves each without a capture \
+               or pawn move a player may `claim` a draw. Topics: pieces, fortress, castling.",
+        diagram: Some(Diagram {
+            fen: "rnbhusqkigbhunfr/5f3f6/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/5F3F6/RNBHUSQKIGBHUNFR w KQkq - 0 1",
+            select: None,
+            caption: "The starting position",
+        }),
+    },
+    Topic {
+        variant: "super16",
+        key: "pieces",
+        title: "Super Chess pieces",
+        keywords: &["prince", "princess", "archbishop", "knight", "programmable", "move", "moves", "piece"],
+        text: "Prince: up to four squares in any direction, jumping over anything. Princess: up to four \
+               squares in any direction, sliding (she stops at a blocker). Archbishop: three squares \
+               diagonally, then one square up, down, left or right; every square on the way must be empty. \
+               Super Knight: three squares straight, then one diagonally, jumping (so it also moves like a \
+               knight). Fortress: one square any way. Programmable Piece, unprogrammed: one square straight.",
+        diagram: Some(Diagram {
+            fen: "k15/16/16/16/16/16/16/16/7H8/16/16/16/16/16/16/15K w - - 0 1",
+            select: Some("h8"),
+            caption: "Where an Archbishop can go",
+        }),
+    },
+    Topic {
+        variant: "super16",
+        key: "fortress",
+        title: "Fortress protection and castling",
+        keywords: &["fortress", "protect", "protection", "shelter", "castle", "castling", "destruction", "mutual"],
+        text: "A piece standing next to a Fortress of its own side may be captured by an enemy King, Queen, \
+               Prince or Princess as usual; any other capturer is removed together with its victim. Castling \
+               is as in chess (`O-O`, `O-O-O`); the set-up puts a Fortress in front of each square the king \
+               castles to, so a castled king always has one beside it.",
+        diagram: None,
+    },
 ];
 
 /// The topic that best answers `query` (free text), with its variant named
@@ -349,6 +392,11 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
         "standard"
+    } else if words
+        .iter()
+        .any(|w| w == "super" || w == "16x16" || w == "super16" || w == "fortress")
+    {
+        "super16"
     } else if words
         .iter()
         .any(|w| w == "holes" || w == "black-holes" || w == "relativistic")

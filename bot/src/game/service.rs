@@ -1547,6 +1547,9 @@ impl Core {
             ));
         }
         match g.pos.claimable_draw() {
+            None if g.pos.rules().name() == "super16" => refuse(format!(
+                "There is no draw to claim in game #{id}: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move."
+            )),
             None if g.pos.rules().name() != "chess99" => refuse(format!(
                 "There is nothing to claim in game #{id}: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`."
             )),
@@ -1559,7 +1562,7 @@ impl Core {
                     "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2)."
                 )))
             }
-            Some(_) => {
+            Some(DrawReason::NinetyNineMoves) => {
                 let Some(text) = text else {
                     return refuse(
                         "Claim the 99-move draw together with your move, like `claim Ke2`: the draw stands if that move leaves your king safe."
@@ -1600,6 +1603,15 @@ impl Core {
                     }
                 }
                 Ok(done)
+            }
+            Some(reason) => {
+                // What the game's own words are for it: "claimed under the 100-move rule".
+                let words = Outcome::Draw(reason).to_string();
+                let words = words.trim_start_matches("Draw: ").to_string();
+                store::finish(tx, id, "1/2-1/2", &words).await?;
+                Ok(Done::text(format!(
+                    "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2)."
+                )))
             }
         }
     }

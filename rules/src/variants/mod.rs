@@ -5,6 +5,7 @@ pub mod black_holes;
 pub mod chess99;
 pub mod standard;
 pub mod suicide_void;
+pub mod super16;
 pub mod void;
 
 use crate::Rules;
@@ -26,6 +27,7 @@ fn registry() -> &'static [Rules] {
             }),
             Rules::new(&chess99::Chess99),
             Rules::new(&black_holes::BlackHoles),
+            Rules::new(&super16::Super16),
         ]
     })
 }
@@ -51,6 +53,7 @@ pub fn by_name(name: &str) -> Option<&'static Rules> {
         "suicidevoid" | "suicidevoidchess" => "suicide-void",
         "chess99" | "99" => "chess99",
         "blackholes" | "holes" => "black-holes",
+        "super16" | "superchess" | "superchess16x16" | "16x16" => "super16",
         "suicidevoidpw" | "suicidevoidpromotionwins" | "suicidevoidchesspromotionwins" => {
             "suicide-void-pw"
         }
@@ -93,4 +96,9 @@ pub fn chess99() -> &'static Rules {
 /// The rules of Black Holes.
 pub fn black_holes() -> &'static Rules {
     by_name("black-holes").expect("registered")
+}
+
+/// The rules of Super Chess 16x16.
+pub fn super16() -> &'static Rules {
+    by_name("super16").expect("registered")
 }

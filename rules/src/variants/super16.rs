@@ -1,0 +1,181 @@
+//! Super Chess 16x16: sixteen files and ranks, royal Prince and Princess,
+//! the Archbishop, the Super Knight, the Fortress and Super Pawns.
+//! `docs/rules/super16.md` has the rules, our set-up and our decisions.
+//!
+//! - Prince: up to four squares in any direction, jumping. Princess: up to
+//!   four, sliding. Archbishop: three squares diagonally, then one
+//!   orthogonally, every square of the way empty. Super Knight: three
+//!   squares orthogonally, then one diagonally, jumping. Fortress: one step
+//!   any way. The Programmable Piece, unprogrammed, steps one square
+//!   orthogonally.
+//! - Super Pawns advance one or two squares on every move.
+//! - A piece next to its own Fortress may be taken by the enemy King, Queen,
+//!   Prince or Princess as usual; any other capturer is removed with it.
+//! - Castling as in chess; the 100-move rule is a claim.
+
+use super::standard::orthodox_roster;
+use crate::board::Board;
+use crate::movegen::destroy;
+use crate::movement::{Component, Movement, Vector, DIAGONAL, KNIGHT, ORTHOGONAL};
+use crate::variant::{CastlingDef, Definition, MoveEffect, RoleDef, Variant};
+use crate::{BoardSize, Color, DrawReason, MoveKind, Role, Rules, Square};
+
+pub struct Super16;
+
+const SIZE: BoardSize = match BoardSize::new(16, 16) {
+    Some(s) => s,
+    None => panic!("16x16 is a board size"),
+};
+
+fn all_dirs() -> Vec<Vector> {
+    ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect()
+}
+
+impl Variant for Super16 {
+    fn definition(&self) -> Definition {
+        let mut roster = orthodox_roster();
+        let prince: Vec<Vector> = all_dirs()
+            .into_iter()
+            .flat_map(|(f, r)| (1..=4).map(move |k| (f * k, r * k)))
+            .collect();
+        let mut archbishop = Vec::new();
+        for d in DIAGONAL {
+            for o in ORTHOGONAL {
+                archbishop.push(vec![d, d, d, o]);
+            }
+        }
+        let mut super_knight: Vec<Vector> = Vec::new();
+        for (of, or) in ORTHOGONAL {
+            for (df, dr) in DIAGONAL {
+                let v = (of * 3 + df, or * 3 + dr);
+                if !super_knight.contains(&v) {
+                    super_knight.push(v);
+                }
+            }
+        }
+        debug_assert!(KNIGHT.iter().all(|k| super_knight.contains(k)));
+        roster.extend([
+            RoleDef {
+                role: Role::Prince,
+                letter: 'I',
+                movement: Movement::of(vec![Component::Leap(prince)]),
+            },
+            RoleDef {
+                role: Role::Princess,
+                letter: 'S',
+                movement: Movement::of(vec![Component::Ride {
+                    dirs: all_dirs(),
+                    range: Some(4),
+                }]),
+            },
+            RoleDef {
+                role: Role::Archbishop,
+                letter: 'H',
+                movement: Movement::of(vec![Component::Path(archbishop)]),
+            },
+            RoleDef {
+                role: Role::SuperKnight,
+                letter: 'U',
+                movement: Movement::of(vec![Component::Leap(super_knight)]),
+            },
+            RoleDef {
+                role: Role::Fortress,
+                letter: 'F',
+                movement: Movement::of(vec![Component::Leap(all_dirs())]),
+            },
+            RoleDef {
+                role: Role::Programmable,
+                letter: 'G',
+                movement: Movement::of(vec![Component::Leap(ORTHOGONAL.to_vec())]),
+            },
+        ]);
+        Definition {
+            name: "super16",
+            title: "Super Chess 16x16",
+            size: SIZE,
+            roster,
+            // Fortresses wait on the second rank in front of the king's two
+            // castling squares (f and j), so that after castling on either
+            // side the king stands next to one; the Super Pawns start on the
+            // third rank.
+            start_fen: "rnbhusqkigbhunfr/5f3f6/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/5F3F6/RNBHUSQKIGBHUNFR w KQkq - 0 1",
+            promotion: vec![
+                Role::Queen,
+                Role::Prince,
+                Role::Princess,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Archbishop,
+                Role::SuperKnight,
+                Role::Fortress,
+                Role::Programmable,
+            ],
+            castling: Some(CastlingDef {
+                king_file: 7,
+                rook_from: [15, 0],
+                king_to: [9, 5],
+                rook_to: [8, 6],
+            }),
+            royal: Some(Role::King),
+        }
+    }
+
+    fn double_step_anywhere(&self) -> bool {
+        true
+    }
+
+    fn fifty_move_rule(&self) -> bool {
+        false
+    }
+
+    /// Fortress protection: a non-royal capturer of a piece standing next
+    /// to its own side's Fortress is removed too.
+    fn after_move(&self, rules: &Rules, board: &mut Board, effect: &MoveEffect) {
+        let Some(victim) = effect.captured else {
+            return;
+        };
+        let at = if effect.mv.kind == MoveKind::EnPassant {
+            Square::new(effect.mv.to.file(), effect.mv.from.rank())
+        } else {
+            effect.mv.to
+        };
+        let capturer = if effect.mv.promotion.is_some() {
+            Role::Pawn
+        } else {
+            effect.landed.role
+        };
+        if matches!(
+            capturer,
+            Role::King | Role::Queen | Role::Prince | Role::Princess
+        ) {
+            return;
+        }
+        if guarded(board, at, victim.color) {
+            destroy(rules, board, effect.mv.to);
+        }
+    }
+
+    fn claimable_draw(&self, _rules: &Rules, board: &Board) -> Option<DrawReason> {
+        (board.halfmove_clock() >= 200).then_some(DrawReason::HundredMoveRule)
+    }
+
+    /// Only the two kings left.
+    fn insufficient_material(&self, board: &Board) -> bool {
+        Color::ALL
+            .iter()
+            .all(|&c| board.occupied(c).iter().count() == 1 && board.king(c).is_some())
+    }
+}
+
+/// Is `sq` next to a Fortress of `color`?
+pub fn guarded(board: &Board, sq: Square, color: Color) -> bool {
+    all_dirs().into_iter().any(|(f, r)| {
+        let (x, y) = (sq.file() as i16 + f as i16, sq.rank() as i16 + r as i16);
+        (0..16).contains(&x)
+            && (0..16).contains(&y)
+            && board
+                .piece_at(Square::new(x as u8, y as u8))
+                .is_some_and(|p| p.color == color && p.role == Role::Fortress)
+    })
+}
