@@ -39,7 +39,10 @@ pub fn evaluate(pos: &Position) -> i32 {
         "void" => material(pos) + void_tiles(pos),
         "chess99" => material(pos) + kings_in_reach(pos, 400),
         "black-holes" => material(pos) + kings_in_reach(pos, 150),
-        "super16" => material(pos) + fortress_shelter(pos),
+        "super16" => {
+            let m = material(pos);
+            m + fortress_shelter(pos) + pawn_progress(pos, 3) + king_hunt(pos, m)
+        }
         _ => material(pos),
     };
     if me == Color::White {
@@ -144,6 +147,46 @@ fn void_tiles(pos: &Position) -> i32 {
     score
 }
 
+/// Pawns that have come far are closer to a new queen (on a big board the
+/// way is long, so the bonus grows with the square of the distance).
+fn pawn_progress(pos: &Position, weight: i32) -> i32 {
+    let last = pos.rules().size().ranks() as i32 - 1;
+    let mut score = 0;
+    for c in Color::ALL {
+        for sq in pos.board().occupied(c).iter() {
+            if pos.piece_at(sq).is_some_and(|p| p.role == Role::Pawn) {
+                let rank = sq.rank() as i32;
+                let progress = if c == Color::White { rank } else { last - rank };
+                score += sign(c) * progress * progress * weight / 4;
+            }
+        }
+    }
+    score
+}
+
+/// With a clear material lead, drive the enemy king to the edge and bring
+/// the own king closer: the long way to a mate on a big board.
+fn king_hunt(pos: &Position, material: i32) -> i32 {
+    let b = pos.board();
+    let (Some(wk), Some(bk)) = (b.king(Color::White), b.king(Color::Black)) else {
+        return 0;
+    };
+    let size = pos.rules().size();
+    let edge = |k: Square| {
+        let f = k.file() as i32 * 2 - (size.files() as i32 - 1);
+        let r = k.rank() as i32 * 2 - (size.ranks() as i32 - 1);
+        (f.abs() + r.abs()) / 2
+    };
+    let close = size.files() as i32 - wk.distance(bk) as i32;
+    if material > 400 {
+        edge(bk) * 12 + close * 6
+    } else if material < -400 {
+        -(edge(wk) * 12 + close * 6)
+    } else {
+        0
+    }
+}
+
 /// Super Chess: pieces next to their own Fortress are shielded from all but
 /// royal capturers, the king most of all.
 fn fortress_shelter(pos: &Position) -> i32 {
@@ -229,6 +272,20 @@ mod tests {
         assert!(
             evaluate(&shaky) > evaluate(&calm),
             "Black likes White's rook on a cracked tile"
+        );
+    }
+
+    #[test]
+    fn on_the_big_board_pawns_push_on_and_a_lead_hunts_the_king() {
+        let with = |fen: &str| evaluate(&Position::from_fen(variants::super16(), fen).unwrap());
+        let far = with("k15/16/16/16/7P8/16/16/16/16/16/16/16/16/16/16/15K w - - 0 1");
+        let near = with("k15/16/16/16/16/16/16/16/16/16/16/7P8/16/16/16/15K w - - 0 1");
+        assert!(far > near, "a pawn on h12 is worth more than one on h5");
+        let cornered = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/16/2Q13/15K w - - 0 1");
+        let centred = with("16/16/16/16/16/16/16/8k7/16/16/16/16/16/16/2Q13/15K w - - 0 1");
+        assert!(
+            cornered > centred,
+            "with a queen up, the enemy king belongs in a corner"
         );
     }
 
