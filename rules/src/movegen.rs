@@ -323,47 +323,30 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
     let mut n = b.clone();
     let us = b.turn;
     let them = !us;
-    if mv.kind == MoveKind::Drop {
-        n.put(mv.to, us, mv.promotion.expect("a drop names its piece"));
-        if n.ep.is_some() {
-            n.set_ep(None);
+    match mv.kind {
+        MoveKind::Drop => {
+            n.put(mv.to, us, mv.promotion.expect("a drop names its piece"));
+            return end_quiet_turn(n, true);
         }
-        n.halfmove += 1;
-        if us == Color::Black {
-            n.fullmove += 1;
+        MoveKind::FreeCastle => {
+            let king = n.take(mv.from).expect("the king");
+            let partner = n.take(mv.to).expect("the castling partner");
+            let step: i16 = if mv.to.file() > mv.from.file() { 1 } else { -1 };
+            let king_to = if mv.from.distance(mv.to) == 1 {
+                mv.to
+            } else {
+                mv.from.offset(step)
+            };
+            n.put(king_to, us, king.role);
+            n.put(mv.from, us, partner.role);
+            return end_quiet_turn(n, true);
         }
-        n.set_turn(them);
-        return n;
-    }
-    if mv.kind == MoveKind::FreeCastle {
-        let king = n.take(mv.from).expect("the king");
-        let partner = n.take(mv.to).expect("the castling partner");
-        let step: i16 = if mv.to.file() > mv.from.file() { 1 } else { -1 };
-        let king_to = if mv.from.distance(mv.to) == 1 {
-            mv.to
-        } else {
-            mv.from.offset(step)
-        };
-        n.put(king_to, us, king.role);
-        n.put(mv.from, us, partner.role);
-        if n.ep.is_some() {
-            n.set_ep(None);
+        MoveKind::PlaceVoid => {
+            n.set_void(mv.to, true);
+            // Not a move of the game's clock: the counters stay.
+            return end_quiet_turn(n, false);
         }
-        n.halfmove += 1;
-        if us == Color::Black {
-            n.fullmove += 1;
-        }
-        n.set_turn(them);
-        return n;
-    }
-    if mv.kind == MoveKind::PlaceVoid {
-        // Not a move of the game's clock: the move number stays.
-        n.set_void(mv.to, true);
-        if n.ep.is_some() {
-            n.set_ep(None);
-        }
-        n.set_turn(them);
-        return n;
+        _ => {}
     }
     let mover = n.take(mv.from).expect("a piece on the from square");
     let mut captured = None;
@@ -431,6 +414,24 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         n.fullmove += 1;
     }
     n.set_turn(them);
+    n
+}
+
+/// Ends the turn of a move that captures nothing and moves no pawn (a drop,
+/// Chess 99's castling, a void placement): no en-passant square, and when
+/// `counts`, the half-move clock and move number advance.
+fn end_quiet_turn(mut n: Board, counts: bool) -> Board {
+    let us = n.turn;
+    if n.ep.is_some() {
+        n.set_ep(None);
+    }
+    if counts {
+        n.halfmove += 1;
+        if us == Color::Black {
+            n.fullmove += 1;
+        }
+    }
+    n.set_turn(!us);
     n
 }
 
