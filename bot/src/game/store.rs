@@ -84,6 +84,12 @@ impl Store {
             .busy_timeout(busy_timeout);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            // A commit that fails (a full disk) can hand the connection back
+            // still inside its transaction, and every later `begin` on it
+            // would fail: close such a connection instead of reusing it.
+            .after_release(|conn, _meta| {
+                Box::pin(async move { Ok(!sqlx::Connection::is_in_transaction(conn)) })
+            })
             .connect_with(options)
             .await?;
         sqlx::migrate!("../migrations").run(&pool).await?;
