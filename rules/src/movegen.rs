@@ -506,7 +506,7 @@ pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         }
     }
     out.truncate(kept);
-    rules.variant.filter_moves(b, out);
+    rules.variant.filter_moves(rules, b, out);
 }
 
 /// Counts the legal moves without keeping them (perft's last ply).

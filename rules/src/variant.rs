@@ -87,7 +87,7 @@ pub trait Variant: Send + Sync + 'static {
 
     /// Removes moves the variant forbids beyond king safety (antichess:
     /// anything but a capture when a capture is possible). Called last.
-    fn filter_moves(&self, _board: &Board, _moves: &mut MoveList) {}
+    fn filter_moves(&self, _rules: &Rules, _board: &Board, _moves: &mut MoveList) {}
 
     /// Whether [`Variant::filter_moves`] does anything (lets perft count
     /// without building move lists when it does not).

@@ -34,7 +34,7 @@ impl Variant for Antichess {
         }
     }
 
-    fn filter_moves(&self, board: &Board, moves: &mut MoveList) {
+    fn filter_moves(&self, _rules: &Rules, board: &Board, moves: &mut MoveList) {
         if moves.iter().any(|m| is_capture(board, m)) {
             moves.retain(|m| is_capture(board, m));
         }

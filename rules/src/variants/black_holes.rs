@@ -32,12 +32,6 @@ const SIZE: BoardSize = match BoardSize::new(5, 8) {
     None => panic!("5x8 is a board size"),
 };
 
-/// Our own rules, for the helpers (the move filter is not given them).
-fn rules() -> &'static Rules {
-    static RULES: std::sync::OnceLock<&'static Rules> = std::sync::OnceLock::new();
-    RULES.get_or_init(|| crate::variants::by_name("black-holes").expect("registered"))
-}
-
 impl Variant for BlackHoles {
     fn definition(&self) -> Definition {
         let mut roster = orthodox_roster();
@@ -86,8 +80,7 @@ impl Variant for BlackHoles {
         (letter == 'S').then_some(Role::Knight)
     }
 
-    fn filter_moves(&self, board: &Board, moves: &mut MoveList) {
-        let rules = rules();
+    fn filter_moves(&self, rules: &Rules, board: &Board, moves: &mut MoveList) {
         let us = board.turn();
         // Holes are never taken by a normal move.
         moves.retain(|m| !is_hole_of(board, m.to, !us));

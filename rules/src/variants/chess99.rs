@@ -82,14 +82,13 @@ impl Variant for Chess99 {
         false
     }
 
-    fn filter_moves(&self, board: &Board, moves: &mut MoveList) {
+    fn filter_moves(&self, rules: &Rules, board: &Board, moves: &mut MoveList) {
         let us = board.turn();
         if board.king(us).is_none() || board.king(!us).is_none() {
             // A king was taken: the game is over.
             moves.clear();
             return;
         }
-        let rules = rules();
         // Pawns waiting on the last rank: become a knight or bishop and move.
         let last = rules.promotion_rank(us);
         for from in board.occupied(us).iter() {
@@ -159,12 +158,6 @@ impl Variant for Chess99 {
     fn insufficient_material(&self, _board: &Board) -> bool {
         false
     }
-}
-
-/// Our own rules, for the move generator's helpers (the hook is not given them).
-fn rules() -> &'static Rules {
-    static RULES: std::sync::OnceLock<&'static Rules> = std::sync::OnceLock::new();
-    RULES.get_or_init(crate::variants::chess99)
 }
 
 fn home_rank_of(color: Color) -> u8 {

@@ -69,7 +69,7 @@ impl Variant for SuicideVoid {
         }
     }
 
-    fn filter_moves(&self, board: &Board, moves: &mut MoveList) {
+    fn filter_moves(&self, rules: &Rules, board: &Board, moves: &mut MoveList) {
         if board.winner.is_some() {
             moves.clear();
             return;
@@ -82,7 +82,7 @@ impl Variant for SuicideVoid {
             }
             return;
         }
-        Antichess.filter_moves(board, moves);
+        Antichess.filter_moves(rules, board, moves);
         if !moves.first().is_some_and(|m| is_capture(board, m)) {
             return;
         }
