@@ -35,7 +35,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.turn();
     let white = match pos.rules().name() {
         "antichess" | "suicide-void" => giveaway(pos),
-        "suicide-void-pw" => giveaway(pos) + pawn_races(pos),
+        "suicide-void-pw" => giveaway(pos) + pawn_progress(pos, 48),
         "void" => material(pos) + void_tiles(pos),
         "chess99" => material(pos) + kings_in_reach(pos, 400),
         "black-holes" => material(pos) + kings_in_reach(pos, 150),
@@ -89,23 +89,6 @@ fn giveaway(pos: &Position) -> i32 {
     (count(Color::Black) - count(Color::White)) * 100
 }
 
-/// "Promotion wins": a pawn near its last rank is near a win, all the more
-/// the closer it gets.
-fn pawn_races(pos: &Position) -> i32 {
-    let last = pos.rules().size().ranks() as i32 - 1;
-    let mut score = 0;
-    for c in Color::ALL {
-        for sq in pos.board().occupied(c).iter() {
-            if pos.piece_at(sq).is_some_and(|p| p.role == Role::Pawn) {
-                let rank = sq.rank() as i32;
-                let progress = if c == Color::White { rank } else { last - rank };
-                score += sign(c) * progress * progress * 12;
-            }
-        }
-    }
-    score
-}
-
 /// Void Chess: a piece standing on its owner's unstable tile must move or
 /// fall; a king next to voids has fewer ways out.
 fn void_tiles(pos: &Position) -> i32 {
@@ -147,8 +130,9 @@ fn void_tiles(pos: &Position) -> i32 {
     score
 }
 
-/// Pawns that have come far are closer to a new queen (on a big board the
-/// way is long, so the bonus grows with the square of the distance).
+/// Pawns that have come far are closer to promoting, which wins outright
+/// when promotion wins and is the long road to a mate on the 16x16 board:
+/// `weight` / 4 centipawns per rank squared.
 fn pawn_progress(pos: &Position, weight: i32) -> i32 {
     let last = pos.rules().size().ranks() as i32 - 1;
     let mut score = 0;

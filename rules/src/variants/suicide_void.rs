@@ -19,7 +19,7 @@ use super::standard::orthodox_roster;
 use crate::board::Board;
 use crate::movegen::is_capture;
 use crate::variant::{Definition, MoveEffect, Variant};
-use crate::{BoardSize, MoveKind, MoveList, Outcome, Role, Rules, Square, WinReason};
+use crate::{BoardSize, MoveKind, MoveList, Outcome, Rules, Square, WinReason};
 
 pub struct SuicideVoid {
     /// A pawn reaching its last rank wins at once.
@@ -45,13 +45,8 @@ impl Variant for SuicideVoid {
             roster: orthodox_roster(),
             // Black moves first: it places the void.
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1",
-            promotion: vec![
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::King,
-            ],
+            // As in antichess: a pawn may become a king too.
+            promotion: Antichess.definition().promotion,
             castling: None,
             royal: None,
         }
