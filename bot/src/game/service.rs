@@ -400,12 +400,11 @@ impl Core {
     /// The engine's move in game `id`, played in a transaction of its own
     /// after the search (which holds no lock on the database).
     async fn engine_turn(&self, ch: &str, id: i64) -> Result<Done, Failure> {
-        let mut tx = self.store.pool().begin().await?;
-        let Some(row) = store::game(&mut tx, ch, id).await? else {
+        // Read without the write lock: the search must not hold anyone up.
+        let mut read = self.store.pool().begin().await?;
+        let Some(row) = store::game(&mut read, ch, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };
-        drop(tx);
-        let mut read = self.store.begin().await?;
         let g = self.load(&mut read, row).await?;
         drop(read);
         let bot = g.name(g.pos.turn()).to_string();
