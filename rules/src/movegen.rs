@@ -8,6 +8,8 @@
 //! are played on a copy of the board and the king's square tested.
 
 use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID, WALL};
+use crate::movement::Vector;
+use crate::program::Reach;
 use crate::rules::{RoleGen, Rules};
 use crate::tile::Unstable;
 use crate::variant::MoveEffect;
@@ -34,12 +36,12 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
             n += 1;
         }
         let cell = cells[s as usize];
-        if is_color(cell, by) && mask & (1 << (cell & 0x0f)) != 0 {
+        if is_color(cell, by) && mask[by.index()] & (1 << (cell & 0x0f)) != 0 {
             return true;
         }
     }
-    for (role, steps, crosses) in &rules.two_step_attackers {
-        if counts[role.index()] == 0 {
+    for (color, role, steps, crosses) in &rules.two_step_attackers {
+        if *color != by || counts[role.index()] == 0 {
             continue;
         }
         let walker = code(by, *role);
@@ -56,8 +58,8 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
             }
         }
     }
-    for (role, paths) in &rules.path_attackers {
-        if counts[role.index()] == 0 {
+    for (color, role, paths) in &rules.path_attackers {
+        if *color != by || counts[role.index()] == 0 {
             continue;
         }
         let walker = code(by, *role);
@@ -77,7 +79,115 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
             }
         }
     }
+    if rules.programs.is_some() && programmed_attack(rules, b, target, by) {
+        return true;
+    }
     rules.extra_attacks && rules.variant.extra_attack(rules, b, target, by)
+}
+
+/// The square `v` away from `from`, if it is on the board.
+#[inline]
+fn shifted(b: &Board, from: Square, v: Vector, times: i16) -> Option<Square> {
+    let f = from.file() as i16 + v.0 as i16 * times;
+    let r = from.rank() as i16 + v.1 as i16 * times;
+    if !(0..crate::MAX_FILES as i16).contains(&f) || !(0..crate::MAX_RANKS as i16).contains(&r) {
+        return None;
+    }
+    let sq = Square::new(f as u8, r as u8);
+    (b.cells[sq.index()] != WALL).then_some(sq)
+}
+
+/// For a straight vector (orthogonal or diagonal) of length `n` > 1, the
+/// unit step and `n`; `None` for other vectors (nothing lies between).
+fn straight(v: Vector) -> Option<(Vector, i16)> {
+    let (f, r) = (v.0 as i16, v.1 as i16);
+    let n = f.abs().max(r.abs());
+    (n > 1 && (f == 0 || r == 0 || f.abs() == r.abs()))
+        .then(|| ((f.signum() as i8, r.signum() as i8), n))
+}
+
+/// Can a piece at `from` reach `to` by `way` (the landing square itself not
+/// looked at)?
+fn way_reaches(b: &Board, from: Square, to: Square, v: Vector, reach: Reach) -> bool {
+    let (df, dr) = (
+        to.file() as i16 - from.file() as i16,
+        to.rank() as i16 - from.rank() as i16,
+    );
+    let clear = |sq: Square| b.cells[sq.index()] == EMPTY;
+    match reach {
+        Reach::Jump => (df, dr) == (v.0 as i16, v.1 as i16),
+        Reach::Step => {
+            (df, dr) == (v.0 as i16, v.1 as i16)
+                && straight(v).is_none_or(|(unit, n)| {
+                    (1..n).all(|k| shifted(b, from, unit, k).is_some_and(clear))
+                })
+        }
+        Reach::Slide => {
+            // `to` = from + k * v for a whole k >= 1, and the stops before it empty.
+            let k = if v.0 != 0 {
+                df / v.0 as i16
+            } else {
+                dr / v.1 as i16
+            };
+            k >= 1
+                && (df, dr) == (v.0 as i16 * k, v.1 as i16 * k)
+                && (1..k).all(|j| shifted(b, from, v, j).is_some_and(clear))
+        }
+    }
+}
+
+/// Does a reprogrammed piece of `by` attack `target`?
+fn programmed_attack(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    b.occupied[by.index()].iter().any(|from| {
+        rules.program(by, role_at(b, from)).is_some_and(|ways| {
+            ways.iter()
+                .any(|&(v, reach)| way_reaches(b, from, target, v, reach))
+        })
+    })
+}
+
+/// The moves of a reprogrammed piece: every way lands on an empty square or
+/// captures; a pawn promotes on the last rank.
+fn programmed_moves(
+    rules: &Rules,
+    b: &Board,
+    from: Square,
+    role: Role,
+    ways: &[(Vector, Reach)],
+    out: &mut MoveList,
+) {
+    let us = b.turn;
+    let them = !us;
+    let start = out.len();
+    let push = |to: Square, out: &mut MoveList| {
+        if out[start..].iter().any(|m| m.to == to) {
+            return;
+        }
+        if role == Role::Pawn && to.rank() == rules.promotion_rank(us) {
+            for &p in &rules.def.promotion {
+                out.push(Move {
+                    promotion: Some(p),
+                    ..Move::new(from, to, MoveKind::Normal)
+                });
+            }
+        } else {
+            out.push(Move::new(from, to, MoveKind::Normal));
+        }
+    };
+    for &(v, reach) in ways {
+        let mut k = 1;
+        while let Some(to) = shifted(b, from, v, k) {
+            let cell = b.cells[to.index()];
+            let landable = cell == EMPTY || is_color(cell, them);
+            if landable && (reach != Reach::Step || way_reaches(b, from, to, v, reach)) {
+                push(to, out);
+            }
+            if reach != Reach::Slide || cell != EMPTY {
+                break;
+            }
+            k += 1;
+        }
+    }
 }
 
 /// May a piece of `rules`' role land on `cell`? (empty, enemy, or a void for
@@ -93,6 +203,13 @@ pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     let us = b.turn;
     let cells = &b.cells;
     for from in b.occupied[us.index()].iter() {
+        if rules.programs.is_some() {
+            let role = role_at(b, from);
+            if let Some(ways) = rules.program(us, role) {
+                programmed_moves(rules, b, from, role, ways, out);
+                continue;
+            }
+        }
         let g = &rules.gen[(cells[from.index()] & 0x0f) as usize];
         role_moves(g, b, from, out);
         if g.pawn {
@@ -238,7 +355,9 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
         if from.rank() == rules.double_step_rank(us) || rules.double_step_anywhere {
             let two = one.offset(fwd);
             if cells[two.index()] == EMPTY {
-                out.push(Move::new(from, two, MoveKind::DoubleStep));
+                // On a tall board a double step may reach the last rank
+                // (Super Chess); it promotes like any other arrival.
+                push(two, MoveKind::DoubleStep, out);
             }
         }
     }
@@ -469,7 +588,8 @@ fn pinned(rules: &Rules, b: &Board, king: Square, them: Color) -> ArrayVec<Squar
             n = n.saturating_add(1);
         }
         let cell = cells[s as usize];
-        if is_color(cell, them) && mask & (1 << (cell & 0x0f)) != 0 && !out.is_full() {
+        if is_color(cell, them) && mask[them.index()] & (1 << (cell & 0x0f)) != 0 && !out.is_full()
+        {
             out.push(Square::from_index(blocker as usize));
         }
     }
@@ -571,8 +691,8 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         removal_near: false,
         path_risk: SquareSet::EMPTY,
     };
-    for (role, paths) in &rules.path_attackers {
-        if b.counts[them.index()][role.index()] == 0 {
+    for (color, role, paths) in &rules.path_attackers {
+        if *color != them || b.counts[them.index()][role.index()] == 0 {
             continue;
         }
         let walker = code(them, *role);

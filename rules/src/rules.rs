@@ -2,6 +2,7 @@
 
 use crate::board::Board;
 use crate::movement::{Component, Vector};
+use crate::program::{Program, Reach};
 use crate::square::{CELLS, STRIDE};
 use crate::variant::{CastlingDef, Definition, Variant};
 use crate::{BoardSize, CastlingSide, Color, Role, Square};
@@ -25,6 +26,9 @@ pub(crate) struct RoleGen {
 }
 
 /// A variant, ready to play: its definition, its hooks, and tables.
+/// Per colour and role, the programmed ways, if that role is programmed.
+pub(crate) type Programmed = [[Option<Vec<(Vector, Reach)>>; 16]; 2];
+
 pub struct Rules {
     pub(crate) variant: &'static dyn Variant,
     pub(crate) def: Definition,
@@ -33,15 +37,21 @@ pub struct Rules {
     /// `(d, masks)`: a piece of colour `c` with a role in `masks[c]` standing
     /// at `target + d` attacks `target` by a leap.
     pub(crate) leap_attacks: Vec<(i16, [u16; 2])>,
-    /// `(d, mask, range)`: walking from the target by `d` over empty squares,
-    /// the first piece met attacks it if its role is in `mask` and it is at
-    /// most `range` steps away.
-    pub(crate) ride_attacks: Vec<(i16, u16, u8)>,
-    /// Roles that walk in two steps, with their step deltas.
-    pub(crate) two_step_attackers: Vec<(Role, Vec<i16>, bool)>,
+    /// `(d, masks, range)`: walking from the target by `d` over empty
+    /// squares, the first piece met, of colour `c`, attacks it if its role is
+    /// in `masks[c]` and it is at most `range` steps away.
+    pub(crate) ride_attacks: Vec<(i16, [u16; 2], u8)>,
+    /// Roles that walk in two steps, per colour, with their step deltas.
+    pub(crate) two_step_attackers: Vec<(Color, Role, Vec<i16>, bool)>,
     pub(crate) two_step_mask: u16,
-    /// Roles that move along lame paths, with their paths as step deltas.
-    pub(crate) path_attackers: Vec<(Role, Vec<Vec<i16>>)>,
+    /// Roles that move along lame paths, per colour, with their paths as
+    /// step deltas.
+    pub(crate) path_attackers: Vec<(Color, Role, Vec<Vec<i16>>)>,
+    /// Reprogrammed roles per colour (Super Chess): their ways as board
+    /// vectors (Black's ranks turned round). Such a role of that colour is
+    /// in none of the tables above; move generation and attack detection
+    /// read these instead.
+    pub(crate) programs: Option<Box<Programmed>>,
     /// Castling rights lost when a piece moves from, to, or off a square.
     pub(crate) castle_clear: Box<[u8; CELLS]>,
     pub(crate) empty: Board,
@@ -56,25 +66,61 @@ pub struct Rules {
 
 impl Rules {
     pub fn new(variant: &'static dyn Variant) -> Rules {
+        Rules::build(variant, None)
+    }
+
+    /// The variant with each side's pieces reprogrammed by `programs`
+    /// (White's, Black's). The programs must have been read for this
+    /// variant ([`Program::parse`]).
+    pub fn programmed(variant: &'static dyn Variant, programs: [&Program; 2]) -> Rules {
+        Rules::build(variant, Some(programs))
+    }
+
+    fn build(variant: &'static dyn Variant, programs: Option<[&Program; 2]>) -> Rules {
         let def = variant.definition();
+        let programmed: Option<Box<Programmed>> = programs
+            .filter(|p| p.iter().any(|p| !p.is_default()))
+            .map(|p| {
+                let mut table: Programmed = Default::default();
+                for color in Color::ALL {
+                    let sign = if color == Color::White { 1 } else { -1 };
+                    for role in p[color.index()].roles() {
+                        let ways = p[color.index()].ways(role).unwrap_or_default();
+                        table[color.index()][role.index()] = Some(
+                            ways.iter()
+                                .map(|w| ((w.vector.0, w.vector.1 * sign), w.reach))
+                                .collect(),
+                        );
+                    }
+                }
+                Box::new(table)
+            });
+        let is_programmed = |color: Color, role: Role| {
+            programmed
+                .as_ref()
+                .is_some_and(|t| t[color.index()][role.index()].is_some())
+        };
         let mut letters = [None; 16];
         let mut gen: [RoleGen; 16] = Default::default();
         let mut leap_attacks: Vec<(i16, [u16; 2])> = Vec::new();
-        let mut ride_attacks: Vec<(i16, u16, u8)> = Vec::new();
+        let mut ride_attacks: Vec<(i16, [u16; 2], u8)> = Vec::new();
         let mut two_step_attackers = Vec::new();
         let mut two_step_mask = 0;
-        let mut path_attackers: Vec<(Role, Vec<Vec<i16>>)> = Vec::new();
+        let mut path_attackers: Vec<(Color, Role, Vec<Vec<i16>>)> = Vec::new();
 
-        let mut add_leap =
-            |d: i16, color: Color, role: Role| match leap_attacks.iter_mut().find(|(x, _)| *x == d)
-            {
+        let mut add_leap = |d: i16, color: Color, role: Role| {
+            if is_programmed(color, role) {
+                return;
+            }
+            match leap_attacks.iter_mut().find(|(x, _)| *x == d) {
                 Some((_, masks)) => masks[color.index()] |= role.bit(),
                 None => {
                     let mut masks = [0; 2];
                     masks[color.index()] = role.bit();
                     leap_attacks.push((d, masks));
                 }
-            };
+            }
+        };
 
         for rd in &def.roster {
             letters[rd.role.index()] = Some(rd.letter.to_ascii_uppercase());
@@ -96,12 +142,21 @@ impl Rules {
                         for &v in dirs {
                             g.rides.push((delta(v), range));
                             let d = -delta(v);
+                            let mut masks = [0u16; 2];
+                            for color in Color::ALL {
+                                if !is_programmed(color, rd.role) {
+                                    masks[color.index()] = rd.role.bit();
+                                }
+                            }
                             match ride_attacks
                                 .iter_mut()
                                 .find(|(x, _, r)| *x == d && *r == range)
                             {
-                                Some((_, mask, _)) => *mask |= rd.role.bit(),
-                                None => ride_attacks.push((d, rd.role.bit(), range)),
+                                Some((_, m, _)) => {
+                                    m[0] |= masks[0];
+                                    m[1] |= masks[1];
+                                }
+                                None => ride_attacks.push((d, masks, range)),
                             }
                         }
                     }
@@ -114,7 +169,16 @@ impl Rules {
                                 add_leap(-d, color, rd.role);
                             }
                         }
-                        two_step_attackers.push((rd.role, ds, rd.movement.crosses_void));
+                        for color in Color::ALL {
+                            if !is_programmed(color, rd.role) {
+                                two_step_attackers.push((
+                                    color,
+                                    rd.role,
+                                    ds.clone(),
+                                    rd.movement.crosses_void,
+                                ));
+                            }
+                        }
                         two_step_mask |= rd.role.bit();
                     }
                     Component::Path(paths) => {
@@ -123,7 +187,11 @@ impl Rules {
                             .map(|p| p.iter().map(|&v| delta(v)).collect())
                             .collect();
                         g.paths.extend(ds.iter().cloned());
-                        path_attackers.push((rd.role, ds));
+                        for color in Color::ALL {
+                            if !is_programmed(color, rd.role) {
+                                path_attackers.push((color, rd.role, ds.clone()));
+                            }
+                        }
                     }
                     Component::Pawn => {
                         g.pawn = true;
@@ -167,7 +235,10 @@ impl Rules {
             double_step_anywhere: variant.double_step_anywhere(),
             delayed_promotion: variant.delayed_promotion(),
             ep_any_piece: variant.en_passant_by_any_piece(),
-            extra_attacks: variant.has_extra_attacks(),
+            // Programmed pieces need not move symmetrically, which the
+            // shortcuts of the legality test assume: test every move.
+            extra_attacks: variant.has_extra_attacks() || programmed.is_some(),
+            programs: programmed,
         }
     }
 
@@ -217,6 +288,16 @@ impl Rules {
 
     pub fn castling(&self) -> Option<&CastlingDef> {
         self.def.castling.as_ref()
+    }
+
+    /// The programmed ways of `color`'s `role` (board vectors), if any.
+    pub(crate) fn program(&self, color: Color, role: Role) -> Option<&[(Vector, Reach)]> {
+        self.programs.as_ref()?[color.index()][role.index()].as_deref()
+    }
+
+    /// Whether some piece is reprogrammed (Super Chess's programmed modes).
+    pub fn is_programmed(&self) -> bool {
+        self.programs.is_some()
     }
 
     pub fn crosses_void(&self, role: Role) -> bool {

@@ -671,7 +671,23 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
     }
     let capture = mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn());
     let mut s = String::new();
-    if role == Role::Pawn {
+    if role == Role::Pawn && rules.program(b.turn(), role).is_some() {
+        // A reprogrammed pawn may reach a square from several places and
+        // sideways without capturing: name its file, or its square.
+        let others: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to == mv.to && m.from != mv.from && movegen::role_at(b, m.from) == role)
+            .collect();
+        if others.iter().any(|m| m.from.file() == mv.from.file()) {
+            s.push_str(&mv.from.to_string());
+        } else if !others.is_empty() || capture || mv.from.file() != mv.to.file() {
+            s.push(mv.from.file_char());
+        }
+        if capture {
+            s.push('x');
+        }
+    } else if role == Role::Pawn {
         if capture {
             s.push(mv.from.file_char());
             s.push('x');

@@ -8,8 +8,9 @@ pub mod suicide_void;
 pub mod super16;
 pub mod void;
 
-use crate::Rules;
-use std::sync::OnceLock;
+use crate::{Program, ProgramError, Rules};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// Every variant's rules, built on first use.
 fn registry() -> &'static [Rules] {
@@ -30,6 +31,40 @@ fn registry() -> &'static [Rules] {
             Rules::new(&super16::Super16),
         ]
     })
+}
+
+/// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).
+pub fn programmable(rules: &Rules) -> bool {
+    rules.name() == "super16"
+}
+
+/// `base` with White's and Black's pieces reprogrammed (both programs read
+/// for `base` with [`Program::parse`]). Positions hold `&'static Rules`, so
+/// each distinct pair of programs is built once and kept for the life of
+/// the process; the same pair gives back the same rules.
+pub fn programmed(
+    base: &'static Rules,
+    white: &Program,
+    black: &Program,
+) -> Result<&'static Rules, ProgramError> {
+    if white.is_default() && black.is_default() {
+        return Ok(base);
+    }
+    if !programmable(base) {
+        return Err(ProgramError(format!(
+            "{} has no programmable pieces; only Super Chess 16x16 does",
+            base.title()
+        )));
+    }
+    static BUILT: OnceLock<Mutex<HashMap<String, &'static Rules>>> = OnceLock::new();
+    let key = format!("{}\n{white}\n{black}", base.name());
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    Ok(*built
+        .entry(key)
+        .or_insert_with(|| Box::leak(Box::new(Rules::programmed(base.variant(), [white, black])))))
 }
 
 /// All variants, in the order we present them.
