@@ -23,6 +23,7 @@ pub async fn run(games: usize) -> Result<String> {
             author: author.into(),
             text: text.into(),
             addressed: true,
+            private: false,
         }
     };
     let start = Instant::now();

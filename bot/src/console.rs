@@ -67,16 +67,31 @@ impl Console {
                 continue;
             }
             n += 1;
+            // `dm TEXT` says TEXT to the bot privately (a direct message):
+            // how Super Chess programs are sent.
+            let (channel, text, private) = match line.strip_prefix("dm ") {
+                Some(rest) => (format!("dm:{}", self.speaker), rest.trim(), true),
+                None => ("console".to_string(), line, false),
+            };
             let ev = Incoming {
                 event_id: format!("console-{session}-{n}"),
-                channel: "console".into(),
+                channel,
                 author: self.speaker.clone(),
-                text: line.to_string(),
+                text: text.replace(" \\n ", "\n"),
                 addressed: true,
+                private,
             };
-            let Some(reply) = self.core.handle(&ev).await else {
+            let reply = self.core.handle(&ev).await;
+            // What the bot says unprompted (a game that begins once both
+            // programs are in, a loss on time) comes after the answer.
+            let notices = self.core.tick().await;
+            let Some(reply) = reply else {
+                self.print_notices(&mut out, notices).await?;
                 continue;
             };
+            if private {
+                write!(out, "(privately to {}) ", self.speaker)?;
+            }
             writeln!(out, "{}", reply.text)?;
             if let Some(image) = reply.image {
                 let path = self.image_dir.join(format!("board-{session}-{n}.png"));
@@ -84,7 +99,20 @@ impl Console {
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 writeln!(out, "image: {} ({})", path.display(), image.alt)?;
             }
+            self.print_notices(&mut out, notices).await?;
             out.flush()?;
+        }
+        Ok(())
+    }
+
+    async fn print_notices(
+        &self,
+        out: &mut impl Write,
+        notices: Vec<crate::game::Notice>,
+    ) -> Result<()> {
+        for notice in notices {
+            writeln!(out, "{}", notice.reply.text)?;
+            self.core.delivered(notice.id).await;
         }
         Ok(())
     }

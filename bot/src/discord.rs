@@ -418,6 +418,8 @@ struct Responder<'a> {
 
 impl Responder<'_> {
     async fn answer(&self, data: &Data, incoming: Incoming) -> Result<(), Error> {
+        // A private command (a DM, `/program`) is answered to its author alone.
+        let private = incoming.private;
         let core = data.core.clone();
         let mut work = tokio::spawn(async move { core.handle(&incoming).await });
         let quick = if data.cfg.defer_after.is_zero() {
@@ -430,19 +432,22 @@ impl Responder<'_> {
         };
         let reply = match quick {
             Ok(done) => {
-                let out = match done? {
+                let mut out = match done? {
                     Some(reply) => data.outgoing(reply).await,
                     None => Outgoing::error("I have handled that already."),
                 };
+                out.ephemeral |= private;
                 CreateInteractionResponse::Message(out.response())
                     .execute(self.http, (self.id, self.token))
                     .await?;
                 return Ok(());
             }
             Err(_) => {
-                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())
-                    .execute(self.http, (self.id, self.token))
-                    .await?;
+                CreateInteractionResponse::Defer(
+                    CreateInteractionResponseMessage::new().ephemeral(private),
+                )
+                .execute(self.http, (self.id, self.token))
+                .await?;
                 work.await?
             }
         };
@@ -475,6 +480,12 @@ impl Responder<'_> {
 
 /// Runs one slash command as chat text.
 async fn run(ctx: Ctx<'_>, text: String) -> Result<(), Error> {
+    run_as(ctx, text, false).await
+}
+
+/// Runs one slash command as chat text; `private`: answered to its author
+/// alone (so is everything used in a direct message with the bot).
+async fn run_as(ctx: Ctx<'_>, text: String, private: bool) -> Result<(), Error> {
     let poise::Context::Application(app) = ctx else {
         return Ok(());
     };
@@ -487,6 +498,7 @@ async fn run(ctx: Ctx<'_>, text: String) -> Result<(), Error> {
         author,
         text,
         addressed: true,
+        private: private || interaction.guild_id.is_none(),
     };
     Responder {
         http: &ctx.serenity_context().http,
@@ -592,6 +604,49 @@ impl TimeChoice {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum ModeChoice {
+    #[name = "Default: no reprogramming"]
+    Default,
+    #[name = "Symmetric: one roster for both sides"]
+    Symmetric,
+    #[name = "Private: each side programs in secret"]
+    Private,
+}
+
+impl ModeChoice {
+    fn code(self) -> &'static str {
+        match self {
+            ModeChoice::Default => "default",
+            ModeChoice::Symmetric => "symmetric",
+            ModeChoice::Private => "private",
+        }
+    }
+}
+
+/// Piece colours, as the renderer paints them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum PaintChoice {
+    White,
+    Black,
+    Red,
+    Blue,
+    Green,
+    Gold,
+    Silver,
+    Purple,
+    Orange,
+    Pink,
+    Teal,
+    Brown,
+}
+
+impl PaintChoice {
+    fn code(self) -> String {
+        format!("{self:?}").to_ascii_lowercase()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum ColorChoice {
     White,
     Black,
@@ -662,11 +717,14 @@ async fn challenge(
     #[description = "Who to play"] user: User,
     #[description = "Which game (Void Chess if not given)"] variant: Option<VariantChoice>,
     #[description = "Time control (none if not given)"] time: Option<TimeChoice>,
-    #[description = "Your colour (White if not given)"] color: Option<ColorChoice>,
+    #[description = "Your side (White, who moves first, if not given)"] color: Option<ColorChoice>,
     #[description = "When you challenge me: my level, 1 (beginner) to 5 (full strength)"]
     #[min = 1]
     #[max = 5]
     level: Option<u8>,
+    #[description = "Super Chess 16x16: reprogrammed pieces (default: none)"] programs: Option<
+        ModeChoice,
+    >,
 ) -> Result<(), Error> {
     let opponent = ctx.data().player(&user).await;
     let mut text = format!("challenge @{opponent}");
@@ -688,6 +746,56 @@ async fn challenge(
     if let Some(l) = level {
         text.push_str(&format!(" level {l}"));
     }
+    if let Some(m) = programs {
+        text.push(' ');
+        text.push_str(m.code());
+    }
+    run(ctx, text).await
+}
+
+/// Super Chess: send or see your private program (only you see the answer).
+#[poise::command(slash_command)]
+async fn program(
+    ctx: Ctx<'_>,
+    #[description = "Like `N: jump 2,1 1,2; R: slide 1,0` or `default`; empty shows yours"]
+    program: Option<String>,
+    #[description = "Game number, when you have several waiting"] game: Option<i64>,
+) -> Result<(), Error> {
+    let text = format!(
+        "program{}{}",
+        game_ref(game),
+        program.map(|p| format!(" {p}")).unwrap_or_default()
+    );
+    // Never in the channel: the answer goes to the author alone.
+    run_as(ctx, text, true).await
+}
+
+/// Super Chess: write (or show) the roster of your symmetric challenge here.
+#[poise::command(slash_command)]
+async fn roster(
+    ctx: Ctx<'_>,
+    #[description = "Like `N: jump 2,1 1,2; R: slide 1,0`; empty shows the current one"]
+    program: Option<String>,
+) -> Result<(), Error> {
+    let text = format!(
+        "program{}",
+        program.map(|p| format!(" {p}")).unwrap_or_default()
+    );
+    run(ctx, text).await
+}
+
+/// Choose the colour of your pieces in your game here.
+#[poise::command(slash_command)]
+async fn colour(
+    ctx: Ctx<'_>,
+    #[description = "The colour"] colour: Option<PaintChoice>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let text = format!(
+        "colour{}{}",
+        colour.map(|c| format!(" {}", c.code())).unwrap_or_default(),
+        game_ref(game)
+    );
     run(ctx, text).await
 }
 
@@ -884,6 +992,7 @@ async fn settings(
                 author,
                 text: format!("settings bare-moves {on}"),
                 addressed: true,
+                private: false,
             })
             .await;
     }
@@ -909,6 +1018,9 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         rules(),
         help(),
         settings(),
+        program(),
+        roster(),
+        colour(),
     ]
 }
 
@@ -963,6 +1075,7 @@ async fn on_button(
         author: who,
         text: action.answer(accept),
         addressed: true,
+        private: false,
     };
     respond.answer(data, incoming).await?;
     // The question is answered: its buttons go.
@@ -996,7 +1109,9 @@ async fn on_message(
         .referenced_message
         .as_ref()
         .is_some_and(|m| m.author.id == me);
-    if !mentioned && !replied {
+    // In a direct message everything is meant for the bot, and private.
+    let direct = msg.guild_id.is_none();
+    if !mentioned && !replied && !direct {
         return Ok(());
     }
     let mut text = msg
@@ -1016,7 +1131,8 @@ async fn on_message(
         text: text.split_whitespace().collect::<Vec<_>>().join(" "),
         // A reply without a mention is only taken as a move; "nice one!"
         // under a board is not a command.
-        addressed: mentioned,
+        addressed: mentioned || direct,
+        private: direct,
     };
     let Some(reply) = data.core.handle(&incoming).await else {
         return Ok(());

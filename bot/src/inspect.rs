@@ -57,6 +57,10 @@ pub struct RenderArgs {
     /// Add a caption strip with these player names: "alice,bob".
     #[arg(long)]
     pub players: Option<String>,
+    /// Piece colours for White and Black: "red,blue" (white, black, red,
+    /// blue, green, gold, silver, purple, orange, pink, teal, brown).
+    #[arg(long)]
+    pub colours: Option<String>,
     /// Where to write the PNG.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -148,8 +152,24 @@ pub fn render(args: &RenderArgs) -> Result<String> {
             white,
             black,
             status,
+            sides: None,
         }
     });
+    let colours = match args.colours.as_deref() {
+        None => None,
+        Some(text) => {
+            let mut paints = Vec::new();
+            for name in text.split(',') {
+                paints.push(voidmate_render::PieceColour::from_name(name).with_context(|| {
+                    format!("'{}' is not a piece colour; try red, blue, green, gold, silver, purple, orange, pink, teal, brown, white or black", name.trim())
+                })?);
+            }
+            match paints.as_slice() {
+                [w, b] => Some([*w, *b]),
+                _ => bail!("--colours takes two colours, White's and Black's: red,blue"),
+            }
+        }
+    };
     let opts = RenderOptions {
         orientation: if args.flip {
             Color::Black
@@ -161,6 +181,7 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         select,
         arrows,
         caption,
+        colours,
     };
     let png = Renderer::shared().render(&pos, &opts);
     std::fs::write(&args.out, &png)

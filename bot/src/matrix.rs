@@ -398,9 +398,12 @@ async fn on_message(
         return;
     }
     let body = strip_reply_fallback(&text.body);
+    // A room of the bot and one person is a direct conversation: everything
+    // said there is for the bot, and private (Super Chess programs).
+    let direct = room.joined_members_count() <= 2;
     let (addressed, mut command) = match body.strip_prefix(shared.cfg.prefix.as_str()) {
         Some(rest) => (true, rest.trim().to_string()),
-        None => (false, body.to_string()),
+        None => (direct, body.to_string()),
     };
     // A challenge written with a mention pill names the user in `mentions`.
     if let Some(m) = &ev.content.mentions {
@@ -419,6 +422,7 @@ async fn on_message(
         author: ev.sender.as_str().trim_start_matches('@').to_string(),
         text: command,
         addressed,
+        private: direct,
     };
     if let Some(reply) = shared.core.handle(&incoming).await {
         post(&room, Some(&ev), reply).await;
@@ -445,6 +449,7 @@ async fn on_reaction(
         author: ev.sender.as_str().trim_start_matches('@').to_string(),
         text: "accept".into(),
         addressed: true,
+        private: false,
     };
     if let Some(reply) = shared.core.handle(&incoming).await {
         // A reaction that accepts nothing is no command: stay quiet.

@@ -39,6 +39,7 @@ impl Bot {
             author: who.into(),
             text: text.into(),
             addressed: true,
+            private: false,
         }
     }
 

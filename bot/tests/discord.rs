@@ -107,6 +107,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "board",
             "challenge",
             "claim",
+            "colour",
             "decline",
             "draw",
             "games",
@@ -114,7 +115,9 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "history",
             "move",
             "moves",
+            "program",
             "resign",
+            "roster",
             "rules",
             "settings",
             "undo",
@@ -334,6 +337,60 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         .map(|r| format!("{} {}", r.method, r.path))
         .collect();
     assert!(unknown.is_empty(), "unexpected requests: {unknown:?}");
+
+    // Super Chess with private programs: `/program` is answered to its
+    // author alone, and the program never reaches the channel.
+    let super16 = choice_index(&registration, "challenge", "variant", "Super Chess 16x16");
+    let private = choice_index(
+        &registration,
+        "challenge",
+        "programs",
+        "Private: each side programs in secret",
+    );
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(super16)),
+            option("programs", 4, json!(private))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let challenged = fake.callback(id).await;
+    assert!(
+        challenged.content().contains("private programs"),
+        "{}",
+        challenged.content()
+    );
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    let set = fake.callback(id).await;
+    assert!(
+        set.content().contains("send me your program privately"),
+        "{}",
+        set.content()
+    );
+    let id = fake.slash(
+        ALICE,
+        "program",
+        json!([option("program", 3, json!("N: jump 3,3 -3,3"))]),
+        json!({}),
+    );
+    let sent = fake.callback(id).await;
+    assert!(sent.ephemeral(), "a program is answered privately");
+    assert!(
+        sent.content().contains("N: jump -3,3 3,3"),
+        "{}",
+        sent.content()
+    );
+    let leaked: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.json.to_string().contains("3,3"))
+        .filter(|r| !(r.path.starts_with("/interactions/") && r.ephemeral()))
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect();
+    assert!(leaked.is_empty(), "the program was sent to {leaked:?}");
     bot.abort();
 }
 

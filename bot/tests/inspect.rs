@@ -271,22 +271,49 @@ fn run_names_a_missing_discord_token() {
 /// fixed seed until the rules engine says the game is over, typed as a
 /// player would type them; the console must reach the same end.
 fn console_plays_a_whole_game(variant: &str, challenge: &str) {
+    console_plays_a_whole_game_with(variant, challenge, "", None)
+}
+
+/// As [`console_plays_a_whole_game`], with `setup` typed after the
+/// acceptance and the game played under `programs` (White's, Black's) when
+/// given. Captures are preferred, so that big boards empty out.
+fn console_plays_a_whole_game_with(
+    variant: &str,
+    challenge: &str,
+    setup: &str,
+    programs: Option<(&str, &str)>,
+) {
     use std::io::Write;
-    use voidmate_rules::Position;
-    let rules = voidmate_rules::variant(variant).unwrap();
+    use voidmate_rules::{Position, Program};
+    let mut rules = voidmate_rules::variant(variant).unwrap();
+    if let Some((w, b)) = programs {
+        let read = |t| Program::parse(rules, t).unwrap();
+        rules = voidmate_rules::variants::programmed(rules, &read(w), &read(b)).unwrap();
+    }
     let (mut pos, mut moves) = (Position::new(rules), Vec::new());
     let mut state: u64 = 0x9e3779b97f4a7c15;
-    while pos.outcome().is_none() && moves.len() < 600 {
+    let greedy = programs.is_some() || variant == "super16";
+    while pos.outcome().is_none() && moves.len() < 3000 {
         state = state
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let legal = pos.legal_moves();
+        let mut legal = pos.legal_moves();
+        if greedy {
+            let captures: Vec<_> = legal
+                .iter()
+                .copied()
+                .filter(|m| pos.piece_at(m.to).is_some())
+                .collect();
+            if !captures.is_empty() {
+                legal = captures;
+            }
+        }
         let mv = legal[(state >> 33) as usize % legal.len()];
         moves.push(pos.san(&mv));
         pos.play_unchecked(&mv);
     }
     let outcome = pos.outcome().expect("the random game ends");
-    let mut script = format!("{challenge}\nas bob\naccept\n");
+    let mut script = format!("{challenge}\nas bob\naccept\n{setup}");
     let mut to_move = Position::new(rules).turn();
     for san in &moves {
         let who = if to_move == voidmate_rules::Color::White {
@@ -327,6 +354,36 @@ fn console_plays_a_whole_game(variant: &str, challenge: &str) {
         format!("1. {} {} ", moves[0], moves[1])
     };
     assert!(out.contains(&start), "no `{start}` in:\n{out}");
+    if let Some((w, b)) = programs {
+        // Neither program appears anywhere but in its owner's private answer.
+        let base = voidmate_rules::variant(variant).unwrap();
+        for secret in [w, b] {
+            let canonical = Program::parse(base, secret).unwrap().to_string();
+            let shown: Vec<&str> = out.lines().filter(|l| l.contains(&canonical)).collect();
+            assert_eq!(shown.len(), 1, "{canonical}: {shown:?}");
+            assert!(
+                shown[0].starts_with("(privately to "),
+                "{canonical} shown in public: {shown:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn console_plays_a_whole_super16_game() {
+    console_plays_a_whole_game("super16", "challenge @bob super16 10+5");
+}
+
+#[test]
+fn console_plays_a_whole_super16_game_with_private_programs() {
+    let white = "N: jump 3,1 1,3 -3,1 -1,3; P: step 1,0 1,1 1,-1";
+    let black = "Q: slide 1,1 -1,-1 1,-1 -1,1 jump 0,2 0,-2";
+    console_plays_a_whole_game_with(
+        "super16",
+        "challenge @bob super16 private",
+        &format!("as alice\ndm program #1 {white}\nas bob\ndm program {black}\n"),
+        Some((white, black)),
+    );
 }
 
 #[test]

@@ -36,6 +36,7 @@ fn main() {
         white: "alice".into(),
         black: "bob".into(),
         status: status.into(),
+        sides: None,
     };
     for rules in variants::all() {
         let pos = Position::new(rules);

@@ -1,9 +1,9 @@
 //! Our piece drawings and the font, built into the binary.
 
-use crate::theme::{Rgb, Theme};
+use crate::theme::{PieceColors, Rgb};
 use image::RgbaImage;
 use resvg::{tiny_skia, usvg};
-use voidmate_rules::{Color, Role};
+use voidmate_rules::Role;
 
 /// The SVG source of a role's drawing (see `assets/pieces/README.md`).
 pub(crate) fn svg(role: Role) -> &'static str {
@@ -31,8 +31,7 @@ fn hex(c: Rgb) -> String {
 }
 
 /// A piece rasterised at `px` x `px`, premultiplied alpha.
-pub(crate) fn sprite(theme: Theme, color: Color, role: Role, px: u32) -> RgbaImage {
-    let colors = theme.colors().piece(color);
+pub(crate) fn sprite(colors: &PieceColors, role: Role, px: u32) -> RgbaImage {
     let source = svg(role)
         .replace("FILL", &hex(colors.fill))
         .replace("LINE", &hex(colors.line))

@@ -32,7 +32,7 @@ mod theme;
 mod tiles;
 
 pub use layout::Layout;
-pub use theme::Theme;
+pub use theme::{PieceColour, Theme};
 
 use palette::{blend, Palette};
 use std::collections::HashMap;
@@ -51,6 +51,9 @@ pub struct Caption {
     pub black: String,
     /// "White to move", "1-0 checkmate", ...
     pub status: String,
+    /// What to call the sides after the names; `None`: "White" and
+    /// "Black". Super Chess says "Player 1" and "Player 2".
+    pub sides: Option<[String; 2]>,
 }
 
 /// What to draw besides the position itself.
@@ -67,6 +70,8 @@ pub struct RenderOptions {
     /// Arrows from one square to another.
     pub arrows: Vec<(Square, Square)>,
     pub caption: Option<Caption>,
+    /// Each side's piece colour (White's, Black's); `None`: the theme's.
+    pub colours: Option<[PieceColour; 2]>,
 }
 
 impl Default for RenderOptions {
@@ -78,6 +83,7 @@ impl Default for RenderOptions {
             select: None,
             arrows: Vec::new(),
             caption: None,
+            colours: None,
         }
     }
 }
@@ -213,7 +219,11 @@ impl Renderer {
             }
             t
         };
-        let left = format!("{} (White)  vs  {} (Black)", cut(&c.white), cut(&c.black));
+        let (a, b) = match &c.sides {
+            Some([a, b]) => (a.as_str(), b.as_str()),
+            None => ("White", "Black"),
+        };
+        let left = format!("{} ({a})  vs  {} ({b})", cut(&c.white), cut(&c.black));
         let status = cut(&c.status);
         let baseline = (layout.caption as f32 / 2.0 + self.glyphs.ascent(size) / 2.0 - 1.0) as i32;
         let margin = layout.margin as f32;
@@ -301,6 +311,9 @@ fn tile_keys(pos: &Position, opts: &RenderOptions) -> Vec<(Square, TileKey)> {
                 floor,
                 marks: marks_at.get(&sq).copied().unwrap_or(0),
                 piece: pos.piece_at(sq).map(|p| (p.color, p.role)),
+                hue: pos
+                    .piece_at(sq)
+                    .and_then(|p| opts.colours.map(|c| c[p.color.index()])),
             };
             (sq, key)
         })
@@ -331,6 +344,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                     floor,
                     marks: m,
                     piece: None,
+                    hue: None,
                 });
             }
         }
@@ -341,6 +355,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                     floor: Floor::Normal,
                     marks: 0,
                     piece: Some((color, role)),
+                    hue: None,
                 });
             }
             keys.push(TileKey {
@@ -348,7 +363,20 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                 floor: Floor::Unstable(color),
                 marks: marks::LAST_MOVE,
                 piece: Some((color, Role::Pawn)),
+                hue: None,
             });
+        }
+        // Chosen piece colours, on a few shapes.
+        for hue in PieceColour::ALL {
+            for role in [Role::Pawn, Role::Queen, Role::Knight] {
+                keys.push(TileKey {
+                    light,
+                    floor: Floor::Normal,
+                    marks: 0,
+                    piece: Some((Color::White, role)),
+                    hue: Some(hue),
+                });
+            }
         }
     }
     let mut out = Vec::new();

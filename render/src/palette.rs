@@ -52,7 +52,17 @@ impl Palette {
             colors.black.line,
             colors.black.detail,
         ];
-        reserved.dedup();
+        // Chosen piece colours keep their exact fill too.
+        for hue in crate::theme::PieceColour::ALL {
+            reserved.push(hue.paint_with(colors).fill);
+        }
+        let mut unique: Vec<Rgb> = Vec::new();
+        for c in reserved {
+            if !unique.contains(&c) {
+                unique.push(c);
+            }
+        }
+        let reserved = unique;
         let learnt = NeuQuant::new(10, 256 - reserved.len(), samples).color_map_rgb();
         let mut rgb = reserved.clone();
         rgb.extend(learnt.chunks(3).map(|c| [c[0], c[1], c[2]]));

@@ -48,7 +48,7 @@ impl Theme {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PieceColors {
     pub fill: Rgb,
     pub line: Rgb,
@@ -175,3 +175,106 @@ static HIGH_CONTRAST: Colors = Colors {
         detail: [0xff, 0xff, 0xff],
     },
 };
+
+/// A colour for one side's pieces, chosen by its player (Super Chess lets
+/// each player pick; the colours are cosmetic). `White` and `Black` are the
+/// theme's own piece colours; the others are fixed paints with a dark
+/// outline, so pieces stay readable on either square colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PieceColour {
+    White,
+    Black,
+    Red,
+    Blue,
+    Green,
+    Gold,
+    Silver,
+    Purple,
+    Orange,
+    Pink,
+    Teal,
+    Brown,
+}
+
+impl PieceColour {
+    pub const ALL: [PieceColour; 12] = [
+        PieceColour::White,
+        PieceColour::Black,
+        PieceColour::Red,
+        PieceColour::Blue,
+        PieceColour::Green,
+        PieceColour::Gold,
+        PieceColour::Silver,
+        PieceColour::Purple,
+        PieceColour::Orange,
+        PieceColour::Pink,
+        PieceColour::Teal,
+        PieceColour::Brown,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceColour::White => "white",
+            PieceColour::Black => "black",
+            PieceColour::Red => "red",
+            PieceColour::Blue => "blue",
+            PieceColour::Green => "green",
+            PieceColour::Gold => "gold",
+            PieceColour::Silver => "silver",
+            PieceColour::Purple => "purple",
+            PieceColour::Orange => "orange",
+            PieceColour::Pink => "pink",
+            PieceColour::Teal => "teal",
+            PieceColour::Brown => "brown",
+        }
+    }
+
+    /// Reads a colour name (either case; `grey`/`gray` is silver, `yellow`
+    /// gold, `violet` purple, `cyan` teal).
+    pub fn from_name(name: &str) -> Option<PieceColour> {
+        let n = name.trim().to_ascii_lowercase();
+        let alias = match n.as_str() {
+            "grey" | "gray" => "silver",
+            "yellow" => "gold",
+            "violet" => "purple",
+            "cyan" | "turquoise" => "teal",
+            other => other,
+        };
+        PieceColour::ALL.into_iter().find(|c| c.name() == alias)
+    }
+
+    /// The paint for this colour under `theme`.
+    pub(crate) fn paint(self, theme: Theme) -> PieceColors {
+        self.paint_with(theme.colors())
+    }
+
+    pub(crate) fn paint_with(self, colors: &Colors) -> PieceColors {
+        let dark_line = [0x1c, 0x18, 0x16];
+        let light_detail = [0xf4, 0xef, 0xe6];
+        let custom = |fill: Rgb, detail: Rgb| PieceColors {
+            fill,
+            line: dark_line,
+            detail,
+        };
+        match self {
+            PieceColour::White => *colors.piece(Color::White),
+            PieceColour::Black => *colors.piece(Color::Black),
+            PieceColour::Red => custom([0xd3, 0x2f, 0x2f], light_detail),
+            PieceColour::Blue => custom([0x1e, 0x5a, 0xc8], light_detail),
+            PieceColour::Green => custom([0x2e, 0x8b, 0x3e], light_detail),
+            PieceColour::Gold => custom([0xf2, 0xc1, 0x2e], dark_line),
+            PieceColour::Silver => custom([0xb8, 0xbe, 0xc6], dark_line),
+            PieceColour::Purple => custom([0x7b, 0x3f, 0xa8], light_detail),
+            PieceColour::Orange => custom([0xf0, 0x7f, 0x1a], dark_line),
+            PieceColour::Pink => custom([0xf4, 0x8f, 0xb1], dark_line),
+            PieceColour::Teal => custom([0x16, 0x9c, 0x94], light_detail),
+            PieceColour::Brown => custom([0x7a, 0x4a, 0x24], light_detail),
+        }
+    }
+}
+
+impl std::fmt::Display for PieceColour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

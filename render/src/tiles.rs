@@ -4,7 +4,7 @@
 use crate::assets::sprite;
 use crate::paint::{composite, coverage, disc, fill, fill_with, polygon, ring};
 use crate::palette::tint;
-use crate::theme::Theme;
+use crate::theme::{PieceColour, Theme};
 use image::{Rgba, RgbaImage};
 use voidmate_rules::{Color, Role};
 
@@ -33,6 +33,9 @@ pub(crate) struct TileKey {
     pub floor: Floor,
     pub marks: u8,
     pub piece: Option<(Color, Role)>,
+    /// The piece's paint when its player chose one (`None`: the theme's
+    /// colour for its side).
+    pub hue: Option<PieceColour>,
 }
 
 impl TileKey {
@@ -83,7 +86,11 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         fill(&mut img, &r, c.check, 1.0);
     }
     if let Some((color, role)) = key.piece {
-        composite(&mut img, &sprite(theme, color, role, px));
+        let paint = match key.hue {
+            Some(h) => h.paint(theme),
+            None => *c.piece(color),
+        };
+        composite(&mut img, &sprite(&paint, role, px));
     }
     if key.marks & marks::DOT != 0 {
         let d = coverage(px, px, |g, s| disc(g, s, w / 2.0, w / 2.0, w * 0.15));

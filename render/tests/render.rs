@@ -1,7 +1,7 @@
 //! Decode the PNG and check what a player must see.
 
 use image::RgbImage;
-use voidmate_render::{demo, Caption, Layout, RenderOptions, Renderer, Theme};
+use voidmate_render::{demo, Caption, Layout, PieceColour, RenderOptions, Renderer, Theme};
 use voidmate_rules::{variants, Color, Position, Square};
 
 fn sq(s: &str) -> Square {
@@ -80,6 +80,7 @@ fn image_size_follows_the_board() {
             white: "a".into(),
             black: "b".into(),
             status: "x".into(),
+            sides: None,
         }),
         ..Default::default()
     };
@@ -259,6 +260,7 @@ fn the_two_themes_differ_and_arrows_and_captions_draw() {
             white: "alice".into(),
             black: "bob".into(),
             status: "White to move".into(),
+            sides: None,
         }),
         ..Default::default()
     };
@@ -329,4 +331,58 @@ fn rendering_is_repeatable_and_cached_results_match_a_fresh_renderer() {
     let fresh = Renderer::new().render(&pos, &opts);
     assert_eq!(shared, again);
     assert_eq!(shared, fresh);
+}
+
+#[test]
+fn chosen_piece_colours_paint_the_pieces_and_the_caption_names_the_sides() {
+    let pos = Position::new(variants::super16());
+    let plain = RenderOptions::default();
+    let coloured = RenderOptions {
+        colours: Some([PieceColour::Red, PieceColour::Blue]),
+        ..Default::default()
+    };
+    let (a, layout) = draw(&pos, &plain);
+    let (b, _) = draw(&pos, &coloured);
+    // A white pawn on c3 turns red, a black one on c14 blue; empty squares
+    // stay as they were.
+    let share = |img: &RgbImage, s: &str, pick: fn(&[u8; 3]) -> bool| {
+        let px = square(img, &layout, sq(s));
+        px.iter().filter(|p| pick(p)).count() as f32 / px.len() as f32
+    };
+    let reddish: fn(&[u8; 3]) -> bool =
+        |p| p[0] as i32 > p[1] as i32 + 80 && p[0] as i32 > p[2] as i32 + 80;
+    let bluish: fn(&[u8; 3]) -> bool = |p| p[2] as i32 > p[0] as i32 + 80;
+    assert!(
+        share(&b, "c3", reddish) > 0.1,
+        "{}",
+        share(&b, "c3", reddish)
+    );
+    assert!(share(&a, "c3", reddish) < 0.01);
+    assert!(share(&b, "c14", bluish) > 0.1);
+    assert!(share(&a, "c14", bluish) < 0.01);
+    assert!(
+        difference(
+            &square(&a, &layout, sq("h8")),
+            &square(&b, &layout, sq("h8"))
+        ) < 0.5
+    );
+    // Names read back from the palette: every colour is known by name.
+    for c in PieceColour::ALL {
+        assert_eq!(PieceColour::from_name(c.name()), Some(c));
+    }
+    assert_eq!(PieceColour::from_name("Grey"), Some(PieceColour::Silver));
+    assert_eq!(PieceColour::from_name("plaid"), None);
+    // The caption's side names.
+    let caption = |sides| RenderOptions {
+        caption: Some(Caption {
+            white: "alice".into(),
+            black: "bob".into(),
+            status: "alice to move".into(),
+            sides,
+        }),
+        ..Default::default()
+    };
+    let (c1, _) = draw(&pos, &caption(None));
+    let (c2, _) = draw(&pos, &caption(Some(["Player 1".into(), "Player 2".into()])));
+    assert_ne!(c1.as_raw(), c2.as_raw());
 }

@@ -117,7 +117,8 @@ impl Program {
     pub fn parse(rules: &Rules, text: &str) -> Result<Program, ProgramError> {
         let mut entries: Vec<(Role, char, Vec<Way>)> = Vec::new();
         let mut seen: Vec<Role> = Vec::new();
-        for entry in text.split([';', '\n']) {
+        for entry in entries_of(text) {
+            let entry = entry.as_str();
             let entry = entry.trim();
             if entry.is_empty() || entry.eq_ignore_ascii_case("default") {
                 continue;
@@ -146,6 +147,34 @@ impl Program {
         entries.sort_by_key(|(r, _, _)| *r);
         Ok(Program { entries })
     }
+}
+
+/// The parts of a program: split at `;`, line ends, and before a word
+/// ending in a colon (`N: jump 2,1 R: slide 1,0` on one line, as chat
+/// platforms that join lines send it; `super knight:` stays whole).
+fn entries_of(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in text.split([';', '\n']) {
+        let mut current: Vec<&str> = Vec::new();
+        for word in part.split_whitespace() {
+            if word.len() > 1 && word.ends_with(':') && !current.is_empty() {
+                let carry = current
+                    .last()
+                    .filter(|w| w.eq_ignore_ascii_case("super"))
+                    .copied();
+                if carry.is_some() {
+                    current.pop();
+                }
+                if !current.is_empty() {
+                    out.push(current.join(" "));
+                }
+                current = carry.into_iter().collect();
+            }
+            current.push(word);
+        }
+        out.push(current.join(" "));
+    }
+    out
 }
 
 /// A roster role by its letter (`N`, either case) or name (`knight`,

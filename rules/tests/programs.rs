@@ -57,6 +57,11 @@ fn programs_read_leniently_and_print_canonically() {
     );
     assert_eq!(program(&p.to_string()), p, "the canonical text reads back");
     assert_eq!(program("default").to_string(), "default");
+    // Lines joined by a chat platform still read.
+    assert_eq!(
+        program("N: jump 2,1 super knight: step 1,1 R: slide 1,0").to_string(),
+        "N: jump 2,1; R: slide 1,0; U: step 1,1"
+    );
     assert!(program("N: default").is_default());
     assert!(program("").is_default());
     assert_eq!(

@@ -21,6 +21,8 @@ pub enum Command {
         color: Option<ColorChoice>,
         /// The engine's level, for a challenge to the bot.
         level: Option<u8>,
+        /// Super Chess reprogramming.
+        mode: Option<ProgramMode>,
     },
     Accept {
         challenger: Option<String>,
@@ -72,10 +74,51 @@ pub enum Command {
         text: Option<String>,
         game: GameRef,
     },
+    /// Show or send a Super Chess program (`None`: show).
+    Program {
+        text: Option<String>,
+        game: GameRef,
+    },
+    /// Show or choose one's piece colour in a game.
+    Colour {
+        colour: Option<String>,
+        game: GameRef,
+    },
     /// Text that is no command word: perhaps a bare move.
     Bare {
         text: String,
     },
+}
+
+/// How Super Chess pieces may be reprogrammed, chosen at the challenge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgramMode {
+    /// No reprogramming.
+    Default,
+    /// One roster, written by the challenger and accepted by the opponent,
+    /// for both sides.
+    Symmetric,
+    /// Each side programs its own pieces, privately.
+    Private,
+}
+
+impl ProgramMode {
+    pub fn code(self) -> &'static str {
+        match self {
+            ProgramMode::Default => "default",
+            ProgramMode::Symmetric => "symmetric",
+            ProgramMode::Private => "private",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ProgramMode> {
+        match s.to_ascii_lowercase().as_str() {
+            "default" | "unprogrammed" => Some(ProgramMode::Default),
+            "symmetric" | "shared" | "same" => Some(ProgramMode::Symmetric),
+            "private" | "secret" | "hidden" => Some(ProgramMode::Private),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +247,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let (mut variant, mut time, mut color) = (None, None, None);
             let mut promotion_wins = false;
             let mut level = None;
+            let mut mode = None;
             let mut after_level_word = false;
             for o in opts {
                 let lower = o.to_ascii_lowercase();
@@ -233,8 +277,11 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 after_level_word = false;
                 if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
                     promotion_wins = true;
-                } else if lower == "white" || lower == "black" {
-                    color = Some(if lower == "white" {
+                } else if let Some(m) = ProgramMode::parse(&lower) {
+                    mode = Some(m);
+                } else if matches!(lower.as_str(), "white" | "black" | "first" | "second") {
+                    // Super Chess's Player 1 is White: whoever moves first.
+                    color = Some(if lower == "white" || lower == "first" {
                         ColorChoice::White
                     } else {
                         ColorChoice::Black
@@ -267,6 +314,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 time,
                 color,
                 level,
+                mode,
             }
         }
         "accept" => Command::Accept {
@@ -312,6 +360,33 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         "help" => Command::Help {
             topic: rest.first().map(|s| s.to_ascii_lowercase()),
         },
+        "program" | "programme" | "reprogram" => {
+            // The program keeps its lines: each may name a piece.
+            let body: Vec<String> = text
+                .split_once(char::is_whitespace)
+                .map(|(_, b)| b)
+                .unwrap_or("")
+                .lines()
+                .map(|line| {
+                    line.split_whitespace()
+                        .filter(|w| {
+                            w.strip_prefix('#')
+                                .is_none_or(|n| n.parse::<i64>().is_err())
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .filter(|l| !l.is_empty())
+                .collect();
+            Command::Program {
+                text: (!body.is_empty()).then(|| body.join("\n")),
+                game,
+            }
+        }
+        "colour" | "color" => Command::Colour {
+            colour: rest.first().map(|s| s.to_ascii_lowercase()),
+            game,
+        },
         "settings" | "set" => Command::Settings {
             key: rest.first().map(|s| s.to_ascii_lowercase()),
             value: rest.get(1).map(|s| s.to_ascii_lowercase()),
@@ -337,6 +412,33 @@ mod tests {
                 time: Some(TimeControl::Days(3)),
                 color: Some(ColorChoice::Black),
                 level: None,
+                mode: None,
+            }
+        );
+        assert_eq!(
+            parse("challenge @bob super16 private second").unwrap(),
+            Command::Challenge {
+                opponent: "bob".into(),
+                variant: Some("super16".into()),
+                time: None,
+                color: Some(ColorChoice::Black),
+                level: None,
+                mode: Some(ProgramMode::Private),
+            }
+        );
+        // A program keeps its lines and loses the game number.
+        assert_eq!(
+            parse("program #7 N: jump 2,1\n  R:  slide 1,0").unwrap(),
+            Command::Program {
+                text: Some("N: jump 2,1\nR: slide 1,0".into()),
+                game: Some(7)
+            }
+        );
+        assert_eq!(
+            parse("program").unwrap(),
+            Command::Program {
+                text: None,
+                game: None
             }
         );
         assert_eq!(

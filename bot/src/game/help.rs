@@ -345,7 +345,9 @@ pub static TOPICS: &[Topic] = &[
                (S), two Archbishops (H), two Super Knights (U), three Fortresses (F) and a Programmable Piece \
                (G), and sixteen Super Pawns that may advance one or two squares on any move. Checkmate wins; \
                stalemate, threefold repetition and bare kings draw; after 100 moves each without a capture \
-               or pawn move a player may `claim` a draw. Topics: pieces, fortress, castling.",
+               or pawn move a player may `claim` a draw. Player 1 moves first; who that is, and whether the \
+               pieces are reprogrammed (default, symmetric or private), is chosen at the challenge. Topics: \
+               pieces, fortress, castling, programs.",
         diagram: Some(Diagram {
             fen: "rnbhusqkigbhunfr/5f3f6/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/5F3F6/RNBHUSQKIGBHUNFR w KQkq - 0 1",
             select: None,
@@ -377,6 +379,20 @@ pub static TOPICS: &[Topic] = &[
                Prince or Princess as usual; any other capturer is removed together with its victim. Castling \
                is as in chess (`O-O`, `O-O-O`); the set-up puts a Fortress in front of each square the king \
                castles to, so a castled king always has one beside it.",
+        diagram: None,
+    },
+    Topic {
+        variant: "super16",
+        key: "programs",
+        title: "Reprogramming Super Chess pieces",
+        keywords: &["program", "programs", "reprogram", "programmable", "symmetric", "private", "vector", "vectors", "mode"],
+        text: "A challenge picks a mode. Default: every piece moves as described. Symmetric: the challenger \
+               writes one roster with `program`, and accepting agrees to it; both sides use it. Private: after \
+               the challenge is accepted each player sends their own program to me in a direct message; the game \
+               starts when both are in, and neither is ever shown to the other. A program gives pieces new \
+               vectors, `rank,file` from the owner's side: `N: jump 2,1 1,2; R: slide 1,0 0,1`. A step goes \
+               exactly there along a clear straight line; a slide repeats the vector over empty squares; a jump \
+               ignores what stands between. Every vector may capture. A programmed pawn still promotes.",
         diagram: None,
     },
 ];
@@ -445,7 +461,7 @@ pub fn topics_of(variant: &str) -> Vec<&'static Topic> {
 
 pub const COMMANDS: &str = "\
 Commands (the same everywhere; name a game with #N when you play several here):
-  challenge @user [variant] [time] [white|black] [level] [promotion-wins]  invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5)
+  challenge @user [variant] [time] [white|black|first|second] [level] [promotion-wins] [symmetric|private]  invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5); Super Chess may reprogram its pieces (`help program`)
   accept [@user] / decline [@user]     answer a challenge (decline also withdraws your own)
   move <move>                          play a move: `move e4`, `move Nf3`, `move e8=M` (or just `e4`)
   board                                show the position
@@ -458,6 +474,8 @@ Commands (the same everywhere; name a game with #N when you play several here):
   history / pgn                        the moves so far, as a list or as PGN
   variants                             the games I play
   rules [variant] [topic or question]  how a game works: `rules minister`, `rules can the minister cross a void?`
+  program [#N] [program]                Super Chess: write your symmetric challenge's roster, or send your private program in a direct message: `program #4 N: jump 2,1 1,2; R: slide 1,0`. Vectors are rank,file from your side (rank towards the opponent, file towards the p-file); `step` goes exactly there along a clear line, `slide` repeats the vector over empty squares, `jump` goes there over anything; `X: default` or `default` keeps pieces as they are
+  colour [name]                        your pieces' colour in your game here: white, black, red, blue, green, gold, silver, purple, orange, pink, teal or brown
   settings [bare-moves on|off] [theme classic|high-contrast]   this channel's settings
   help [command]                       this list, or one command";
 
@@ -474,7 +492,10 @@ pub fn command_help(word: &str) -> Option<&'static str> {
         "accept" | "decline" | "cancel" => line("accept"),
         "move" | "m" => line("move"),
         "board" | "moves" | "resign" | "draw" | "undo" | "games" | "variants" | "rules"
-        | "settings" | "help" | "claim" => line(word),
+        | "settings" | "help" | "claim" | "program" | "colour" => line(word),
+        "color" | "programme" | "reprogram" => {
+            line(if word == "color" { "colour" } else { "program" })
+        }
         "history" | "pgn" => line("history"),
         _ => None,
     }

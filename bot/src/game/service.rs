@@ -1,7 +1,7 @@
 //! Handling one event: read the command, act on the stored games in one
 //! transaction, then draw the board (off the async workers).
 
-use super::command::{self, Answer, ColorChoice, Command, GameRef, TimeControl};
+use super::command::{self, Answer, ColorChoice, Command, GameRef, ProgramMode, TimeControl};
 use super::engine::EnginePool;
 use super::help;
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
@@ -10,8 +10,10 @@ use std::fmt::Write as _;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use voidmate_engine::Level;
-use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
-use voidmate_rules::{variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Square};
+use voidmate_render::{Caption, PieceColour, RenderOptions, Renderer, Theme};
+use voidmate_rules::{
+    variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Program, Square,
+};
 
 /// A message that reached the bot.
 #[derive(Debug, Clone)]
@@ -27,6 +29,10 @@ pub struct Incoming {
     /// mention, a reply, a slash command). An unaddressed message is only
     /// taken as a bare move; anything else in it is none of our business.
     pub addressed: bool,
+    /// Whether only the author and the bot can read it (a direct message,
+    /// a Discord command answered privately). Super Chess programs in
+    /// private mode may only be sent so.
+    pub private: bool,
 }
 
 /// A PNG to post with a reply.
@@ -230,6 +236,40 @@ impl Game {
         self.moves.len() as i64
     }
 
+    /// "White"/"Black", or Super Chess's "Player 1"/"Player 2".
+    fn side(&self, color: Color) -> &'static str {
+        side_name(&self.row.variant, color)
+    }
+
+    /// A private-programs game whose programs are not all in yet: no move
+    /// may be played.
+    fn awaiting_programs(&self) -> Vec<&str> {
+        if self.row.mode != "private" {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if self.row.program_white.is_none() {
+            out.push(self.row.white.as_str());
+        }
+        if self.row.program_black.is_none() {
+            out.push(self.row.black.as_str());
+        }
+        out
+    }
+
+    /// The players' piece colours, when either chose one or the variant
+    /// has its own (Super Chess: red and blue).
+    fn colours(&self) -> Option<[PieceColour; 2]> {
+        let chosen = |c: &Option<String>| c.as_deref().and_then(PieceColour::from_name);
+        let (w, b) = (
+            chosen(&self.row.colour_white),
+            chosen(&self.row.colour_black),
+        );
+        let (dw, db) = default_colours(&self.row.variant);
+        (w.is_some() || b.is_some() || self.row.variant == "super16")
+            .then(|| [w.unwrap_or(dw), b.unwrap_or(db)])
+    }
+
     fn title(&self) -> String {
         let variant = variants::by_name(&self.row.variant)
             .map(|r| r.title())
@@ -246,6 +286,11 @@ impl Game {
                 "{} {}",
                 self.row.result.as_deref().unwrap_or("*"),
                 self.row.termination.as_deref().unwrap_or("")
+            )
+        } else if !self.awaiting_programs().is_empty() {
+            format!(
+                "waiting for {}'s program",
+                self.awaiting_programs().join(" and ")
             )
         } else {
             match self.clocks_text() {
@@ -281,6 +326,37 @@ impl Game {
             self.row.black,
             clock_face(b)
         ))
+    }
+}
+
+/// What a variant calls its sides: Super Chess has Player 1 (who moves
+/// first, White in FEN) and Player 2.
+fn side_name(variant: &str, color: Color) -> &'static str {
+    match (variant == "super16", color) {
+        (true, Color::White) => "Player 1",
+        (true, Color::Black) => "Player 2",
+        (false, Color::White) => "White",
+        (false, Color::Black) => "Black",
+    }
+}
+
+/// The piece colours a game starts with: Super Chess ships red and blue.
+fn default_colours(variant: &str) -> (PieceColour, PieceColour) {
+    if variant == "super16" {
+        (PieceColour::Red, PieceColour::Blue)
+    } else {
+        (PieceColour::White, PieceColour::Black)
+    }
+}
+
+/// A stored program text, read again for `rules`.
+fn stored_program(
+    rules: &voidmate_rules::Rules,
+    text: &Option<String>,
+) -> Result<Program, voidmate_rules::ProgramError> {
+    match text {
+        None => Ok(Program::none()),
+        Some(t) => Program::parse(rules, t),
     }
 }
 
@@ -739,8 +815,9 @@ impl Core {
                 time,
                 color,
                 level,
+                mode,
             } => {
-                self.challenge(tx, ch, me, &opponent, variant, time, color, level)
+                self.challenge(tx, ch, me, &opponent, variant, time, color, level, mode)
                     .await
             }
             Command::Accept { challenger } => self.accept(tx, ch, me, challenger).await,
@@ -762,7 +839,9 @@ impl Core {
                     actions: Vec::new(),
                 })
             }
-            Command::Moves { square, game } => self.moves(tx, ch, me, square, game).await,
+            Command::Moves { square, game } => {
+                self.moves(tx, ch, me, ev.private, square, game).await
+            }
             Command::Resign { game } => {
                 let g = self.pick(tx, ch, me, game, true).await?;
                 let color = g.player_color(me).expect("own game");
@@ -804,6 +883,10 @@ impl Core {
             })),
             Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
             Command::Claim { text, game } => self.claim(tx, ch, me, text, game).await,
+            Command::Program { text, game } => {
+                self.program(tx, ch, me, ev.private, text, game).await
+            }
+            Command::Colour { colour, game } => self.colour(tx, ch, me, colour, game).await,
         }
     }
 
@@ -816,8 +899,13 @@ impl Core {
                 row.id
             ))
         };
-        let rules = variants::by_name(&row.variant)
+        let base = variants::by_name(&row.variant)
             .ok_or_else(|| damaged(format!("unknown variant '{}'", row.variant)))?;
+        let programs = stored_program(base, &row.program_white)
+            .and_then(|w| Ok((w, stored_program(base, &row.program_black)?)))
+            .map_err(|e| damaged(format!("a program does not read: {e}")))?;
+        let rules = variants::programmed(base, &programs.0, &programs.1)
+            .map_err(|e| damaged(format!("its programs do not fit the game: {e}")))?;
         let mut pos = Position::from_fen(rules, &row.start_fen)
             .map_err(|e| damaged(format!("its start position does not read: {e}")))?;
         let moves = store::moves(tx, row.id).await?;
@@ -963,7 +1051,10 @@ impl Core {
                     white: g.row.white.clone(),
                     black: g.row.black.clone(),
                     status,
+                    sides: (g.row.variant == "super16")
+                        .then(|| [g.side(Color::White).into(), g.side(Color::Black).into()]),
                 }),
+                colours: g.colours(),
             },
             alt,
         })
@@ -982,6 +1073,7 @@ impl Core {
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
         level: Option<u8>,
+        mode: Option<ProgramMode>,
     ) -> Result<Done, Failure> {
         if opponent.is_empty() {
             return refuse("Challenge whom? For example: `challenge @bob void`.");
@@ -995,7 +1087,21 @@ impl Core {
             None => variants::void(),
             Some(v) => voidmate_rules::variant(v).map_err(|e| Failure::User(format!("{e}.")))?,
         };
+        let mode = mode.unwrap_or(ProgramMode::Default);
+        if mode != ProgramMode::Default && !variants::programmable(rules) {
+            return refuse(format!(
+                "{} has no programmable pieces; `{}` is for Super Chess 16x16: `challenge @{opponent} super16 {}`.",
+                rules.title(),
+                mode.code(),
+                mode.code()
+            ));
+        }
         if self.is_bot(opponent) {
+            if mode != ProgramMode::Default {
+                return refuse(
+                    "I play Super Chess 16x16 in the default mode only: the rules engine that judges the game would also know a private program, so I do not play programmed games.",
+                );
+            }
             return self
                 .play_the_bot(tx, ch, me, opponent, rules, time, color, level)
                 .await;
@@ -1032,14 +1138,44 @@ impl Core {
         } else {
             "black"
         };
-        store::insert_challenge(tx, ch, me, opponent, rules.name(), &time.code(), color_name)
-            .await?;
+        store::insert_challenge(
+            tx,
+            ch,
+            me,
+            opponent,
+            rules.name(),
+            &time.code(),
+            color_name,
+            mode.code(),
+        )
+        .await?;
+        let my_side = if color == ColorChoice::White {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let side = match side_name(rules.name(), my_side) {
+            "Player 1" => "Player 1 and move first".to_string(),
+            "Player 2" => "Player 2; you would move first".to_string(),
+            other => other.to_string(),
+        };
+        let programs = match mode {
+            ProgramMode::Default => String::new(),
+            ProgramMode::Symmetric => format!(
+                " Both sides would use one reprogrammed roster: {me}, write it with `program N: jump 2,1 ...` (`help program`); @{opponent}, your `accept` agrees to it."
+            ),
+            ProgramMode::Private => " Each side would program its own pieces, in secret, after the challenge is accepted.".to_string(),
+        };
         Ok(Done {
             engine: None,
             text: format!(
-                "@{opponent}, {me} challenges you to {} ({time}); {me} would play {}. Answer with `accept` or `decline`.",
+                "@{opponent}, {me} challenges you to {} ({time}{}); {me} would play {side}.{programs} Answer with `accept` or `decline`.",
                 rules.title(),
-                if color == ColorChoice::White { "White" } else { "Black" },
+                match mode {
+                    ProgramMode::Default => "",
+                    ProgramMode::Symmetric => ", one programmed roster for both",
+                    ProgramMode::Private => ", private programs",
+                },
             ),
             picture: None,
             actions: vec![Action::AnswerChallenge { challenger: me.to_string(), to: opponent.to_string() }],
@@ -1148,18 +1284,50 @@ impl Core {
         )
         .await?;
         store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
-        store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
-        self.start_clocks(tx, id, &c.time_control).await?;
+        let mode = ProgramMode::parse(&c.mode).unwrap_or(ProgramMode::Default);
+        let mut programs = String::new();
+        match mode {
+            ProgramMode::Default => {}
+            ProgramMode::Symmetric => {
+                // What the challenger proposed, or the default pieces if
+                // nothing was written.
+                let roster = c.program.clone().unwrap_or_else(|| "default".into());
+                store::set_programs(tx, id, mode.code(), Some(&roster), Some(&roster)).await?;
+                programs = format!(" Both sides play with this roster: {roster}.");
+            }
+            ProgramMode::Private => {
+                store::set_programs(tx, id, mode.code(), None, None).await?;
+            }
+        }
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
         let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
+        let names = format!(
+            "{white} ({}) vs {black} ({})",
+            g.side(Color::White),
+            g.side(Color::Black)
+        );
+        let picture = self.picture(tx, ch, &g, &white, None).await?;
+        if mode == ProgramMode::Private {
+            return Ok(Done {
+                engine: None,
+                text: format!(
+                    "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
+                    rules.title()
+                ),
+                picture: Some(picture),
+                mentions: vec![white.clone(), black.clone()],
+                actions: Vec::new(),
+            });
+        }
+        store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
+        self.start_clocks(tx, id, &c.time_control).await?;
         // Usually White; in Suicide Void Chess Black places the void first.
         let first = g.name(g.pos.turn()).to_string();
-        let picture = self.picture(tx, ch, &g, &white, None).await?;
         Ok(Done {
             engine: None,
             text: format!(
-                "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}. {first}, your move.",
+                "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
                 rules.title()
             ),
             picture: Some(picture),
@@ -1221,6 +1389,15 @@ impl Core {
         text: &str,
     ) -> Result<Done, Failure> {
         let color = g.player_color(me).expect("own game");
+        let waiting = g.awaiting_programs();
+        if !waiting.is_empty() {
+            return refuse(format!(
+                "Game #{} has not begun: I am waiting for the program of {}, sent to me privately (`program #{} ...` in a direct message).",
+                g.row.id,
+                waiting.join(" and "),
+                g.row.id
+            ));
+        }
         if g.pos.turn() != color {
             return refuse(format!(
                 "It is not your turn in game #{}: {} is to move.",
@@ -1228,10 +1405,17 @@ impl Core {
                 g.name(g.pos.turn())
             ));
         }
-        let mv = g
-            .pos
-            .parse_move(text)
-            .map_err(|e| Failure::User(format!("{e}.")))?;
+        let mv = g.pos.parse_move(text).map_err(|e| {
+            if g.row.mode == "private" {
+                // Why a move is refused could tell what the pieces can do.
+                Failure::User(format!(
+                    "That is not a legal move in game #{}. In a game of private programs I do not say why in public: `moves #{}` in a direct message to me lists yours.",
+                    g.row.id, g.row.id
+                ))
+            } else {
+                Failure::User(format!("{e}."))
+            }
+        })?;
         // A clock game: the mover's time must not have run out already.
         let increment = match TimeControl::parse(&g.row.time_control) {
             Some(TimeControl::Clock { increment, .. }) => Some(increment as i64 * 1000),
@@ -1410,10 +1594,30 @@ impl Core {
         tx: &mut Tx,
         ch: &str,
         me: &str,
+        private: bool,
         square: Option<String>,
         game: GameRef,
     ) -> Result<Done, Failure> {
-        let g = self.pick_any(tx, ch, me, game).await?;
+        let g = match (private, game) {
+            (true, Some(id)) => self.private_game(tx, me, id).await?,
+            _ => self.pick_any(tx, ch, me, game).await?,
+        };
+        if g.row.mode == "private" && g.row.status == "active" {
+            // The legal moves show what the pieces can do: only the player
+            // to move may see them, and only privately.
+            if !private {
+                return refuse(format!(
+                    "The moves of game #{} would show a private program: ask me in a direct message, `moves #{}`.",
+                    g.row.id, g.row.id
+                ));
+            }
+            if g.player_color(me) != Some(g.pos.turn()) || !g.awaiting_programs().is_empty() {
+                return refuse(format!(
+                    "I list the moves of game #{} only to the player to move, on their turn.",
+                    g.row.id
+                ));
+            }
+        }
         let size = g.pos.rules().size();
         let select =
             match square {
@@ -1470,6 +1674,275 @@ impl Core {
         Ok(Done {
             engine: None,
             text,
+            picture: Some(picture),
+            mentions: vec![],
+            actions: Vec::new(),
+        })
+    }
+
+    /// A game named by number from a private conversation, in whichever
+    /// channel it is played; only its players may ask.
+    async fn private_game(&self, tx: &mut Tx, me: &str, id: i64) -> Result<Game, Failure> {
+        match store::game_anywhere(tx, id).await? {
+            Some(row) if row.white == me || row.black == me => self.load(tx, row).await,
+            Some(_) => refuse(format!("You are not playing in game #{id}.")),
+            None => refuse(format!("There is no game #{id}.")),
+        }
+    }
+
+    /// `program`: write the roster of a symmetric challenge, send one's
+    /// private program, or look at either.
+    async fn program(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        private: bool,
+        text: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let base = variants::super16();
+        let read = |t: &str| {
+            Program::parse(base, t).map_err(|e| {
+                Failure::User(format!(
+                    "I cannot use that program: {e}. See `help program`."
+                ))
+            })
+        };
+        if private {
+            return self.private_program(tx, me, text, game, read).await;
+        }
+        if game.is_none() {
+            for c in store::pending_challenges(tx, ch).await? {
+                if c.challenger != me && c.challenged != me {
+                    continue;
+                }
+                match (c.mode.as_str(), &text) {
+                    ("symmetric", None) => {
+                        return Ok(Done::text(format!(
+                            "{}'s challenge to {} proposes for both sides: {}.",
+                            c.challenger,
+                            c.challenged,
+                            c.program.as_deref().unwrap_or("default")
+                        )))
+                    }
+                    ("symmetric", Some(t)) if c.challenger == me => {
+                        let roster = read(t)?.to_string();
+                        store::set_challenge_program(tx, c.id, &roster).await?;
+                        return Ok(Done {
+                            engine: None,
+                            text: format!(
+                                "{me} proposes one roster for both sides: {roster}. @{}, `accept` to play with it, or `decline`.",
+                                c.challenged
+                            ),
+                            picture: None,
+                            mentions: vec![c.challenged.clone()],
+                            actions: vec![Action::AnswerChallenge {
+                                challenger: me.to_string(),
+                                to: c.challenged.clone(),
+                            }],
+                        });
+                    }
+                    ("symmetric", Some(_)) => {
+                        return refuse(format!(
+                            "{} writes the roster of this challenge. If you want another, ask for it, or decline and challenge with yours.",
+                            c.challenger
+                        ))
+                    }
+                    ("private", Some(_)) => {
+                        return refuse(
+                            "Private programs are sent once the challenge is accepted, and only in a direct message to me. I did not keep this one; as it was shown here, you may want another.",
+                        )
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let g = match self.pick_any(tx, ch, me, game).await {
+            Ok(g) => g,
+            Err(Failure::User(_)) => {
+                return refuse(
+                    "You have no Super Chess challenge or game here that takes a program. Start one with `challenge @someone super16 symmetric` or `challenge @someone super16 private`.",
+                )
+            }
+            Err(e) => return Err(e),
+        };
+        let id = g.row.id;
+        match (g.row.mode.as_str(), text) {
+            ("private", Some(_)) => refuse(format!(
+                "Programs in game #{id} are private: send yours to me in a direct message, `program #{id} ...`. I did not keep this one; as it was shown here, you may want another."
+            )),
+            ("private", None) => refuse(format!(
+                "Programs in game #{id} are private: ask me in a direct message, `program #{id}`."
+            )),
+            ("symmetric", None) => Ok(Done::text(format!(
+                "Game #{id}: both sides play with {}.",
+                g.row.program_white.as_deref().unwrap_or("default")
+            ))),
+            ("symmetric", Some(_)) => refuse(format!(
+                "The roster of game #{id} was agreed at the challenge and stays for the game."
+            )),
+            _ => refuse(format!(
+                "Game #{id} is played with every piece as it is: programs belong to Super Chess challenges in the symmetric or private mode."
+            )),
+        }
+    }
+
+    /// A program sent privately for a game of private programs.
+    async fn private_program(
+        &self,
+        tx: &mut Tx,
+        me: &str,
+        text: Option<String>,
+        game: GameRef,
+        read: impl Fn(&str) -> Result<Program, Failure>,
+    ) -> Result<Done, Failure> {
+        let mut g = match game {
+            Some(id) => self.private_game(tx, me, id).await?,
+            None => {
+                let mut rows = store::private_games_of(tx, me).await?;
+                if text.is_some() {
+                    rows.retain(|r| {
+                        (r.white == me && r.program_white.is_none())
+                            || (r.black == me && r.program_black.is_none())
+                    });
+                }
+                match rows.len() {
+                    0 => {
+                        return refuse(
+                            "You have no game of private programs waiting for yours. Challenge with `challenge @someone super16 private` in a channel.",
+                        )
+                    }
+                    1 => self.load(tx, rows.pop().expect("one")).await?,
+                    _ => {
+                        let ids: Vec<String> = rows.iter().map(|r| format!("#{}", r.id)).collect();
+                        return refuse(format!(
+                            "You have several such games ({}); name one, like `program {} ...`.",
+                            ids.join(", "),
+                            ids[0]
+                        ));
+                    }
+                }
+            }
+        };
+        let id = g.row.id;
+        let color = g.player_color(me).expect("a player of the game");
+        if g.row.mode != "private" {
+            return refuse(format!(
+                "Game #{id} does not use private programs; `program #{id}` in its channel shows its roster."
+            ));
+        }
+        let mine = match color {
+            Color::White => &g.row.program_white,
+            Color::Black => &g.row.program_black,
+        };
+        let Some(text) = text else {
+            return Ok(Done::text(match mine {
+                Some(p) => format!("Your program for game #{id}: {p}."),
+                None => format!("You have not sent your program for game #{id} yet."),
+            }));
+        };
+        if g.awaiting_programs().is_empty() {
+            return refuse(format!(
+                "Game #{id} has begun: programs are fixed for the whole game."
+            ));
+        }
+        let program = read(&text)?.to_string();
+        match color {
+            Color::White => g.row.program_white = Some(program.clone()),
+            Color::Black => g.row.program_black = Some(program.clone()),
+        }
+        store::set_programs(
+            tx,
+            id,
+            "private",
+            g.row.program_white.as_deref(),
+            g.row.program_black.as_deref(),
+        )
+        .await?;
+        let waiting: Vec<String> = g
+            .awaiting_programs()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if !waiting.is_empty() {
+            return Ok(Done::text(format!(
+                "Your program for game #{id} is in: {program}. Waiting for {}'s; until then you may send a new one.",
+                waiting.join(" and ")
+            )));
+        }
+        // Both are in: the game begins, announced in its own channel.
+        store::set_deadline(tx, id, self.deadline(&g.row.time_control)).await?;
+        self.start_clocks(tx, id, &g.row.time_control).await?;
+        let first = g.name(g.pos.turn()).to_string();
+        store::queue_notice(
+            tx,
+            &g.row.channel,
+            &format!(
+                "Both programs are in: game #{id} begins. {first} ({}), your move.",
+                g.side(g.pos.turn())
+            ),
+            std::slice::from_ref(&first),
+        )
+        .await?;
+        Ok(Done::text(format!(
+            "Your program for game #{id} is in: {program}. Both programs are in: the game begins in its channel."
+        )))
+    }
+
+    /// `colour`: show or choose one's piece colour in a game.
+    async fn colour(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        colour: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let names: Vec<&str> = PieceColour::ALL.iter().map(|c| c.name()).collect();
+        let mut g = self.pick(tx, ch, me, game, true).await?;
+        let side = g.player_color(me).expect("own game");
+        let current = |g: &Game, c: Color| {
+            g.colours()
+                .map(|cs| cs[c.index()])
+                .unwrap_or(if c == Color::White {
+                    PieceColour::White
+                } else {
+                    PieceColour::Black
+                })
+        };
+        let Some(word) = colour else {
+            return Ok(Done::text(format!(
+                "In game #{} your pieces are {} and {}'s are {}. Choose with `colour <name>`: {}.",
+                g.row.id,
+                current(&g, side),
+                g.name(!side),
+                current(&g, !side),
+                names.join(", ")
+            )));
+        };
+        let Some(chosen) = PieceColour::from_name(&word) else {
+            return refuse(format!(
+                "`{word}` is not a colour I paint; choose one of {}.",
+                names.join(", ")
+            ));
+        };
+        if current(&g, !side) == chosen {
+            return refuse(format!(
+                "{}'s pieces are already {chosen} in game #{}: pick another, so the sides can be told apart.",
+                g.name(!side),
+                g.row.id
+            ));
+        }
+        store::set_colour(tx, g.row.id, side == Color::White, chosen.name()).await?;
+        match side {
+            Color::White => g.row.colour_white = Some(chosen.name().into()),
+            Color::Black => g.row.colour_black = Some(chosen.name().into()),
+        }
+        let picture = self.picture(tx, ch, &g, me, None).await?;
+        Ok(Done {
+            engine: None,
+            text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id),
             picture: Some(picture),
             mentions: vec![],
             actions: Vec::new(),

@@ -40,6 +40,14 @@ pub struct GameRow {
     pub black_ms: Option<i64>,
     pub turn_started_ms: Option<i64>,
     pub low_time_warned: bool,
+    /// Super Chess reprogramming: `default`, `symmetric` or `private`.
+    pub mode: String,
+    /// Canonical program texts; `None` in a private game until sent.
+    pub program_white: Option<String>,
+    pub program_black: Option<String>,
+    /// Cosmetic piece colours chosen by the players.
+    pub colour_white: Option<String>,
+    pub colour_black: Option<String>,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -57,6 +65,9 @@ pub struct ChallengeRow {
     pub variant: String,
     pub time_control: String,
     pub challenger_color: String,
+    pub mode: String,
+    /// The roster a symmetric challenge proposes (canonical text).
+    pub program: Option<String>,
 }
 
 pub fn now() -> i64 {
@@ -120,7 +131,8 @@ pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Err
 const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
-     engine_level, white_ms, black_ms, turn_started_ms, low_time_warned";
+     engine_level, white_ms, black_ms, turn_started_ms, low_time_warned, \
+     mode, program_white, program_black, colour_white, colour_black";
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -307,7 +319,7 @@ pub async fn pending_challenges(
     channel: &str,
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, challenger, challenged, variant, time_control, challenger_color FROM challenges \
+        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program FROM challenges \
          WHERE channel = ? AND status = 'pending' ORDER BY id",
     )
     .bind(channel)
@@ -315,6 +327,7 @@ pub async fn pending_challenges(
     .await
 }
 
+#[allow(clippy::too_many_arguments)]
 pub async fn insert_challenge(
     tx: &mut Tx,
     channel: &str,
@@ -323,10 +336,11 @@ pub async fn insert_challenge(
     variant: &str,
     time_control: &str,
     challenger_color: &str,
+    mode: &str,
 ) -> Result<i64, sqlx::Error> {
     let done = sqlx::query(
-        "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, mode, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(channel)
     .bind(challenger)
@@ -334,6 +348,7 @@ pub async fn insert_challenge(
     .bind(variant)
     .bind(time_control)
     .bind(challenger_color)
+    .bind(mode)
     .bind(now())
     .execute(&mut **tx)
     .await?;
@@ -527,6 +542,80 @@ pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error
         .execute(pool)
         .await?;
     Ok(())
+}
+
+/// Sets the roster a pending symmetric challenge proposes.
+pub async fn set_challenge_program(tx: &mut Tx, id: i64, program: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE challenges SET program = ? WHERE id = ? AND status = 'pending'")
+        .bind(program)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Sets a game's reprogramming mode and the programs known so far.
+pub async fn set_programs(
+    tx: &mut Tx,
+    game_id: i64,
+    mode: &str,
+    white: Option<&str>,
+    black: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET mode = ?, program_white = ?, program_black = ?, version = version + 1 WHERE id = ?",
+    )
+    .bind(mode)
+    .bind(white)
+    .bind(black)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Sets one player's cosmetic piece colour in a game.
+pub async fn set_colour(
+    tx: &mut Tx,
+    game_id: i64,
+    white_side: bool,
+    colour: &str,
+) -> Result<(), sqlx::Error> {
+    let column = if white_side {
+        "colour_white"
+    } else {
+        "colour_black"
+    };
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE games SET {column} = ? WHERE id = ?"
+    )))
+    .bind(colour)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A game by its number, in any channel (for commands sent privately).
+pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+    )))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Private-program games in progress where `user` plays, in any channel.
+pub async fn private_games_of(tx: &mut Tx, user: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND mode = 'private' \
+         AND (white = ? OR black = ?) ORDER BY id"
+    )))
+    .bind(user)
+    .bind(user)
+    .fetch_all(&mut **tx)
+    .await
 }
 
 #[cfg(test)]
