@@ -142,6 +142,11 @@ async fn a_private_program_is_sent_privately_and_never_shown_to_anyone_else() {
         "{}",
         r.text
     );
+    let alt = &r.image.as_ref().expect("the board").alt;
+    assert!(
+        alt.contains("waiting for the programs of alice and bob"),
+        "{alt}"
+    );
     let id: i64 = r.text[6..].split(' ').next().unwrap().parse().unwrap();
     // No move before both programs are in; the clocks wait too.
     let why = bot.no("alice", "Nc3").await;

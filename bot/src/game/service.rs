@@ -288,10 +288,10 @@ impl Game {
                 self.row.termination.as_deref().unwrap_or("")
             )
         } else if !self.awaiting_programs().is_empty() {
-            format!(
-                "waiting for {}'s program",
-                self.awaiting_programs().join(" and ")
-            )
+            match self.awaiting_programs().as_slice() {
+                [one] => format!("waiting for {one}'s program"),
+                all => format!("waiting for the programs of {}", all.join(" and ")),
+            }
         } else {
             match self.clocks_text() {
                 Some(c) => format!("{} to move; {c}", self.name(self.pos.turn())),
