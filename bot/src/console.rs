@@ -77,7 +77,7 @@ impl Console {
                 event_id: format!("console-{session}-{n}"),
                 channel,
                 author: self.speaker.clone(),
-                text: text.replace(" \\n ", "\n"),
+                text: text.to_string(),
                 addressed: true,
                 private,
             };

@@ -682,7 +682,8 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         only_from,
         king,
         in_check,
-        pins: if in_check {
+        // With extra attacks every move gets the full test: pins are unused.
+        pins: if in_check || rules.extra_attacks {
             ArrayVec::new()
         } else {
             pinned(rules, b, k, them)

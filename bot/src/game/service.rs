@@ -260,14 +260,20 @@ impl Game {
     /// The players' piece colours, when either chose one or the variant
     /// has its own (Super Chess: red and blue).
     fn colours(&self) -> Option<[PieceColour; 2]> {
-        let chosen = |c: &Option<String>| c.as_deref().and_then(PieceColour::from_name);
-        let (w, b) = (
-            chosen(&self.row.colour_white),
-            chosen(&self.row.colour_black),
-        );
-        let (dw, db) = default_colours(&self.row.variant);
-        (w.is_some() || b.is_some() || self.row.variant == "super16")
-            .then(|| [w.unwrap_or(dw), b.unwrap_or(db)])
+        let both = [self.colour_of(Color::White), self.colour_of(Color::Black)];
+        (both != [PieceColour::White, PieceColour::Black]).then_some(both)
+    }
+
+    /// The colour `color`'s pieces are drawn in: chosen, or the variant's.
+    fn colour_of(&self, color: Color) -> PieceColour {
+        let chosen = match color {
+            Color::White => &self.row.colour_white,
+            Color::Black => &self.row.colour_black,
+        };
+        chosen
+            .as_deref()
+            .and_then(PieceColour::from_name)
+            .unwrap_or(default_colours(&self.row.variant)[color.index()])
     }
 
     fn title(&self) -> String {
@@ -341,11 +347,11 @@ fn side_name(variant: &str, color: Color) -> &'static str {
 }
 
 /// The piece colours a game starts with: Super Chess ships red and blue.
-fn default_colours(variant: &str) -> (PieceColour, PieceColour) {
+fn default_colours(variant: &str) -> [PieceColour; 2] {
     if variant == "super16" {
-        (PieceColour::Red, PieceColour::Blue)
+        [PieceColour::Red, PieceColour::Blue]
     } else {
-        (PieceColour::White, PieceColour::Black)
+        [PieceColour::White, PieceColour::Black]
     }
 }
 
@@ -1902,22 +1908,13 @@ impl Core {
         let names: Vec<&str> = PieceColour::ALL.iter().map(|c| c.name()).collect();
         let mut g = self.pick(tx, ch, me, game, true).await?;
         let side = g.player_color(me).expect("own game");
-        let current = |g: &Game, c: Color| {
-            g.colours()
-                .map(|cs| cs[c.index()])
-                .unwrap_or(if c == Color::White {
-                    PieceColour::White
-                } else {
-                    PieceColour::Black
-                })
-        };
         let Some(word) = colour else {
             return Ok(Done::text(format!(
                 "In game #{} your pieces are {} and {}'s are {}. Choose with `colour <name>`: {}.",
                 g.row.id,
-                current(&g, side),
+                g.colour_of(side),
                 g.name(!side),
-                current(&g, !side),
+                g.colour_of(!side),
                 names.join(", ")
             )));
         };
@@ -1927,7 +1924,7 @@ impl Core {
                 names.join(", ")
             ));
         };
-        if current(&g, !side) == chosen {
+        if g.colour_of(!side) == chosen {
             return refuse(format!(
                 "{}'s pieces are already {chosen} in game #{}: pick another, so the sides can be told apart.",
                 g.name(!side),
