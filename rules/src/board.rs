@@ -4,6 +4,7 @@
 //! [`Rules`](crate::Rules) interpret it. It is copied to make a move (copy-make):
 //! at well under a kilobyte that is cheaper than undoing tile effects.
 
+use crate::bitboard::{self, BoardBits};
 use crate::square::CELLS;
 use crate::tile::Unstable;
 use crate::{zobrist, BoardSize, CastlingSide, Color, Piece, Role, Square, SquareSet, Tile};
@@ -65,6 +66,10 @@ pub struct Board {
     /// the key need not see it.
     pub(crate) winner: Option<Color>,
     pub(crate) hash: u64,
+    /// Files of the board when it has at most 128 squares, else 0: then
+    /// `bits` mirrors the cells for the bitboard route ([`crate::bitboard`]).
+    pub(crate) width: u8,
+    pub(crate) bits: BoardBits,
 }
 
 impl Board {
@@ -89,6 +94,8 @@ impl Board {
             siege: 0,
             winner: None,
             hash: 0,
+            width: if size.area() <= 128 { size.files() } else { 0 },
+            bits: BoardBits::default(),
         }
     }
 
@@ -192,6 +199,13 @@ impl Board {
             self.kings[color.index()] = Some(sq);
         }
         self.hash ^= zobrist::piece(c, sq);
+        if self.width != 0 {
+            let b = 1 << bitboard::bit(sq, self.width);
+            self.bits.color[color.index()] |= b;
+            if let Some(set) = self.bits.role.get_mut(role.index()) {
+                *set |= b;
+            }
+        }
     }
 
     /// Removes and returns the piece on `sq` (leaving the square empty).
@@ -202,14 +216,25 @@ impl Board {
         self.occupied[piece.color.index()].remove(sq);
         self.counts[piece.color.index()][piece.role.index()] -= 1;
         if piece.role == Role::King && self.kings[piece.color.index()] == Some(sq) {
-            // Only giveaway games allow a second king (by promotion); keep
-            // pointing at one that remains.
-            let king = code(piece.color, Role::King);
-            self.kings[piece.color.index()] = self.occupied[piece.color.index()]
-                .iter()
-                .find(|s| self.cells[s.index()] == king);
+            if self.counts[piece.color.index()][Role::King.index()] == 0 {
+                self.kings[piece.color.index()] = None;
+            } else {
+                // Only giveaway games allow a second king (by promotion); keep
+                // pointing at one that remains.
+                let king = code(piece.color, Role::King);
+                self.kings[piece.color.index()] = self.occupied[piece.color.index()]
+                    .iter()
+                    .find(|s| self.cells[s.index()] == king);
+            }
         }
         self.hash ^= zobrist::piece(c, sq);
+        if self.width != 0 {
+            let b = !(1 << bitboard::bit(sq, self.width));
+            self.bits.color[piece.color.index()] &= b;
+            if let Some(set) = self.bits.role.get_mut(piece.role.index()) {
+                *set &= b;
+            }
+        }
         Some(piece)
     }
 
@@ -219,10 +244,16 @@ impl Board {
             debug_assert_eq!(*cell, EMPTY);
             *cell = VOID;
             self.voids.insert(sq);
+            if self.width != 0 {
+                self.bits.void |= 1 << bitboard::bit(sq, self.width);
+            }
         } else {
             debug_assert_eq!(*cell, VOID);
             *cell = EMPTY;
             self.voids.remove(sq);
+            if self.width != 0 {
+                self.bits.void &= !(1 << bitboard::bit(sq, self.width));
+            }
         }
         self.hash ^= zobrist::void(sq);
     }
@@ -312,6 +343,31 @@ impl Board {
             }
             if (cell == VOID) != self.voids.contains(sq) {
                 return Err(format!("{sq}: void set and cells disagree"));
+            }
+        }
+        if self.width != 0 {
+            let mut bits = BoardBits::default();
+            for (i, &cell) in self.cells.iter().enumerate() {
+                let sq = Square::from_index(i);
+                let b = if cell == WALL {
+                    0
+                } else {
+                    1 << bitboard::bit(sq, self.width)
+                };
+                if let Some(p) = piece_of(cell) {
+                    bits.color[p.color.index()] |= b;
+                    if let Some(set) = bits.role.get_mut(p.role.index()) {
+                        *set |= b;
+                    }
+                } else if cell == VOID {
+                    bits.void |= b;
+                }
+            }
+            if bits.color != self.bits.color
+                || bits.role != self.bits.role
+                || bits.void != self.bits.void
+            {
+                return Err("bitboards disagree with the cells".into());
             }
         }
         if counts != self.counts {

@@ -24,6 +24,7 @@
 //! tile field), [`san`] (notation out, forgiving notation in), [`variants`]
 //! (the games and their registry).
 
+mod bitboard;
 mod board;
 mod color;
 pub mod fen;

@@ -7,6 +7,7 @@
 //! expose the king. King moves, evasions, en passant, castling and the rest
 //! are played on a copy of the board and the king's square tested.
 
+use crate::bitboard;
 use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID, WALL};
 use crate::movement::Vector;
 use crate::program::Reach;
@@ -215,6 +216,16 @@ pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         if g.pawn {
             pawn_moves(rules, b, from, out);
         }
+    }
+}
+
+/// The pseudo-legal moves of the side to move's piece on `from` (castling
+/// aside).
+pub(crate) fn piece_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
+    let g = &rules.gen[(b.cells[from.index()] & 0x0f) as usize];
+    role_moves(g, b, from, out);
+    if g.pawn {
+        pawn_moves(rules, b, from, out);
     }
 }
 
@@ -614,6 +625,12 @@ pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
 /// Fills `out` with the legal moves of the side to move.
 pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     out.clear();
+    if let Some(t) = &rules.bitboards {
+        if t.legal(rules, b, &mut bitboard::List { rules, out }) {
+            return;
+        }
+        out.clear();
+    }
     pseudo_moves(rules, b, out);
     castling_moves(rules, b, out);
     let keep = legality(rules, b);
@@ -635,6 +652,12 @@ fn count_legal(rules: &Rules, b: &Board) -> u64 {
         let mut moves = MoveList::new();
         legal_moves(rules, b, &mut moves);
         return moves.len() as u64;
+    }
+    if let Some(t) = &rules.bitboards {
+        let mut count = bitboard::Count(0);
+        if t.legal(rules, b, &mut count) {
+            return count.0;
+        }
     }
     let mut moves = MoveList::new();
     pseudo_moves(rules, b, &mut moves);

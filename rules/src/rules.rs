@@ -1,5 +1,6 @@
 //! A variant's definition turned into the tables move generation reads.
 
+use crate::bitboard::Route;
 use crate::board::Board;
 use crate::movement::{Component, Vector};
 use crate::program::{Program, Reach};
@@ -62,6 +63,8 @@ pub struct Rules {
     pub(crate) delayed_promotion: bool,
     pub(crate) ep_any_piece: bool,
     pub(crate) extra_attacks: bool,
+    /// The bitboard route's tables, when the board and pieces suit it.
+    pub(crate) bitboards: Option<Box<Route>>,
 }
 
 impl Rules {
@@ -219,7 +222,7 @@ impl Rules {
         }
 
         let empty = Board::empty(def.size);
-        Rules {
+        let mut rules = Rules {
             variant,
             def,
             letters,
@@ -239,7 +242,10 @@ impl Rules {
             // shortcuts of the legality test assume: test every move.
             extra_attacks: variant.has_extra_attacks() || programmed.is_some(),
             programs: programmed,
-        }
+            bitboards: None,
+        };
+        rules.bitboards = Route::build(&rules).map(Box::new);
+        rules
     }
 
     /// `standard`, `void`, ...

@@ -228,6 +228,9 @@ impl Position {
                 .filter(|m| matches(self.board(), p, m))
                 .copied()
                 .collect();
+            // Candidates named in a stable order, by file then rank of the
+            // piece, whatever order the generator found them in.
+            found.sort_by_key(|m| (m.from.file(), m.from.rank(), m.to.file(), m.to.rank()));
             found.dedup();
             match found.len() {
                 0 => continue,

@@ -80,6 +80,21 @@ pub trait Variant: Send + Sync + 'static {
         None
     }
 
+    /// Whether the bitboard route ([`crate::bitboard`]) may judge king
+    /// safety here: [`Variant::after_move`] changes nothing an attack on the
+    /// mover's king depends on, beyond the square
+    /// [`Variant::blocker_after_move`] names. Off unless a variant opts in.
+    fn bitboard_legality(&self) -> bool {
+        false
+    }
+
+    /// A square that blocks every line once the mover's move is over,
+    /// whatever the move (Void Chess: the mover's unstable tile, which turns
+    /// void or keeps the Minister standing on it).
+    fn blocker_after_move(&self, _board: &Board) -> Option<Square> {
+        None
+    }
+
     /// Moves allowed this turn, when the variant limits them.
     fn restriction(&self, _rules: &Rules, _board: &Board) -> Option<Restriction> {
         None

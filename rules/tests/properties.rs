@@ -35,6 +35,14 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         fen
     );
 
+    // Counting (perft's last ply, which may take another route) agrees.
+    prop_assert_eq!(
+        pos.perft(1) as usize,
+        pos.legal_moves().len(),
+        "move count differs in {}",
+        fen
+    );
+
     for mv in pos.legal_moves().iter() {
         let san = pos.san(mv);
         prop_assert_eq!(

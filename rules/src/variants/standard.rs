@@ -61,6 +61,12 @@ impl Variant for Standard {
         }
     }
 
+    /// Nothing happens after a move but the move: the bitboard route's
+    /// pins and checks are the whole of king safety.
+    fn bitboard_legality(&self) -> bool {
+        true
+    }
+
     /// No mate is possible by any series of legal moves: kings with at most
     /// one minor piece, or with bishops that all stand on one colour.
     fn insufficient_material(&self, board: &Board) -> bool {

@@ -88,6 +88,18 @@ impl Variant for VoidChess {
         board.unstable(board.turn()).map(|u| u.square)
     }
 
+    /// Decisions 2 and 3 leave king safety to the tables but for the mover's
+    /// unstable tile: after the move it is a void or holds a Minister, and
+    /// either blocks riders. (Walkers cross voids; the bitboard route tests
+    /// the moves that this could concern by playing them.)
+    fn bitboard_legality(&self) -> bool {
+        true
+    }
+
+    fn blocker_after_move(&self, board: &Board) -> Option<Square> {
+        self.removal_square(board)
+    }
+
     /// Decision 4: a king on its own unstable tile must move.
     fn restriction(&self, _rules: &Rules, board: &Board) -> Option<Restriction> {
         let us = board.turn();

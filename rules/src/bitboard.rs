@@ -1,0 +1,1062 @@
+//! Bitboards for small boards: a second, faster route to the legal moves.
+//!
+//! The mailbox in [`crate::board`] serves every board up to 16x16 and every
+//! kind of piece. On boards of at most 128 squares (8x8, Void Chess's 9x9,
+//! anything up to 11x11) each side's pieces, each role and the voids are also
+//! kept as one `u128` bit per square (`rank * files + file`), and a variant
+//! whose pieces the tables below can describe (leapers, unlimited riders, a
+//! symmetric two-step walker such as the Minister, the orthodox pawn) gets
+//! its legal moves from set operations: a piece's targets are one lookup or
+//! one ray scan, king safety comes from pins and checks computed once per
+//! position, and counting moves (perft's last ply) is a population count.
+//!
+//! Whatever this route does not cover falls back to the mailbox code, which
+//! stays the reference: positions in check, an en-passant chance, a variant
+//! restriction, a two-step walker that could slip through a square a move
+//! empties. Moves it cannot prove safe by sets (castling, a piece that might
+//! open a walker's path, a king step when a tile is about to turn void) are
+//! played and tested one by one. The property tests compare the two routes on
+//! random games of every variant that uses this one.
+//!
+//! The tables grow with the board's area, not with a precomputed attack
+//! table per occupancy: a few kilobytes per variant.
+
+use crate::board::Board;
+use crate::movegen;
+use crate::movement::{king_steps, Component, Vector};
+use crate::rules::Rules;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
+
+use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Role, Square};
+
+/// One bit per square of a board of at most 128 squares, as the board
+/// keeps them.
+pub(crate) type Bits = u128;
+
+/// A set of squares as one machine word or two: boards of up to 64 squares
+/// (8x8) work in `u64`, larger ones up to 128 squares (Void Chess's 9x9) in
+/// `u128`. The route is written once, over this trait.
+pub(crate) trait Set:
+    Copy
+    + Eq
+    + Not<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Shl<i32, Output = Self>
+    + Shr<i32, Output = Self>
+{
+    const ZERO: Self;
+    /// The set of square `i` alone.
+    fn bit(i: u32) -> Self;
+    /// The squares of a board-kept set (all below this type's width).
+    fn narrow(wide: Bits) -> Self;
+    fn wide(self) -> Bits;
+    /// The lowest and highest square of a non-empty set.
+    fn first(self) -> u32;
+    fn last(self) -> u32;
+    /// The set without its lowest square.
+    fn rest(self) -> Self;
+}
+
+macro_rules! impl_set {
+    ($t:ty) => {
+        impl Set for $t {
+            const ZERO: Self = 0;
+            #[inline]
+            fn bit(i: u32) -> Self {
+                1 << i
+            }
+            #[inline]
+            fn narrow(wide: Bits) -> Self {
+                wide as $t
+            }
+            #[inline]
+            fn wide(self) -> Bits {
+                self as Bits
+            }
+            #[inline]
+            fn first(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn last(self) -> u32 {
+                <$t>::BITS - 1 - self.leading_zeros()
+            }
+            #[inline]
+            fn rest(self) -> Self {
+                self & (self - 1)
+            }
+        }
+    };
+}
+impl_set!(u64);
+impl_set!(u128);
+
+/// A board's sets in the route's word size.
+#[derive(Clone, Copy)]
+struct Sets<B> {
+    color: [B; 2],
+    role: [B; ROLES],
+    void: B,
+}
+
+impl<B: Set> Sets<B> {
+    #[inline]
+    fn of(bits: &BoardBits) -> Sets<B> {
+        Sets {
+            color: bits.color.map(B::narrow),
+            role: bits.role.map(B::narrow),
+            void: B::narrow(bits.void),
+        }
+    }
+}
+
+/// Roles with a bitboard of their own in [`Board`]: the orthodox six and the
+/// Minister (indices 0..7). Variants using others do not take this route.
+pub(crate) const ROLES: usize = 7;
+
+/// The bitboards a small board keeps beside its mailbox.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct BoardBits {
+    pub color: [Bits; 2],
+    pub role: [Bits; ROLES],
+    pub void: Bits,
+}
+
+/// The bit of `sq` on a board `width` files wide.
+#[inline]
+pub(crate) fn bit(sq: Square, width: u8) -> u32 {
+    sq.rank() as u32 * width as u32 + sq.file() as u32
+}
+
+#[inline]
+fn squares<B: Set>(mut bits: B) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (bits != B::ZERO).then(|| {
+            let b = bits.first();
+            bits = bits.rest();
+            b
+        })
+    })
+}
+
+/// Squares of a board of at most 128 squares, one entry per square.
+type Table<B> = Box<[B; 128]>;
+
+fn table(f: impl Fn(usize) -> Bits) -> Table<Bits> {
+    let mut t = Box::new([0; 128]);
+    for (s, set) in t.iter_mut().enumerate() {
+        *set = f(s);
+    }
+    t
+}
+
+fn narrow<B: Set>(t: &Table<Bits>) -> Table<B> {
+    Box::new(t.map(B::narrow))
+}
+
+/// A ride direction: for each square, the squares along it to the edge.
+struct Ray<B> {
+    to: Table<B>,
+    /// Bit indices grow along the ray (the nearest blocker is the lowest bit).
+    forward: bool,
+}
+
+/// Pieces found first along a ray from a target that attack back along it.
+struct RiderGroup {
+    roles: Vec<usize>,
+    rays: Vec<usize>,
+}
+
+/// How one role of the roster (not the pawn, not the king) moves, by sets.
+struct Mover<B> {
+    role: usize,
+    leaps: Option<Table<B>>,
+    rays: Vec<usize>,
+    walks: bool,
+    crosses: bool,
+}
+
+/// A castling move by sets: the squares that must be empty, those the king
+/// crosses or lands on (none may be attacked), and where king and rook stand.
+#[derive(Clone, Copy)]
+struct Castle<B> {
+    between: B,
+    path: B,
+    king: B,
+    rook: B,
+    mv: Move,
+}
+
+/// A variant's move tables on its board, for the bitboard route.
+pub(crate) struct Tables<B> {
+    width: i32,
+    board: B,
+    squares: Box<[Square; 128]>,
+    movers: Vec<Mover<B>>,
+    king_steps: Table<B>,
+    /// `(r, leaps_to)`: the squares from which a role-`r` piece leaps to a square.
+    leapers: Vec<(usize, Table<B>)>,
+    rays: Vec<Ray<B>>,
+    rider_groups: Vec<RiderGroup>,
+    /// The two-step walker's steps per square (the Minister's king steps),
+    /// and whether it passes and lands on voids.
+    walk: Option<(usize, Table<B>, bool)>,
+    pawn_attacks: [Table<B>; 2],
+    /// Squares of the files at either edge, and of each rank.
+    first_file: B,
+    last_file: B,
+    ranks: Vec<B>,
+    promotions: u64,
+    castles: [[Option<Castle<B>>; 2]; 2],
+}
+
+/// The tables in the word size the board needs.
+pub(crate) enum Route {
+    Narrow(Tables<u64>),
+    Wide(Tables<u128>),
+}
+
+impl Route {
+    /// The route for `rules`, if its board and pieces suit it.
+    pub(crate) fn build(rules: &Rules) -> Option<Route> {
+        let t = Tables::build(rules)?;
+        Some(if rules.def.size.area() <= 64 {
+            Route::Narrow(t.narrow())
+        } else {
+            Route::Wide(t)
+        })
+    }
+
+    /// See [`legal`].
+    #[inline]
+    pub(crate) fn legal<S: Sink>(&self, rules: &Rules, b: &Board, sink: &mut S) -> bool {
+        match self {
+            Route::Narrow(t) => legal(rules, t, b, sink),
+            Route::Wide(t) => legal(rules, t, b, sink),
+        }
+    }
+}
+
+impl Tables<Bits> {
+    /// The same tables in 64-bit words (the board has at most 64 squares).
+    fn narrow(self) -> Tables<u64> {
+        Tables {
+            width: self.width,
+            board: u64::narrow(self.board),
+            squares: self.squares,
+            movers: self
+                .movers
+                .iter()
+                .map(|m| Mover {
+                    role: m.role,
+                    leaps: m.leaps.as_ref().map(narrow),
+                    rays: m.rays.clone(),
+                    walks: m.walks,
+                    crosses: m.crosses,
+                })
+                .collect(),
+            king_steps: narrow(&self.king_steps),
+            leapers: self.leapers.iter().map(|(r, t)| (*r, narrow(t))).collect(),
+            rays: self
+                .rays
+                .iter()
+                .map(|r| Ray {
+                    to: narrow(&r.to),
+                    forward: r.forward,
+                })
+                .collect(),
+            rider_groups: self.rider_groups,
+            walk: self.walk.as_ref().map(|(r, t, c)| (*r, narrow(t), *c)),
+            pawn_attacks: [narrow(&self.pawn_attacks[0]), narrow(&self.pawn_attacks[1])],
+            first_file: u64::narrow(self.first_file),
+            last_file: u64::narrow(self.last_file),
+            ranks: self.ranks.iter().map(|&r| u64::narrow(r)).collect(),
+            promotions: self.promotions,
+            castles: self.castles.map(|sides| {
+                sides.map(|c| {
+                    c.map(|c| Castle {
+                        between: u64::narrow(c.between),
+                        path: u64::narrow(c.path),
+                        king: u64::narrow(c.king),
+                        rook: u64::narrow(c.rook),
+                        mv: c.mv,
+                    })
+                })
+            }),
+        }
+    }
+
+    /// Tables for `rules`, if its board and pieces suit the bitboard route.
+    fn build(rules: &Rules) -> Option<Tables<Bits>> {
+        let def = &rules.def;
+        let (files, ranks) = (def.size.files() as i32, def.size.ranks() as i32);
+        let walkers = def
+            .roster
+            .iter()
+            .filter(|rd| {
+                rd.movement
+                    .components
+                    .iter()
+                    .any(|c| matches!(c, Component::TwoStep { .. }))
+            })
+            .count();
+        let suitable = files * ranks <= 128
+            && walkers <= 1
+            && rules.variant.bitboard_legality()
+            && rules.programs.is_none()
+            && !rules.extra_attacks
+            && !rules.king_capture
+            && !rules.delayed_promotion
+            && !rules.double_step_anywhere
+            && !rules.ep_any_piece
+            && !rules.variant.filters_moves()
+            && def.royal == Some(Role::King)
+            && def.roster.iter().all(|rd| {
+                rd.role.index() < ROLES
+                    && rd.movement.components.iter().all(|c| match c {
+                        Component::Leap(_) => true,
+                        Component::Ride { range, .. } => range.is_none(),
+                        Component::TwoStep { steps } => steps.iter().all(|&(f, r)| {
+                            steps.contains(&(-f, -r)) && f.abs() <= 1 && r.abs() <= 1
+                        }),
+                        Component::Pawn => rd.role == Role::Pawn,
+                        Component::Path(_) => false,
+                    })
+                    && (rd.role != Role::King
+                        || rd.movement.components == [Component::Leap(king_steps())])
+            });
+        if !suitable {
+            return None;
+        }
+        let n = (files * ranks) as usize;
+        let at = |s: usize, (df, dr): Vector| -> Option<usize> {
+            let f = s as i32 % files + df as i32;
+            let r = s as i32 / files + dr as i32;
+            (s < n && (0..files).contains(&f) && (0..ranks).contains(&r))
+                .then(|| (r * files + f) as usize)
+        };
+        let set_of = |vs: &[Vector]| -> Table<Bits> {
+            table(|s| {
+                vs.iter()
+                    .filter_map(|&v| at(s, v))
+                    .fold(0, |acc, t| acc | 1 << t)
+            })
+        };
+        let mut squares = Box::new([Square::new(0, 0); 128]);
+        for (i, sq) in squares.iter_mut().enumerate().take(n) {
+            *sq = Square::new((i as i32 % files) as u8, (i as i32 / files) as u8);
+        }
+        let mut t = Tables {
+            width: files,
+            board: if n == 128 { !0 } else { (1 << n) - 1 },
+            squares,
+            movers: Vec::new(),
+            king_steps: set_of(&king_steps()),
+            leapers: Vec::new(),
+            rays: Vec::new(),
+            rider_groups: Vec::new(),
+            walk: None,
+            pawn_attacks: [set_of(&[(-1, 1), (1, 1)]), set_of(&[(-1, -1), (1, -1)])],
+            first_file: 0,
+            last_file: 0,
+            ranks: (0..ranks)
+                .map(|r| ((1u128 << files) - 1) << (r * files))
+                .collect(),
+            promotions: def.promotion.len() as u64,
+            castles: Default::default(),
+        };
+        for s in 0..n {
+            if s as i32 % files == 0 {
+                t.first_file |= 1 << s;
+            }
+            if s as i32 % files == files - 1 {
+                t.last_file |= 1 << s;
+            }
+        }
+        let mut ray_vectors: Vec<Vector> = Vec::new();
+        let ray_index = |v: Vector, ray_vectors: &mut Vec<Vector>| match ray_vectors
+            .iter()
+            .position(|&x| x == v)
+        {
+            Some(i) => i,
+            None => {
+                ray_vectors.push(v);
+                ray_vectors.len() - 1
+            }
+        };
+        // Which roles attack back along each ray: a rider of direction v,
+        // met first walking from a target along -v.
+        let mut ray_roles: Vec<u16> = Vec::new();
+        for rd in &def.roster {
+            let r = rd.role.index();
+            let mut mover = Mover {
+                role: r,
+                leaps: None,
+                rays: Vec::new(),
+                walks: false,
+                crosses: rd.movement.crosses_void,
+            };
+            let mut leaps = Vec::new();
+            for c in &rd.movement.components {
+                match c {
+                    Component::Leap(vs) => leaps.extend(vs.iter().copied()),
+                    Component::Ride { dirs, .. } => {
+                        for &v in dirs {
+                            mover.rays.push(ray_index(v, &mut ray_vectors));
+                            let back = ray_index((-v.0, -v.1), &mut ray_vectors);
+                            ray_roles.resize(ray_vectors.len(), 0);
+                            ray_roles[back] |= rd.role.bit();
+                        }
+                    }
+                    Component::TwoStep { steps } => {
+                        mover.walks = true;
+                        t.walk = Some((r, set_of(steps), rd.movement.crosses_void));
+                    }
+                    Component::Pawn | Component::Path(_) => {}
+                }
+            }
+            if !leaps.is_empty() {
+                let reversed: Vec<Vector> = leaps.iter().map(|&(f, r)| (-f, -r)).collect();
+                mover.leaps = Some(set_of(&leaps));
+                t.leapers.push((r, set_of(&reversed)));
+            }
+            if rd.role != Role::Pawn && rd.role != Role::King {
+                t.movers.push(mover);
+            }
+        }
+        ray_roles.resize(ray_vectors.len(), 0);
+        for &(df, dr) in &ray_vectors {
+            t.rays.push(Ray {
+                to: table(|s| {
+                    let mut set = 0;
+                    let mut k = 1;
+                    while let Some(x) = at(s, (df * k, dr * k)) {
+                        set |= 1 << x;
+                        k += 1;
+                    }
+                    set
+                }),
+                forward: dr as i32 * files + df as i32 > 0,
+            });
+        }
+        for (i, &roles) in ray_roles.iter().enumerate() {
+            if roles == 0 {
+                continue;
+            }
+            let list: Vec<usize> = (0..ROLES).filter(|r| roles & (1 << r) != 0).collect();
+            match t.rider_groups.iter_mut().find(|g| g.roles == list) {
+                Some(g) => g.rays.push(i),
+                None => t.rider_groups.push(RiderGroup {
+                    roles: list,
+                    rays: vec![i],
+                }),
+            }
+        }
+        if let Some(c) = &def.castling {
+            for color in Color::ALL {
+                let rank = rules.home_rank(color) as i32;
+                for side in 0..2 {
+                    let files = [
+                        c.king_file,
+                        c.rook_from[side],
+                        c.king_to[side],
+                        c.rook_to[side],
+                    ];
+                    let (lo, hi) = (*files.iter().min()?, *files.iter().max()?);
+                    let at = |f: u8| 1u128 << (rank * t.width + f as i32);
+                    let mut between = 0;
+                    for f in lo..=hi {
+                        if f != c.king_file && f != c.rook_from[side] {
+                            between |= at(f);
+                        }
+                    }
+                    let (a, z) = (
+                        c.king_file.min(c.king_to[side]),
+                        c.king_file.max(c.king_to[side]),
+                    );
+                    let path = (a..=z)
+                        .filter(|&f| f != c.king_file)
+                        .fold(0, |acc, f| acc | at(f));
+                    let sq = |f: u8| Square::new(f, rank as u8);
+                    let kind = MoveKind::Castle(if side == 0 {
+                        CastlingSide::King
+                    } else {
+                        CastlingSide::Queen
+                    });
+                    t.castles[color.index()][side] = Some(Castle {
+                        between,
+                        path,
+                        king: at(c.king_file),
+                        rook: at(c.rook_from[side]),
+                        mv: Move::new(sq(c.king_file), sq(c.king_to[side]), kind),
+                    });
+                }
+            }
+        }
+        Some(t)
+    }
+}
+
+impl<B: Set> Tables<B> {
+    /// The squares a rider along ray `i` from `s` reaches, the first
+    /// blocker in `occ` included.
+    #[inline]
+    fn ray(&self, i: usize, s: u32, occ: B) -> B {
+        let ray = &self.rays[i];
+        let full = ray.to[s as usize & 127];
+        let blockers = full & occ;
+        if blockers == B::ZERO {
+            return full;
+        }
+        let b = if ray.forward {
+            blockers.first()
+        } else {
+            blockers.last()
+        };
+        full ^ ray.to[b as usize & 127]
+    }
+
+    /// The squares a two-step walker with `steps` on `s` may end on, given
+    /// the squares it may pass.
+    #[inline]
+    fn walk(steps: &[B; 128], s: u32, passable: B) -> B {
+        let first = steps[s as usize & 127];
+        let mut out = first;
+        for m in squares(first & passable) {
+            out |= steps[m as usize & 127];
+        }
+        out & !B::bit(s)
+    }
+
+    /// The pieces of `by` attacking `t`, with `occ` blocking rides and
+    /// `empty` the squares walkers may pass; and the squares between each
+    /// rider among them and `t`.
+    fn attackers(&self, bits: &Sets<B>, t: u32, by: Color, occ: B, empty: B) -> (B, B) {
+        let theirs = bits.color[by.index()];
+        let ts = t as usize & 127;
+        let mut found =
+            self.pawn_attacks[(!by).index()][ts] & bits.role[Role::Pawn.index()] & theirs;
+        let mut lines = B::ZERO;
+        for (r, to) in &self.leapers {
+            found |= to[ts] & bits.role[*r] & theirs;
+        }
+        for g in &self.rider_groups {
+            let riders = theirs & g.roles.iter().fold(B::ZERO, |acc, &r| acc | bits.role[r]);
+            if riders == B::ZERO {
+                continue;
+            }
+            for &i in &g.rays {
+                if self.rays[i].to[ts] & riders != B::ZERO {
+                    let ray = self.ray(i, t, occ);
+                    if ray & riders != B::ZERO {
+                        found |= ray & riders;
+                        lines |= ray & !riders;
+                    }
+                }
+            }
+        }
+        if let Some((r, steps, crosses)) = &self.walk {
+            let walkers = theirs & bits.role[*r];
+            if walkers != B::ZERO {
+                let passable = if *crosses { empty } else { empty & !bits.void };
+                found |= Tables::walk(steps, t, passable) & walkers;
+            }
+        }
+        (found, lines)
+    }
+
+    /// Is `t` attacked by `by`, with `occ` blocking rides and `empty` the
+    /// squares free of pieces (walkers pass those, and voids if they may)?
+    fn attacked(&self, bits: &Sets<B>, t: u32, by: Color, occ: B, empty: B) -> bool {
+        let theirs = bits.color[by.index()];
+        let ts = t as usize & 127;
+        if self.pawn_attacks[(!by).index()][ts] & bits.role[Role::Pawn.index()] & theirs != B::ZERO
+        {
+            return true;
+        }
+        for (r, to) in &self.leapers {
+            if to[ts] & bits.role[*r] & theirs != B::ZERO {
+                return true;
+            }
+        }
+        for g in &self.rider_groups {
+            let riders = theirs & g.roles.iter().fold(B::ZERO, |acc, &r| acc | bits.role[r]);
+            if riders == B::ZERO {
+                continue;
+            }
+            for &i in &g.rays {
+                if self.rays[i].to[ts] & riders != B::ZERO
+                    && self.ray(i, t, occ) & riders != B::ZERO
+                {
+                    return true;
+                }
+            }
+        }
+        if let Some((r, steps, crosses)) = &self.walk {
+            let walkers = theirs & bits.role[*r];
+            if walkers != B::ZERO {
+                let passable = if *crosses { empty } else { empty & !bits.void };
+                if Tables::walk(steps, t, passable) & walkers != B::ZERO {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Where the bitboard route sends legal moves: counted, or listed. Sets
+/// arrive widened to the board's `u128`.
+pub(crate) trait Sink {
+    /// Moves of one piece from `from` to each of `to`, none a pawn's.
+    fn piece(&mut self, squares: &[Square; 128], from: u32, to: Bits);
+    /// Pawn moves to each of `to`, each from `back` bits behind; those on
+    /// the last rank (`promo`) promote, in `promotions` ways.
+    fn pawns(
+        &mut self,
+        squares: &[Square; 128],
+        to: Bits,
+        back: i32,
+        kind: MoveKind,
+        promo: Bits,
+        promotions: u64,
+    );
+    /// One move proven legal by playing it.
+    fn tested(&mut self, mv: Move);
+}
+
+/// Counts moves.
+pub(crate) struct Count(pub u64);
+
+impl Sink for Count {
+    #[inline]
+    fn piece(&mut self, _: &[Square; 128], _: u32, to: Bits) {
+        self.0 += to.count_ones() as u64;
+    }
+    #[inline]
+    fn pawns(
+        &mut self,
+        _: &[Square; 128],
+        to: Bits,
+        _: i32,
+        _: MoveKind,
+        promo: Bits,
+        promotions: u64,
+    ) {
+        self.0 += (to & !promo).count_ones() as u64 + (to & promo).count_ones() as u64 * promotions;
+    }
+    #[inline]
+    fn tested(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Lists moves.
+pub(crate) struct List<'a> {
+    pub rules: &'a Rules,
+    pub out: &'a mut MoveList,
+}
+
+impl Sink for List<'_> {
+    fn piece(&mut self, squares_of: &[Square; 128], from: u32, to: Bits) {
+        let from = squares_of[from as usize & 127];
+        for b in squares(to) {
+            self.out.push(Move::new(
+                from,
+                squares_of[b as usize & 127],
+                MoveKind::Normal,
+            ));
+        }
+    }
+    fn pawns(
+        &mut self,
+        squares_of: &[Square; 128],
+        to: Bits,
+        back: i32,
+        kind: MoveKind,
+        promo: Bits,
+        _: u64,
+    ) {
+        for b in squares(to) {
+            let from = squares_of[(b as i32 - back) as usize & 127];
+            let mv = Move::new(from, squares_of[b as usize & 127], kind);
+            if promo & (1 << b) != 0 {
+                for &role in &self.rules.def.promotion {
+                    self.out.push(Move {
+                        promotion: Some(role),
+                        ..mv
+                    });
+                }
+            } else {
+                self.out.push(mv);
+            }
+        }
+    }
+    fn tested(&mut self, mv: Move) {
+        self.out.push(mv);
+    }
+}
+
+/// Sends the legal moves of the side to move to `sink`; `false` (and
+/// nothing sent) when the position needs the mailbox route.
+fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S) -> bool {
+    let us = b.turn;
+    let them = !us;
+    let Some(king_sq) = b.kings[us.index()] else {
+        return false;
+    };
+    if b.ep.is_some() || rules.variant.restriction(rules, b).is_some() {
+        return false;
+    }
+    let bits = &Sets::<B>::of(&b.bits);
+    let zero = B::ZERO;
+    let w = t.width;
+    let k = bit(king_sq, w as u8);
+    let kb = B::bit(k);
+    let own = bits.color[us.index()];
+    let enemy = bits.color[them.index()];
+    let pieces = own | enemy;
+    let occ = pieces | bits.void;
+    // A square that blocks lines once the move is over, whatever it is
+    // (Void Chess: the mover's unstable tile turns void or keeps its Minister).
+    let after = rules
+        .variant
+        .blocker_after_move(b)
+        .map_or(zero, |s| B::bit(bit(s, w as u8)));
+    let occ_after = occ | after;
+    let empty = t.board & !pieces;
+    // In check, the other pieces may only capture a lone checker or step
+    // between it and a rider's line; a walker's check goes the slow way.
+    let mut evasion = !zero;
+    let mut in_check = false;
+    let mut double_check = false;
+    if t.attacked(bits, k, them, occ_after, empty) {
+        let (checkers, lines) = t.attackers(bits, k, them, occ_after, empty);
+        if t.walk
+            .as_ref()
+            .is_some_and(|(r, _, _)| checkers & bits.role[*r] != zero)
+        {
+            return false;
+        }
+        in_check = true;
+        double_check = checkers.rest() != zero;
+        evasion = checkers | lines;
+    }
+    // Squares next to the king that an enemy walker could pass through: a
+    // piece leaving one is tested by playing the move.
+    let mut risky = zero;
+    let mut enemy_walkers = false;
+    if let Some((r, steps, _)) = &t.walk {
+        let walkers = enemy & bits.role[*r];
+        if walkers != zero {
+            enemy_walkers = true;
+            let around_king = steps[k as usize & 127];
+            for wsq in squares(walkers) {
+                risky |= around_king & steps[wsq as usize & 127];
+            }
+            if after & risky != zero {
+                // The tile turning void would open a walker's path to the king.
+                return false;
+            }
+        }
+    }
+    // Pins: an own piece first along a line from the king, an enemy rider
+    // of that line behind it. A pinned piece keeps to the line.
+    let mut pinned = zero;
+    let mut lines: [(u32, B); 16] = [(0, zero); 16];
+    let mut n_lines = 0;
+    for g in &t.rider_groups {
+        let riders = enemy & g.roles.iter().fold(zero, |acc, &r| acc | bits.role[r]);
+        if riders == zero {
+            continue;
+        }
+        for &i in &g.rays {
+            if t.rays[i].to[k as usize & 127] & riders == zero {
+                continue;
+            }
+            let near = t.ray(i, k, occ_after);
+            let blocker = near & own & !after;
+            if blocker == zero {
+                continue;
+            }
+            let line = t.ray(i, k, occ_after ^ blocker);
+            if line & riders & !near != zero && n_lines < lines.len() {
+                pinned |= blocker;
+                lines[n_lines] = (blocker.first(), line);
+                n_lines += 1;
+            }
+        }
+    }
+    let line_of = |s: u32| {
+        lines[..n_lines]
+            .iter()
+            .find(|l| l.0 == s)
+            .map_or(zero, |l| l.1)
+    };
+    let targets = t.board & !own & !bits.void;
+    let pawn_set = bits.role[Role::Pawn.index()];
+    let slow = own & (risky | (pinned & pawn_set));
+
+    if !double_check {
+        // Pieces other than pawns and the king, role by role.
+        for m in &t.movers {
+            let set = own & bits.role[m.role] & !slow;
+            if set == zero {
+                continue;
+            }
+            let land = evasion
+                & if m.crosses {
+                    targets | bits.void
+                } else {
+                    targets
+                };
+            let passable = if m.crosses { empty } else { empty & !bits.void };
+            for s in squares(set) {
+                let mut to = m.leaps.as_ref().map_or(zero, |l| l[s as usize & 127]);
+                for &i in &m.rays {
+                    to |= t.ray(i, s, occ);
+                }
+                if m.walks {
+                    if let Some((_, steps, _)) = &t.walk {
+                        to |= Tables::walk(steps, s, passable);
+                    }
+                }
+                to &= land;
+                if pinned & B::bit(s) != zero {
+                    to &= line_of(s);
+                }
+                sink.piece(&t.squares, s, to.wide());
+            }
+        }
+
+        // Pawns, all at once.
+        let pawns = own & pawn_set & !slow;
+        if pawns != zero {
+            let free = t.board & !occ & evasion;
+            let capture = enemy & evasion;
+            let promo = t.ranks[rules.promotion_rank(us) as usize].wide();
+            let (one, two, left, right, fwd);
+            if us == Color::White {
+                fwd = w;
+                let step = (pawns << w) & t.board & !occ;
+                let from_rank = t.ranks[rules.double_step_rank(us) as usize + 1];
+                one = step & free;
+                two = ((step & from_rank) << w) & free;
+                left = ((pawns & !t.first_file) << (w - 1)) & capture;
+                right = ((pawns & !t.last_file) << (w + 1)) & capture;
+            } else {
+                fwd = -w;
+                let step = (pawns >> w) & t.board & !occ;
+                let from_rank = t.ranks[rules.double_step_rank(us) as usize - 1];
+                one = step & free;
+                two = ((step & from_rank) >> w) & free;
+                left = ((pawns & !t.first_file) >> (w + 1)) & capture;
+                right = ((pawns & !t.last_file) >> (w - 1)) & capture;
+            }
+            let n = t.promotions;
+            let sq = &t.squares;
+            sink.pawns(sq, one.wide(), fwd, MoveKind::Normal, promo, n);
+            sink.pawns(sq, two.wide(), 2 * fwd, MoveKind::DoubleStep, promo, n);
+            sink.pawns(sq, left.wide(), fwd - 1, MoveKind::Normal, promo, n);
+            sink.pawns(sq, right.wide(), fwd + 1, MoveKind::Normal, promo, n);
+        }
+    }
+
+    // King steps: the destination must be safe with the king gone from its
+    // square, and must not be a tile about to swallow it.
+    let steps = t.king_steps[k as usize & 127] & targets & !after;
+    let test_king = after != zero && enemy_walkers;
+    for s in squares(steps) {
+        let to = B::bit(s);
+        if test_king {
+            let mv = Move::new(king_sq, t.squares[s as usize & 127], MoveKind::Normal);
+            if movegen::leaves_king_safe(rules, b, &mv) {
+                sink.tested(mv);
+            }
+        } else if !t.attacked(
+            bits,
+            s,
+            them,
+            (occ_after & !kb) | to,
+            t.board & !((pieces & !kb) | to),
+        ) {
+            sink.piece(&t.squares, k, to.wide());
+        }
+    }
+
+    // Castling by sets when nothing is unusual; else, like the pieces that
+    // might open a walker's path and pinned pawns, played and tested.
+    let mut odd_castles = [false; 2];
+    for (side, castle) in [CastlingSide::King, CastlingSide::Queen]
+        .into_iter()
+        .zip(&t.castles[us.index()])
+    {
+        let Some(c) = castle else { continue };
+        if in_check || !b.castling_right(us, side) || c.between & occ != zero {
+            continue;
+        }
+        if test_king || c.king & kb == zero || c.rook & own & bits.role[Role::Rook.index()] == zero
+        {
+            odd_castles[side as usize] = true;
+        } else if squares(c.path).all(|s| !t.attacked(bits, s, them, occ_after, empty)) {
+            sink.tested(c.mv);
+        }
+    }
+    if slow != zero || odd_castles.contains(&true) {
+        let mut moves = MoveList::new();
+        for s in squares(slow) {
+            movegen::piece_moves(rules, b, t.squares[s as usize & 127], &mut moves);
+        }
+        for side in [CastlingSide::King, CastlingSide::Queen] {
+            if let (true, Some(c)) = (odd_castles[side as usize], &rules.def.castling) {
+                if let Ok(mv) = movegen::castling_move(rules, b, c, side) {
+                    moves.push(mv);
+                }
+            }
+        }
+        for mv in &moves {
+            if movegen::leaves_king_safe(rules, b, mv) {
+                sink.tested(*mv);
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{fen, variants};
+
+    /// The same variant's rules with the bitboard route switched off: the
+    /// mailbox route, which the bitboard route must agree with.
+    fn mailbox_only(rules: &Rules) -> Rules {
+        let mut r = Rules::new(rules.variant);
+        r.bitboards = None;
+        r
+    }
+
+    fn both_routes(rules: &Rules, mailbox: &Rules, b: &Board) -> (Vec<String>, Vec<String>, bool) {
+        let t = rules.bitboards.as_ref().expect("tables");
+        let mut fast = MoveList::new();
+        let used = t.legal(
+            rules,
+            b,
+            &mut List {
+                rules,
+                out: &mut fast,
+            },
+        );
+        if !used {
+            fast.clear();
+            movegen::legal_moves(mailbox, b, &mut fast);
+        }
+        let mut slow = MoveList::new();
+        movegen::legal_moves(mailbox, b, &mut slow);
+        let names = |l: &MoveList| {
+            let mut v: Vec<String> = l.iter().map(|m| format!("{m:?}")).collect();
+            v.sort();
+            v
+        };
+        let mut count = Count(0);
+        if used {
+            assert!(t.legal(rules, b, &mut count));
+            assert_eq!(count.0 as usize, fast.len(), "count and list differ");
+        }
+        (names(&fast), names(&slow), used)
+    }
+
+    #[test]
+    fn only_the_suitable_variants_get_tables() {
+        assert!(variants::standard().bitboards.is_some());
+        assert!(variants::void().bitboards.is_some());
+        for name in [
+            "antichess",
+            "suicide-void",
+            "chess99",
+            "black-holes",
+            "super16",
+        ] {
+            let rules = variants::by_name(name).unwrap();
+            assert!(rules.bitboards.is_none(), "{name} should use the mailbox");
+        }
+    }
+
+    #[test]
+    fn the_start_positions_take_the_bitboard_route() {
+        for rules in [variants::standard(), variants::void()] {
+            let b = &rules.empty;
+            let start = fen::parse(rules, rules.def.start_fen).unwrap();
+            assert_eq!(b.width, rules.def.size.files());
+            let mailbox = mailbox_only(rules);
+            let (fast, slow, used) = both_routes(rules, &mailbox, &start);
+            assert!(used, "{} start fell back", rules.name());
+            assert_eq!(fast, slow);
+        }
+    }
+
+    /// The mover's unstable tile blocks lines once the move is over: a piece
+    /// behind it is not pinned, and a king may step where the tile will
+    /// shield it. The route must agree with playing the moves out.
+    #[test]
+    fn the_tile_about_to_turn_void_blocks_lines() {
+        let rules = variants::void();
+        let mailbox = mailbox_only(rules);
+        for (fen, by_sets) in [
+            // White's unstable tile e2 (under its bishop) shields the file: the
+            // knight on e3 may leave it.
+            ("k3r4/9/9/9/9/9/4N4/4B4/4K4 w - - 0 10 unstable:e2w9", true),
+            // The knight on c2, its own unstable tile, may leave the rook's rank.
+            ("4k4/9/9/9/9/9/9/r1N1K4/9 w - - 0 10 unstable:c2w9", true),
+            // A rook on its unstable tile between the king and a queen.
+            ("4q3k/9/9/9/9/9/9/4R4/4K4 w - - 0 10 unstable:e2w9", true),
+            // A black Minister next to the tile about to turn void: played out.
+            ("4k4/9/9/9/9/9/3m5/4N4/4K4 w - - 0 10 unstable:e2w9", false),
+        ] {
+            let b = fen::parse(rules, fen).unwrap();
+            let (fast, slow, used) = both_routes(rules, &mailbox, &b);
+            assert_eq!(fast, slow, "{fen}");
+            assert_eq!(used, by_sets, "{fen}");
+        }
+    }
+
+    /// Random games of both variants: at every position the two routes list
+    /// the same moves, and counting agrees with listing.
+    #[test]
+    fn random_games_agree_with_the_mailbox() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut used = 0;
+        let mut positions = 0;
+        for rules in [variants::standard(), variants::void()] {
+            let mailbox = mailbox_only(rules);
+            for _ in 0..60 {
+                let mut b = fen::parse(rules, rules.def.start_fen).unwrap();
+                for _ in 0..150 {
+                    let (fast, slow, u) = both_routes(rules, &mailbox, &b);
+                    assert_eq!(fast, slow, "{}", fen::format(rules, &b));
+                    positions += 1;
+                    used += u as usize;
+                    let mut moves = MoveList::new();
+                    movegen::legal_moves(&mailbox, &b, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let mv = moves[(state % moves.len() as u64) as usize];
+                    b = movegen::make(rules, &b, &mv);
+                }
+            }
+        }
+        // Most positions should not need the fallback.
+        assert!(
+            used * 2 > positions,
+            "bitboard route used in {used} of {positions}"
+        );
+    }
+}
