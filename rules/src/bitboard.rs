@@ -180,6 +180,44 @@ struct Mover<B> {
     crosses: bool,
 }
 
+/// The two-step walker (the Minister): its role, its steps from each
+/// square, the same steps as shifts of a whole set (with the squares each
+/// may leave without crossing an edge), and whether it passes and lands on
+/// voids.
+struct Walk<B> {
+    role: usize,
+    steps: Table<B>,
+    shifts: Vec<(i32, B)>,
+    crosses: bool,
+}
+
+impl<B: Set> Walk<B> {
+    /// Every square one step from some square of `set`.
+    #[inline]
+    fn spread(&self, set: B) -> B {
+        self.shifts.iter().fold(B::ZERO, |acc, &(d, from)| {
+            acc | if d > 0 {
+                (set & from) << d
+            } else {
+                (set & from) >> -d
+            }
+        })
+    }
+
+    /// The squares the walker on `s` may end on, given the squares it may
+    /// pass: one step, or two through a passable first square.
+    #[inline]
+    fn from(&self, s: u32, passable: B) -> B {
+        let first = self.steps[s as usize & 127];
+        let mut out = first;
+        // At most eight first squares: table lookups beat whole-set shifts.
+        for m in squares(first & passable) {
+            out |= self.steps[m as usize & 127];
+        }
+        out & !B::bit(s)
+    }
+}
+
 /// A castling move by sets: the squares that must be empty, those the king
 /// crosses or lands on (none may be attacked), and where king and rook stand.
 #[derive(Clone, Copy)]
@@ -202,9 +240,7 @@ pub(crate) struct Tables<B> {
     leapers: Vec<(usize, Table<B>)>,
     rays: Vec<Ray<B>>,
     rider_groups: Vec<RiderGroup>,
-    /// The two-step walker's steps per square (the Minister's king steps),
-    /// and whether it passes and lands on voids.
-    walk: Option<(usize, Table<B>, bool)>,
+    walk: Option<Walk<B>>,
     pawn_attacks: [Table<B>; 2],
     /// Squares of the files at either edge, and of each rank.
     first_file: B,
@@ -270,7 +306,12 @@ impl Tables<Bits> {
                 })
                 .collect(),
             rider_groups: self.rider_groups,
-            walk: self.walk.as_ref().map(|(r, t, c)| (*r, narrow(t), *c)),
+            walk: self.walk.as_ref().map(|w| Walk {
+                role: w.role,
+                steps: narrow(&w.steps),
+                shifts: w.shifts.iter().map(|&(d, m)| (d, u64::narrow(m))).collect(),
+                crosses: w.crosses,
+            }),
             pawn_attacks: [narrow(&self.pawn_attacks[0]), narrow(&self.pawn_attacks[1])],
             first_file: u64::narrow(self.first_file),
             last_file: u64::narrow(self.last_file),
@@ -414,7 +455,21 @@ impl Tables<Bits> {
                     }
                     Component::TwoStep { steps } => {
                         mover.walks = true;
-                        t.walk = Some((r, set_of(steps), rd.movement.crosses_void));
+                        let shifts = steps
+                            .iter()
+                            .map(|&v| {
+                                let from = (0..n)
+                                    .filter(|&s| at(s, v).is_some())
+                                    .fold(0, |acc, s| acc | 1 << s);
+                                (v.1 as i32 * files + v.0 as i32, from)
+                            })
+                            .collect();
+                        t.walk = Some(Walk {
+                            role: r,
+                            steps: set_of(steps),
+                            shifts,
+                            crosses: rd.movement.crosses_void,
+                        });
                     }
                     Component::Pawn | Component::Path(_) => {}
                 }
@@ -520,18 +575,6 @@ impl<B: Set> Tables<B> {
         full ^ ray.to[b as usize & 127]
     }
 
-    /// The squares a two-step walker with `steps` on `s` may end on, given
-    /// the squares it may pass.
-    #[inline]
-    fn walk(steps: &[B; 128], s: u32, passable: B) -> B {
-        let first = steps[s as usize & 127];
-        let mut out = first;
-        for m in squares(first & passable) {
-            out |= steps[m as usize & 127];
-        }
-        out & !B::bit(s)
-    }
-
     /// The pieces of `by` attacking `t`, with `occ` blocking rides and
     /// `empty` the squares walkers may pass; and the squares between each
     /// rider among them and `t`.
@@ -559,11 +602,15 @@ impl<B: Set> Tables<B> {
                 }
             }
         }
-        if let Some((r, steps, crosses)) = &self.walk {
-            let walkers = theirs & bits.role[*r];
+        if let Some(walk) = &self.walk {
+            let walkers = theirs & bits.role[walk.role];
             if walkers != B::ZERO {
-                let passable = if *crosses { empty } else { empty & !bits.void };
-                found |= Tables::walk(steps, t, passable) & walkers;
+                let passable = if walk.crosses {
+                    empty
+                } else {
+                    empty & !bits.void
+                };
+                found |= walk.from(t, passable) & walkers;
             }
         }
         (found, lines)
@@ -596,11 +643,15 @@ impl<B: Set> Tables<B> {
                 }
             }
         }
-        if let Some((r, steps, crosses)) = &self.walk {
-            let walkers = theirs & bits.role[*r];
+        if let Some(walk) = &self.walk {
+            let walkers = theirs & bits.role[walk.role];
             if walkers != B::ZERO {
-                let passable = if *crosses { empty } else { empty & !bits.void };
-                if Tables::walk(steps, t, passable) & walkers != B::ZERO {
+                let passable = if walk.crosses {
+                    empty
+                } else {
+                    empty & !bits.void
+                };
+                if walk.from(t, passable) & walkers != B::ZERO {
                     return true;
                 }
             }
@@ -738,7 +789,7 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
         let (checkers, lines) = t.attackers(bits, k, them, occ_after, empty);
         if t.walk
             .as_ref()
-            .is_some_and(|(r, _, _)| checkers & bits.role[*r] != zero)
+            .is_some_and(|walk| checkers & bits.role[walk.role] != zero)
         {
             return false;
         }
@@ -750,14 +801,11 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
     // piece leaving one is tested by playing the move.
     let mut risky = zero;
     let mut enemy_walkers = false;
-    if let Some((r, steps, _)) = &t.walk {
-        let walkers = enemy & bits.role[*r];
+    if let Some(walk) = &t.walk {
+        let walkers = enemy & bits.role[walk.role];
         if walkers != zero {
             enemy_walkers = true;
-            let around_king = steps[k as usize & 127];
-            for wsq in squares(walkers) {
-                risky |= around_king & steps[wsq as usize & 127];
-            }
+            risky = walk.steps[k as usize & 127] & walk.spread(walkers);
             if after & risky != zero {
                 // The tile turning void would open a walker's path to the king.
                 return false;
@@ -821,8 +869,8 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
                     to |= t.ray(i, s, occ);
                 }
                 if m.walks {
-                    if let Some((_, steps, _)) = &t.walk {
-                        to |= Tables::walk(steps, s, passable);
+                    if let Some(walk) = &t.walk {
+                        to |= walk.from(s, passable);
                     }
                 }
                 to &= land;
