@@ -171,12 +171,22 @@ struct RiderGroup {
     rays: Vec<usize>,
 }
 
+impl RiderGroup {
+    /// The pieces of `side` (a side's set) of the group's roles.
+    #[inline]
+    fn riders<B: Set>(&self, bits: &Sets<B>, side: B) -> B {
+        side & self
+            .roles
+            .iter()
+            .fold(B::ZERO, |acc, &r| acc | bits.role[r])
+    }
+}
+
 /// How one role of the roster (not the pawn, not the king) moves, by sets.
 struct Mover<B> {
     role: usize,
     leaps: Option<Table<B>>,
     rays: Vec<usize>,
-    walks: bool,
     crosses: bool,
 }
 
@@ -192,6 +202,16 @@ struct Walk<B> {
 }
 
 impl<B: Set> Walk<B> {
+    /// The squares the walker may pass, of those free of pieces.
+    #[inline]
+    fn passable(&self, empty: B, void: B) -> B {
+        if self.crosses {
+            empty
+        } else {
+            empty & !void
+        }
+    }
+
     /// Every square one step from some square of `set`.
     #[inline]
     fn spread(&self, set: B) -> B {
@@ -291,7 +311,6 @@ impl Tables<Bits> {
                     role: m.role,
                     leaps: m.leaps.as_ref().map(narrow),
                     rays: m.rays.clone(),
-                    walks: m.walks,
                     crosses: m.crosses,
                 })
                 .collect(),
@@ -438,7 +457,6 @@ impl Tables<Bits> {
                 role: r,
                 leaps: None,
                 rays: Vec::new(),
-                walks: false,
                 crosses: rd.movement.crosses_void,
             };
             let mut leaps = Vec::new();
@@ -454,7 +472,6 @@ impl Tables<Bits> {
                         }
                     }
                     Component::TwoStep { steps } => {
-                        mover.walks = true;
                         let shifts = steps
                             .iter()
                             .map(|&v| {
@@ -588,7 +605,7 @@ impl<B: Set> Tables<B> {
             found |= to[ts] & bits.role[*r] & theirs;
         }
         for g in &self.rider_groups {
-            let riders = theirs & g.roles.iter().fold(B::ZERO, |acc, &r| acc | bits.role[r]);
+            let riders = g.riders(bits, theirs);
             if riders == B::ZERO {
                 continue;
             }
@@ -605,11 +622,7 @@ impl<B: Set> Tables<B> {
         if let Some(walk) = &self.walk {
             let walkers = theirs & bits.role[walk.role];
             if walkers != B::ZERO {
-                let passable = if walk.crosses {
-                    empty
-                } else {
-                    empty & !bits.void
-                };
+                let passable = walk.passable(empty, bits.void);
                 found |= walk.from(t, passable) & walkers;
             }
         }
@@ -631,7 +644,7 @@ impl<B: Set> Tables<B> {
             }
         }
         for g in &self.rider_groups {
-            let riders = theirs & g.roles.iter().fold(B::ZERO, |acc, &r| acc | bits.role[r]);
+            let riders = g.riders(bits, theirs);
             if riders == B::ZERO {
                 continue;
             }
@@ -646,11 +659,7 @@ impl<B: Set> Tables<B> {
         if let Some(walk) = &self.walk {
             let walkers = theirs & bits.role[walk.role];
             if walkers != B::ZERO {
-                let passable = if walk.crosses {
-                    empty
-                } else {
-                    empty & !bits.void
-                };
+                let passable = walk.passable(empty, bits.void);
                 if walk.from(t, passable) & walkers != B::ZERO {
                     return true;
                 }
@@ -818,7 +827,7 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
     let mut lines: [(u32, B); 16] = [(0, zero); 16];
     let mut n_lines = 0;
     for g in &t.rider_groups {
-        let riders = enemy & g.roles.iter().fold(zero, |acc, &r| acc | bits.role[r]);
+        let riders = g.riders(bits, enemy);
         if riders == zero {
             continue;
         }
@@ -862,16 +871,15 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
                 } else {
                     targets
                 };
-            let passable = if m.crosses { empty } else { empty & !bits.void };
+            let walk = t.walk.as_ref().filter(|w| w.role == m.role);
+            let passable = walk.map_or(zero, |w| w.passable(empty, bits.void));
             for s in squares(set) {
                 let mut to = m.leaps.as_ref().map_or(zero, |l| l[s as usize & 127]);
                 for &i in &m.rays {
                     to |= t.ray(i, s, occ);
                 }
-                if m.walks {
-                    if let Some(walk) = &t.walk {
-                        to |= walk.from(s, passable);
-                    }
+                if let Some(walk) = walk {
+                    to |= walk.from(s, passable);
                 }
                 to &= land;
                 if pinned & B::bit(s) != zero {
