@@ -25,6 +25,7 @@ use crate::board::Board;
 use crate::movegen;
 use crate::movement::{king_steps, Component, Vector};
 use crate::rules::Rules;
+use arrayvec::ArrayVec;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
 
 use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Role, Square};
@@ -59,10 +60,14 @@ pub(crate) trait Set:
     fn last(self) -> u32;
     /// The set without its lowest square.
     fn rest(self) -> Self;
+    /// Runs `f` on the board's sets in this word size. The board's own
+    /// word is lent as it is: a copy just written in halves and read back
+    /// whole would stall the processor's store forwarding on every read.
+    fn with_sets<R>(bits: &BoardBits, f: impl FnOnce(&Sets<Self>) -> R) -> R;
 }
 
 macro_rules! impl_set {
-    ($t:ty) => {
+    ($t:ty, |$bits:ident, $f:ident| $with:expr) => {
         impl Set for $t {
             const ZERO: Self = 0;
             #[inline]
@@ -89,19 +94,26 @@ macro_rules! impl_set {
             fn rest(self) -> Self {
                 self & (self - 1)
             }
+            #[inline]
+            fn with_sets<R>($bits: &BoardBits, $f: impl FnOnce(&Sets<Self>) -> R) -> R {
+                $with
+            }
         }
     };
 }
-impl_set!(u64);
-impl_set!(u128);
+impl_set!(u64, |bits, f| f(&Sets::of(bits)));
+impl_set!(u128, |bits, f| f(bits));
 
-/// A board's sets in the route's word size.
-#[derive(Clone, Copy)]
-struct Sets<B> {
-    color: [B; 2],
-    role: [B; ROLES],
-    void: B,
+/// A board's sets: one per side, one per role, and the voids.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Sets<B> {
+    pub color: [B; 2],
+    pub role: [B; ROLES],
+    pub void: B,
 }
+
+/// The bitboards a small board keeps beside its mailbox, in the widest word.
+pub(crate) type BoardBits = Sets<Bits>;
 
 impl<B: Set> Sets<B> {
     #[inline]
@@ -117,14 +129,6 @@ impl<B: Set> Sets<B> {
 /// Roles with a bitboard of their own in [`Board`]: the orthodox six and the
 /// Minister (indices 0..7). Variants using others do not take this route.
 pub(crate) const ROLES: usize = 7;
-
-/// The bitboards a small board keeps beside its mailbox.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct BoardBits {
-    pub color: [Bits; 2],
-    pub role: [Bits; ROLES],
-    pub void: Bits,
-}
 
 /// The bit of `sq` on a board `width` files wide.
 #[inline]
@@ -191,13 +195,14 @@ struct Mover<B> {
 }
 
 /// The two-step walker (the Minister): its role, its steps from each
-/// square, the same steps as shifts of a whole set (with the squares each
-/// may leave without crossing an edge), and whether it passes and lands on
-/// voids.
+/// square, and whether it passes and lands on voids.
 struct Walk<B> {
     role: usize,
     steps: Table<B>,
-    shifts: Vec<(i32, B)>,
+    /// Every square two steps or fewer away, whatever is in the way: a
+    /// walker outside `reach[t]` cannot attack `t`, which spares the path
+    /// search in most positions.
+    reach: Table<B>,
     crosses: bool,
 }
 
@@ -212,18 +217,6 @@ impl<B: Set> Walk<B> {
         }
     }
 
-    /// Every square one step from some square of `set`.
-    #[inline]
-    fn spread(&self, set: B) -> B {
-        self.shifts.iter().fold(B::ZERO, |acc, &(d, from)| {
-            acc | if d > 0 {
-                (set & from) << d
-            } else {
-                (set & from) >> -d
-            }
-        })
-    }
-
     /// The squares the walker on `s` may end on, given the squares it may
     /// pass: one step, or two through a passable first square.
     #[inline]
@@ -235,6 +228,13 @@ impl<B: Set> Walk<B> {
             out |= self.steps[m as usize & 127];
         }
         out & !B::bit(s)
+    }
+
+    /// Is `t` attacked by one of `walkers`, passing only `passable`?
+    #[inline]
+    fn attacks(&self, t: u32, walkers: B, passable: B) -> bool {
+        self.reach[t as usize & 127] & walkers != B::ZERO
+            && self.from(t, passable) & walkers != B::ZERO
     }
 }
 
@@ -295,6 +295,14 @@ impl Route {
             Route::Wide(t) => legal(rules, t, b, sink),
         }
     }
+
+    /// The number of legal moves (perft's last ply), or `None` when the
+    /// position needs the mailbox route.
+    #[inline]
+    pub(crate) fn count(&self, rules: &Rules, b: &Board) -> Option<u64> {
+        let mut count = Count(0);
+        self.legal(rules, b, &mut count).then_some(count.0)
+    }
 }
 
 impl Tables<Bits> {
@@ -328,7 +336,7 @@ impl Tables<Bits> {
             walk: self.walk.as_ref().map(|w| Walk {
                 role: w.role,
                 steps: narrow(&w.steps),
-                shifts: w.shifts.iter().map(|&(d, m)| (d, u64::narrow(m))).collect(),
+                reach: narrow(&w.reach),
                 crosses: w.crosses,
             }),
             pawn_attacks: [narrow(&self.pawn_attacks[0]), narrow(&self.pawn_attacks[1])],
@@ -472,19 +480,16 @@ impl Tables<Bits> {
                         }
                     }
                     Component::TwoStep { steps } => {
-                        let shifts = steps
-                            .iter()
-                            .map(|&v| {
-                                let from = (0..n)
-                                    .filter(|&s| at(s, v).is_some())
-                                    .fold(0, |acc, s| acc | 1 << s);
-                                (v.1 as i32 * files + v.0 as i32, from)
-                            })
-                            .collect();
+                        let steps_of = set_of(steps);
+                        let reach = table(|s| {
+                            self::squares(steps_of[s])
+                                .fold(steps_of[s], |acc, m| acc | steps_of[m as usize])
+                                & !(1 << s)
+                        });
                         t.walk = Some(Walk {
                             role: r,
-                            steps: set_of(steps),
-                            shifts,
+                            steps: steps_of,
+                            reach,
                             crosses: rd.movement.crosses_void,
                         });
                     }
@@ -620,7 +625,7 @@ impl<B: Set> Tables<B> {
             }
         }
         if let Some(walk) = &self.walk {
-            let walkers = theirs & bits.role[walk.role];
+            let walkers = theirs & bits.role[walk.role] & walk.reach[ts];
             if walkers != B::ZERO {
                 let passable = walk.passable(empty, bits.void);
                 found |= walk.from(t, passable) & walkers;
@@ -632,6 +637,15 @@ impl<B: Set> Tables<B> {
     /// Is `t` attacked by `by`, with `occ` blocking rides and `empty` the
     /// squares free of pieces (walkers pass those, and voids if they may)?
     fn attacked(&self, bits: &Sets<B>, t: u32, by: Color, occ: B, empty: B) -> bool {
+        self.attacked_by_pieces(bits, t, by, occ)
+            || self.walk.as_ref().is_some_and(|walk| {
+                let walkers = bits.color[by.index()] & bits.role[walk.role];
+                walk.attacks(t, walkers, walk.passable(empty, bits.void))
+            })
+    }
+
+    /// Is `t` attacked by `by` with `occ` blocking rides, walkers aside?
+    fn attacked_by_pieces(&self, bits: &Sets<B>, t: u32, by: Color, occ: B) -> bool {
         let theirs = bits.color[by.index()];
         let ts = t as usize & 127;
         if self.pawn_attacks[(!by).index()][ts] & bits.role[Role::Pawn.index()] & theirs != B::ZERO
@@ -652,15 +666,6 @@ impl<B: Set> Tables<B> {
                 if self.rays[i].to[ts] & riders != B::ZERO
                     && self.ray(i, t, occ) & riders != B::ZERO
                 {
-                    return true;
-                }
-            }
-        }
-        if let Some(walk) = &self.walk {
-            let walkers = theirs & bits.role[walk.role];
-            if walkers != B::ZERO {
-                let passable = walk.passable(empty, bits.void);
-                if walk.from(t, passable) & walkers != B::ZERO {
                     return true;
                 }
             }
@@ -707,7 +712,13 @@ impl Sink for Count {
         promo: Bits,
         promotions: u64,
     ) {
-        self.0 += (to & !promo).count_ones() as u64 + (to & promo).count_ones() as u64 * promotions;
+        // Promotions are rare: one count in the usual case.
+        let promoting = to & promo;
+        self.0 += if promoting == 0 {
+            to.count_ones() as u64
+        } else {
+            (to ^ promoting).count_ones() as u64 + promoting.count_ones() as u64 * promotions
+        };
     }
     #[inline]
     fn tested(&mut self, _: Move) {
@@ -764,6 +775,18 @@ impl Sink for List<'_> {
 /// Sends the legal moves of the side to move to `sink`; `false` (and
 /// nothing sent) when the position needs the mailbox route.
 fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S) -> bool {
+    B::with_sets(&b.bits, |bits| legal_with(rules, t, b, bits, sink))
+}
+
+/// [`legal`] with the board's sets in the route's word size.
+#[inline]
+fn legal_with<B: Set, S: Sink>(
+    rules: &Rules,
+    t: &Tables<B>,
+    b: &Board,
+    bits: &Sets<B>,
+    sink: &mut S,
+) -> bool {
     let us = b.turn;
     let them = !us;
     let Some(king_sq) = b.kings[us.index()] else {
@@ -772,7 +795,6 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
     if b.ep.is_some() || rules.variant.restriction(rules, b).is_some() {
         return false;
     }
-    let bits = &Sets::<B>::of(&b.bits);
     let zero = B::ZERO;
     let w = t.width;
     let k = bit(king_sq, w as u8);
@@ -808,24 +830,33 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
     }
     // Squares next to the king that an enemy walker could pass through: a
     // piece leaving one is tested by playing the move.
+    // Only walkers within three steps of the king matter to it and to the
+    // squares it may step to: the squares those attack with the king lifted
+    // off its square are worked out once, for every king step below.
+    let king_zone = t.king_steps[k as usize & 127];
     let mut risky = zero;
-    let mut enemy_walkers = false;
+    let mut near_walkers = false;
+    let mut walker_hits = zero;
     if let Some(walk) = &t.walk {
-        let walkers = enemy & bits.role[walk.role];
-        if walkers != zero {
-            enemy_walkers = true;
-            risky = walk.steps[k as usize & 127] & walk.spread(walkers);
-            if after & risky != zero {
-                // The tile turning void would open a walker's path to the king.
-                return false;
+        let passable = walk.passable(empty | kb, bits.void);
+        for m in squares(enemy & bits.role[walk.role]) {
+            if walk.reach[m as usize & 127] & king_zone != zero {
+                near_walkers = true;
+                risky |= king_zone & walk.steps[m as usize & 127];
+                walker_hits |= walk.from(m, passable);
             }
+        }
+        if after & risky != zero {
+            // The tile turning void would open a walker's path to the king.
+            return false;
         }
     }
     // Pins: an own piece first along a line from the king, an enemy rider
     // of that line behind it. A pinned piece keeps to the line.
     let mut pinned = zero;
-    let mut lines: [(u32, B); 16] = [(0, zero); 16];
-    let mut n_lines = 0;
+    // Not an array: zeroing sixteen entries per position costs more than
+    // the pins themselves.
+    let mut lines: ArrayVec<(u32, B), 16> = ArrayVec::new();
     for g in &t.rider_groups {
         let riders = g.riders(bits, enemy);
         if riders == zero {
@@ -841,19 +872,13 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
                 continue;
             }
             let line = t.ray(i, k, occ_after ^ blocker);
-            if line & riders & !near != zero && n_lines < lines.len() {
+            if line & riders & !near != zero && !lines.is_full() {
                 pinned |= blocker;
-                lines[n_lines] = (blocker.first(), line);
-                n_lines += 1;
+                lines.push((blocker.first(), line));
             }
         }
     }
-    let line_of = |s: u32| {
-        lines[..n_lines]
-            .iter()
-            .find(|l| l.0 == s)
-            .map_or(zero, |l| l.1)
-    };
+    let line_of = |s: u32| lines.iter().find(|l| l.0 == s).map_or(zero, |l| l.1);
     let targets = t.board & !own & !bits.void;
     let pawn_set = bits.role[Role::Pawn.index()];
     let slow = own & (risky | (pinned & pawn_set));
@@ -882,7 +907,7 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
                     to |= walk.from(s, passable);
                 }
                 to &= land;
-                if pinned & B::bit(s) != zero {
+                if pinned != zero && pinned & B::bit(s) != zero {
                     to &= line_of(s);
                 }
                 sink.piece(&t.squares, s, to.wide());
@@ -924,8 +949,11 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
 
     // King steps: the destination must be safe with the king gone from its
     // square, and must not be a tile about to swallow it.
-    let steps = t.king_steps[k as usize & 127] & targets & !after;
-    let test_king = after != zero && enemy_walkers;
+    // `walker_hits` cannot see a walker's path through the tile about to
+    // turn void: when a walker is near, each step is then played instead.
+    let test_king = after != zero && near_walkers;
+    let steps = king_zone & targets & !after & if test_king { !zero } else { !walker_hits };
+    let lifted = occ_after & !kb;
     for s in squares(steps) {
         let to = B::bit(s);
         if test_king {
@@ -933,13 +961,7 @@ fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S)
             if movegen::leaves_king_safe(rules, b, &mv) {
                 sink.tested(mv);
             }
-        } else if !t.attacked(
-            bits,
-            s,
-            them,
-            (occ_after & !kb) | to,
-            t.board & !((pieces & !kb) | to),
-        ) {
+        } else if !t.attacked_by_pieces(bits, s, them, lifted | to) {
             sink.piece(&t.squares, k, to.wide());
         }
     }
@@ -1077,6 +1099,39 @@ mod tests {
             let (fast, slow, used) = both_routes(rules, &mailbox, &b);
             assert_eq!(fast, slow, "{fen}");
             assert_eq!(used, by_sets, "{fen}");
+        }
+    }
+
+    /// An enemy Minister within three steps of the king: the squares it
+    /// attacks are worked out once for every king step, and the pieces
+    /// between it and the king are tested by playing. Not in check, so the
+    /// route takes all of these by sets.
+    #[test]
+    fn ministers_near_the_king() {
+        let rules = variants::void();
+        let mailbox = mailbox_only(rules);
+        for fen in [
+            // Three steps from the king over empty squares: the squares
+            // next to the king on its side are covered, the back rank is not.
+            "4k4/9/9/9/4m4/9/9/4K4/9 w - - 0 10",
+            // The same Minister behind a wall of pawns it cannot pass: a pawn
+            // that steps off the wall opens a path to the king.
+            "4k4/9/9/9/9/4m4/3PPP3/4K4/9 w - - 0 10",
+            // Three steps away, one path across a void (the Minister may
+            // cross it), one across a knight (it may not).
+            "4k4/9/9/9/4m4/9/9/3NK4/9 w - - 0 10 void:e4",
+            // Two Ministers (one from a promotion), one near and one far; a
+            // knight keeps the near one from the king, which may not take a
+            // pawn the Minister guards.
+            "m3k4/9/9/9/9/2m6/3N5/3pK4/9 w - - 0 10",
+            // Black to move, the white Minister three steps from the king.
+            "9/4k4/9/9/4M4/9/9/9/4K4 b - - 0 10",
+        ] {
+            let b = fen::parse(rules, fen).unwrap();
+            let (fast, slow, used) = both_routes(rules, &mailbox, &b);
+            assert_eq!(fast, slow, "{fen}");
+            assert!(used, "{fen} fell back");
+            assert!(!fast.is_empty(), "{fen}");
         }
     }
 

@@ -98,7 +98,7 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
         return Err(FenError::TooManyFields);
     }
     let size = rules.size();
-    let mut b = rules.empty.clone();
+    let mut b = rules.empty;
 
     let rows: Vec<&str> = fields[0].split('/').collect();
     if rows.len() != size.ranks() as usize {

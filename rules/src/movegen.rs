@@ -450,8 +450,17 @@ pub(crate) fn castling_move(
 
 /// Plays `mv` on a copy of `b`. The move must be pseudo-legal.
 pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
-    let mut n = b.clone();
-    let us = b.turn;
+    // One copy, built where the caller keeps it: playing on the copy in
+    // place lets the compiler skip a second copy of the whole board on the
+    // way out (perft makes a move per node).
+    let mut n = *b;
+    play(rules, &mut n, mv);
+    n
+}
+
+/// Plays `mv` on `n` in place.
+fn play(rules: &Rules, n: &mut Board, mv: &Move) {
+    let us = n.turn;
     let them = !us;
     match mv.kind {
         MoveKind::Drop => {
@@ -532,7 +541,7 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
     }
     rules.variant.after_move(
         rules,
-        &mut n,
+        n,
         &MoveEffect {
             mover: us,
             mv: *mv,
@@ -544,13 +553,12 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
         n.fullmove += 1;
     }
     n.set_turn(them);
-    n
 }
 
 /// Ends the turn of a move that captures nothing and moves no pawn (a drop,
 /// Chess 99's castling, a void placement): no en-passant square, and when
 /// `counts`, the half-move clock and move number advance.
-fn end_quiet_turn(mut n: Board, counts: bool) -> Board {
+fn end_quiet_turn(n: &mut Board, counts: bool) {
     let us = n.turn;
     if n.ep.is_some() {
         n.set_ep(None);
@@ -562,7 +570,6 @@ fn end_quiet_turn(mut n: Board, counts: bool) -> Board {
         }
     }
     n.set_turn(!us);
-    n
 }
 
 /// Removes a piece destroyed by a tile, keeping castling rights honest.
@@ -653,11 +660,8 @@ fn count_legal(rules: &Rules, b: &Board) -> u64 {
         legal_moves(rules, b, &mut moves);
         return moves.len() as u64;
     }
-    if let Some(t) = &rules.bitboards {
-        let mut count = bitboard::Count(0);
-        if t.legal(rules, b, &mut count) {
-            return count.0;
-        }
+    if let Some(count) = rules.bitboards.as_ref().and_then(|t| t.count(rules, b)) {
+        return count;
     }
     let mut moves = MoveList::new();
     pseudo_moves(rules, b, &mut moves);
