@@ -227,7 +227,9 @@ impl<B: Set> Walk<B> {
         for m in squares(first & passable) {
             out |= self.steps[m as usize & 127];
         }
-        out & !B::bit(s)
+        // Everything in reach but `s` itself: a lookup, where clearing the
+        // one bit would be a variable shift of two words.
+        out & self.reach[s as usize & 127]
     }
 
     /// Is `t` attacked by one of `walkers`, passing only `passable`?
