@@ -1063,6 +1063,10 @@ mod tests {
         ] {
             let rules = variants::by_name(name).unwrap();
             assert!(rules.bitboards.is_none(), "{name} should use the mailbox");
+            // Its boards keep no bitboards that nothing reads.
+            let start = fen::parse(rules, rules.def.start_fen).unwrap();
+            assert_eq!(start.width, 0, "{name}");
+            assert!(start.bits == Sets::default(), "{name}");
         }
     }
 

@@ -69,8 +69,9 @@ pub struct Board {
     /// the key need not see it.
     pub(crate) winner: Option<Color>,
     pub(crate) hash: u64,
-    /// Files of the board when it has at most 128 squares, else 0: then
-    /// `bits` mirrors the cells for the bitboard route ([`crate::bitboard`]).
+    /// Files of the board when it has at most 128 squares and its variant
+    /// takes the bitboard route ([`crate::bitboard`]), else 0. When not 0,
+    /// `bits` mirrors the cells.
     pub(crate) width: u8,
     pub(crate) bits: BoardBits,
 }

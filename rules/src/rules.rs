@@ -245,6 +245,10 @@ impl Rules {
             bitboards: None,
         };
         rules.bitboards = Route::build(&rules).map(Box::new);
+        if rules.bitboards.is_none() {
+            // Nothing will read the bitboards: spare every move their upkeep.
+            rules.empty.width = 0;
+        }
         rules
     }
 
