@@ -5,12 +5,11 @@ use voidmate_rules::{
     variants, Color, DrawReason, MoveKind, Outcome, Position, Role, Square, WinReason,
 };
 
+mod common;
+use common::sq;
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(variants::black_holes(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
 }
 
 fn sans_from(p: &Position, from: &str) -> Vec<String> {

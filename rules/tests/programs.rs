@@ -4,7 +4,10 @@
 //! in `docs/rules/super16.md`.
 
 use voidmate_rules::program::MAX_REACH;
-use voidmate_rules::{variants, Color, Position, Program, Role, Square};
+use voidmate_rules::{variants, Color, Position, Program, Role};
+
+mod common;
+use common::{sq, targets};
 
 fn program(text: &str) -> Program {
     Program::parse(variants::super16(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -20,23 +23,6 @@ fn pos_with(white: &str, black: &str, fen: &str) -> Position {
     let rules = variants::programmed(variants::super16(), &program(white), &program(black))
         .expect("super16 is programmable");
     Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
-}
-
-fn targets(p: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = p
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| m.to.to_string())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
 }
 
 fn sorted(v: &[&str]) -> Vec<String> {

@@ -3,16 +3,15 @@
 
 use voidmate_rules::{variants, Color, DrawReason, MoveKind, Outcome, Position, Square, WinReason};
 
+mod common;
+use common::sq;
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(variants::suicide_void(false), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn pw(fen: &str) -> Position {
     Position::from_fen(variants::suicide_void(true), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
 }
 
 /// The distinct moves without their void part (`Bxe5@d4` -> `Bxe5`).

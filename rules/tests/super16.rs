@@ -4,26 +4,11 @@
 
 use voidmate_rules::{variants, Color, DrawReason, Outcome, Position, Role, Square};
 
+mod common;
+use common::{sq, targets};
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(variants::super16(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
-}
-
-/// The destinations of the piece on `from`, sorted.
-fn targets(p: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = p
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| m.to.to_string())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
 }
 
 /// A lone piece of `letter` on h8 with the kings far away.

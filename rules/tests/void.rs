@@ -5,25 +5,11 @@ use voidmate_rules::{
     variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Role, Square, Tile, WinReason,
 };
 
+mod common;
+use common::{sq, targets};
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(variants::void(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap()
-}
-
-/// Destinations of the piece on `from`, sorted.
-fn targets(p: &Position, from: &str) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == sq(from))
-        .map(|m| m.to.to_string())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
 }
 
 fn play(p: &mut Position, moves: &str) {
