@@ -79,15 +79,8 @@ pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>)> {
         None => Position::new(rules),
     };
     let mut last = None;
-    for (i, text) in args.moves.split_whitespace().enumerate() {
-        // Move numbers such as "1." or "12..." are skipped.
-        if text
-            .trim_end_matches('.')
-            .chars()
-            .all(|c| c.is_ascii_digit())
-        {
-            continue;
-        }
+    // Move numbers, apart ("1. e4") or joined ("1.e4"), are skipped.
+    for (i, text) in voidmate_rules::san::movetext(&args.moves).enumerate() {
         if let Some(outcome) = pos.outcome() {
             bail!(
                 "move {} ({text}): the game is already over: {outcome}",
@@ -129,9 +122,15 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     let mut arrows = Vec::new();
     for pair in args.arrows.iter().flat_map(|a| a.split(',')) {
         let pair = pair.trim();
-        let split = pair[1..]
-            .find(|c: char| c.is_ascii_alphabetic())
-            .map(|i| i + 1);
+        if pair.is_empty() {
+            bail!("--arrows has an empty item: give squares in pairs, like e2e4,g1f3");
+        }
+        // The second square starts at the first letter after the first.
+        let split = pair
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())
+            .map(|(i, _)| i);
         let Some(split) = split else {
             bail!("arrow '{pair}' should be two squares, like e2e4");
         };

@@ -985,3 +985,33 @@ async fn super16_draws_are_claimed_after_a_hundred_moves_each() {
         "alice claims a draw in game #1: claimed under the 100-move rule. Drawn (1/2-1/2)."
     );
 }
+
+/// Issue 21, point 0: in a channel with a Black Holes game, a chat line in
+/// another script (`éé@a1`), addressed or not, once made the move reader
+/// panic and took the whole bot down. Now it is answered or ignored, and
+/// the game goes on.
+#[tokio::test]
+async fn multi_byte_chat_in_a_black_holes_game_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "black-holes").await;
+    let before = snapshot(&bot.core).await;
+    for text in [
+        "éé@a1",
+        "ßß@b2",
+        "move éé@a1",
+        "日本語",
+        "(Hé1)",
+        "Ré1-b1-a4xb4",
+    ] {
+        for addressed in [false, true] {
+            let mut ev = bot.event("alice", text);
+            ev.addressed = addressed;
+            if let Some(r) = bot.core.handle(&ev).await {
+                assert!(r.is_error, "{text}: {}", r.text);
+            }
+        }
+    }
+    assert_eq!(snapshot(&bot.core).await, before);
+    bot.ok("alice", "d3").await;
+}

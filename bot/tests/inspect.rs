@@ -464,3 +464,50 @@ fn analyse_and_selfplay_report_in_plain_text() {
         "{err}"
     );
 }
+
+/// Issue 21, point 11: bad arrows and a reader that has gone get a clear
+/// answer, never a panic.
+#[test]
+fn bad_arrows_and_a_closed_output_never_panic() {
+    let dir = std::env::temp_dir().join(format!("voidmate-arrows-{}", std::process::id()));
+    let out = dir.join("board.png");
+    let out = out.to_str().unwrap();
+    for arrows in ["e2e4,", ",e2e4", "e2e4,,g1f3", "éa,b", "e2é4", "日本"] {
+        let (ok, _, err) = voidmate(&[
+            "render",
+            "--variant",
+            "standard",
+            "--arrows",
+            arrows,
+            "--out",
+            out,
+        ]);
+        assert!(!ok, "{arrows}");
+        assert!(err.starts_with("error: "), "{arrows}: {err}");
+        assert!(!err.contains("panicked"), "{arrows}: {err}");
+    }
+    // `voidmate moves ... | head -0`: the reader closes before anything is
+    // written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args(["perft", "--variant", "void", "--depth", "2", "--divide"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run voidmate");
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success(), "{status:?}: {err}");
+}
+
+#[test]
+fn moves_read_numbers_joined_to_moves() {
+    let (ok, out, err) = voidmate(&["fen", "--variant", "standard", "--moves", "1.e4 a5 2.Ke2"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("rnbqkbnr/1ppppppp/8/p7/4P3/8/PPPPKPPP/RNBQ1BNR b kq - "),
+        "{out}"
+    );
+}

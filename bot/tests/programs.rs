@@ -197,7 +197,9 @@ async fn a_private_program_is_sent_privately_and_never_shown_to_anyone_else() {
     let why = bot.no("alice", "Nc3").await;
     assert!(why.contains("do not say why in public"), "{why}");
     let r = bot.ok("alice", "Ne4").await;
-    assert!(r.text.contains("Ne4"), "{}", r.text);
+    // Public notation names the start square, whatever the program: the
+    // opponent learns where the knight came from, nothing of its program.
+    assert!(r.text.contains("Nb1e4"), "{}", r.text);
     // The move list is refused in public and to the player not to move.
     let why = bot.no("bob", "moves").await;
     assert!(why.contains("direct message"), "{why}");
@@ -207,7 +209,7 @@ async fn a_private_program_is_sent_privately_and_never_shown_to_anyone_else() {
     let r = bot.dm("bob", &format!("moves #{id}")).await;
     assert!(!r.is_error, "{}", r.text);
     assert!(
-        r.text.contains("Nd15") && r.text.contains("a12"),
+        r.text.contains("Nb16d15") && r.text.contains("a14a12"),
         "{}",
         r.text
     );

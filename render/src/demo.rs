@@ -74,7 +74,7 @@ impl Variant for Showcase {
         )
     }
 
-    fn insufficient_material(&self, _: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _: &Board) -> bool {
         false
     }
 }
@@ -98,7 +98,7 @@ impl Variant for Narrow {
         )
     }
 
-    fn insufficient_material(&self, _: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _: &Board) -> bool {
         false
     }
 }

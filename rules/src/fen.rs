@@ -19,7 +19,7 @@
 //! with six fields, and a six-field FEN means "no special tiles".
 
 use crate::board::{castling_bit, code, Board};
-use crate::movegen::{attacked, unstable_at};
+use crate::movegen::{attacked, en_passant_anyhow, unstable_at};
 use crate::rules::Rules;
 use crate::{CastlingSide, Color, Piece, Role, Square};
 use std::fmt;
@@ -47,6 +47,9 @@ pub enum FenError {
     Tiles(String),
     Kings(String),
     Pawns(Square),
+    PawnOnFirstRank(Square),
+    /// A set-up the variant's own rules rule out, in words.
+    Setup(String),
     OpponentInCheck,
     TooManyFields,
 }
@@ -76,6 +79,11 @@ impl fmt::Display for FenError {
             FenError::Tiles(s) => write!(f, "bad tile field: {s}"),
             FenError::Kings(s) => write!(f, "{s}"),
             FenError::Pawns(sq) => write!(f, "a pawn on {sq} stands on its promotion rank"),
+            FenError::PawnOnFirstRank(sq) => write!(
+                f,
+                "a pawn on {sq} stands on its own first rank, where no pawn can ever be"
+            ),
+            FenError::Setup(why) => write!(f, "{why}"),
             FenError::OpponentInCheck => {
                 write!(
                     f,
@@ -210,9 +218,9 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
             )));
         }
         let own = code(turn, Role::Pawn);
-        // Kept only when it matters, as make-move does: when a pawn could
-        // take, or in games where any piece may.
-        if rules.ep_any_piece
+        // Kept when a capture may be possible, as make-move does;
+        // `Position` drops it unless an en-passant capture is legal.
+        if en_passant_anyhow(rules)
             || b.cells[pawn.index() - 1] == own
             || b.cells[pawn.index() + 1] == own
         {
@@ -223,9 +231,13 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
     let counter = |i: usize, default: u16| -> Result<u16, FenError> {
         match fields.get(i) {
             None => Ok(default),
-            Some(s) => s
-                .parse::<u16>()
-                .map_err(|_| FenError::Counter(format!("'{s}' is not a number"))),
+            Some(s) => match s.parse::<u64>() {
+                Ok(n) if n <= MAX_COUNTER as u64 => Ok(n as u16),
+                Ok(_) => Err(FenError::Counter(format!(
+                    "{s} is more than {MAX_COUNTER}, longer than any game"
+                ))),
+                Err(_) => Err(FenError::Counter(format!("'{s}' is not a number"))),
+            },
         }
     };
     b.halfmove = counter(4, 0)?;
@@ -237,6 +249,10 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
     validate(rules, &b)?;
     Ok(b)
 }
+
+/// The largest move number and half-move count a FEN may give. Games are
+/// far shorter; the cap leaves the counters room to grow without wrapping.
+pub const MAX_COUNTER: u16 = 50_000;
 
 fn parse_tiles(rules: &Rules, b: &mut Board, field: &str) -> Result<(), FenError> {
     if field == "-" {
@@ -266,21 +282,21 @@ fn parse_tiles(rules: &Rules, b: &mut Board, field: &str) -> Result<(), FenError
             "unstable" => {
                 for item in items {
                     // The square's file letter, its rank digits, then the owner.
-                    let split = item
+                    let (split, owner) = item
                         .char_indices()
                         .skip(1)
                         .find(|(_, c)| !c.is_ascii_digit())
-                        .map(|(i, _)| i)
-                        .filter(|&i| i > 1 && matches!(&item[i..i + 1], "w" | "b"))
+                        .filter(|&(i, _)| i > 1)
+                        .and_then(|(i, c)| match c {
+                            'w' => Some((i, Color::White)),
+                            'b' => Some((i, Color::Black)),
+                            _ => None,
+                        })
                         .ok_or_else(|| {
                             FenError::Tiles(format!("'{item}' should look like e5w12"))
                         })?;
                     let sq = square(&item[..split])?;
-                    let owner = if &item[split..split + 1] == "w" {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
+                    // The owner letter is ASCII: one byte.
                     let since_text = &item[split + 1..];
                     // The owner's latest move: this full move if the owner
                     // already moved in it, else the previous one.
@@ -357,15 +373,27 @@ fn validate(rules: &Rules, b: &Board) -> Result<(), FenError> {
             }
         }
     }
-    for color in Color::ALL.into_iter().filter(|_| !rules.delayed_promotion) {
-        let rank = rules.promotion_rank(color);
+    for color in Color::ALL {
+        let last = rules.promotion_rank(color);
+        let first = rules.home_rank(color);
         for sq in b.occupied(color).iter() {
-            if sq.rank() == rank && b.piece_at(sq).map(|p| p.role) == Some(Role::Pawn) {
+            if b.piece_at(sq).map(|p| p.role) != Some(Role::Pawn) {
+                continue;
+            }
+            if sq.rank() == last && !rules.delayed_promotion {
                 return Err(FenError::Pawns(sq));
+            }
+            // Pawns never step back, so none stands on its own first rank;
+            // a reprogrammed pawn may, so programmed games allow it.
+            if sq.rank() == first && !rules.is_programmed() {
+                return Err(FenError::PawnOnFirstRank(sq));
             }
         }
     }
-    Ok(())
+    rules
+        .variant
+        .validate_setup(rules, b)
+        .map_err(FenError::Setup)
 }
 
 pub(crate) fn format(rules: &Rules, b: &Board) -> String {

@@ -80,10 +80,58 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
             }
         }
     }
+    if rules.delayed_promotion
+        && counts[Role::Pawn.index()] > 0
+        && waiting_pawn_attack(rules, b, target, by)
+    {
+        return true;
+    }
     if rules.programs.is_some() && programmed_attack(rules, b, target, by) {
         return true;
     }
     rules.extra_attacks && rules.variant.extra_attack(rules, b, target, by)
+}
+
+/// Under delayed promotion (Chess 99) a pawn waiting on its last rank may
+/// become a promotion piece and move as it in one move, so it attacks what
+/// that piece would attack from there.
+fn waiting_pawn_attack(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    let rank = rules.promotion_rank(by);
+    let pawn = code(by, Role::Pawn);
+    (0..rules.size().files())
+        .map(|file| Square::new(file, rank))
+        .filter(|sq| b.cells[sq.index()] == pawn)
+        .any(|from| {
+            rules
+                .def
+                .promotion
+                .iter()
+                .any(|&role| reaches_as(rules, b, from, role, target))
+        })
+}
+
+/// Could a piece moving as `role` from `from` capture on `target`, by its
+/// leaps and rides?
+fn reaches_as(rules: &Rules, b: &Board, from: Square, role: Role, target: Square) -> bool {
+    let g = &rules.gen[role.index()];
+    let (f, t) = (from.index() as i16, target.index() as i16);
+    if g.leaps.iter().any(|&d| f + d == t) {
+        return true;
+    }
+    g.rides.iter().any(|&(d, range)| {
+        let mut s = f + d;
+        let mut n = 1;
+        loop {
+            if s == t {
+                return true;
+            }
+            if b.cells[s as usize] != EMPTY || n >= range {
+                return false;
+            }
+            s += d;
+            n += 1;
+        }
+    })
 }
 
 /// The square `v` away from `from`, if it is on the board.
@@ -521,10 +569,13 @@ fn play(rules: &Rules, n: &mut Board, mv: &Move) {
         n.set_castling(n.castling & !clear);
     }
     let ep = if mv.kind == MoveKind::DoubleStep {
-        // Record the square only when an enemy pawn could take en passant,
-        // so that repetition sees equal positions as equal.
+        // Recorded when a capture may be possible: an enemy pawn beside the
+        // pawn, or games where other pieces (Chess 99) or pawns out of a
+        // hole (Black Holes) may take. `Position` then keeps it only when an
+        // en-passant capture is legal, so that repetition sees equal
+        // positions as equal.
         let pawn = code(them, Role::Pawn);
-        let capturable = rules.ep_any_piece
+        let capturable = en_passant_anyhow(rules)
             || n.cells[mv.to.index() - 1] == pawn
             || n.cells[mv.to.index() + 1] == pawn;
         capturable.then(|| mv.from.offset(Rules::pawn_forward(us)))
@@ -537,7 +588,7 @@ fn play(rules: &Rules, n: &mut Board, mv: &Move) {
     if mover.role == Role::Pawn || captured.is_some() {
         n.halfmove = 0;
     } else {
-        n.halfmove += 1;
+        n.halfmove = n.halfmove.saturating_add(1);
     }
     rules.variant.after_move(
         rules,
@@ -550,9 +601,15 @@ fn play(rules: &Rules, n: &mut Board, mv: &Move) {
         },
     );
     if us == Color::Black {
-        n.fullmove += 1;
+        n.fullmove = n.fullmove.saturating_add(1);
     }
     n.set_turn(them);
+}
+
+/// Whether a two-square advance may be taken en passant by something other
+/// than a pawn standing beside it.
+pub(crate) fn en_passant_anyhow(rules: &Rules) -> bool {
+    rules.ep_any_piece || rules.extra_attacks
 }
 
 /// Ends the turn of a move that captures nothing and moves no pawn (a drop,
@@ -564,9 +621,9 @@ fn end_quiet_turn(n: &mut Board, counts: bool) {
         n.set_ep(None);
     }
     if counts {
-        n.halfmove += 1;
+        n.halfmove = n.halfmove.saturating_add(1);
         if us == Color::Black {
-            n.fullmove += 1;
+            n.fullmove = n.fullmove.saturating_add(1);
         }
     }
     n.set_turn(!us);
@@ -629,7 +686,9 @@ pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
     }
 }
 
-/// Fills `out` with the legal moves of the side to move.
+/// Fills `out` with the legal moves of the side to move. A full list may
+/// have left some out (Black Holes with many holes): [`all_legal_moves`]
+/// lists them all.
 pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     out.clear();
     if let Some(t) = &rules.bitboards {
@@ -638,6 +697,26 @@ pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         }
         out.clear();
     }
+    plain_legal_moves(rules, b, out);
+    rules.variant.filter_moves(rules, b, out);
+}
+
+/// Every legal move, however many: on the heap, and asked of the variant
+/// when a [`MoveList`] cannot hold them.
+pub(crate) fn all_legal_moves(rules: &Rules, b: &Board) -> Vec<Move> {
+    let mut moves = MoveList::new();
+    legal_moves(rules, b, &mut moves);
+    if moves.is_full() {
+        if let Some(all) = rules.variant.all_legal_moves(rules, b) {
+            return all;
+        }
+    }
+    moves.to_vec()
+}
+
+/// The legal moves by the pieces' own rules, before the variant's
+/// [`crate::variant::Variant::filter_moves`].
+pub(crate) fn plain_legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     pseudo_moves(rules, b, out);
     castling_moves(rules, b, out);
     let keep = legality(rules, b);
@@ -650,7 +729,6 @@ pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
         }
     }
     out.truncate(kept);
-    rules.variant.filter_moves(rules, b, out);
 }
 
 /// Counts the legal moves without keeping them (perft's last ply).
@@ -658,6 +736,9 @@ fn count_legal(rules: &Rules, b: &Board) -> u64 {
     if rules.variant.filters_moves() {
         let mut moves = MoveList::new();
         legal_moves(rules, b, &mut moves);
+        if moves.is_full() {
+            return all_legal_moves(rules, b).len() as u64;
+        }
         return moves.len() as u64;
     }
     if let Some(count) = rules.bitboards.as_ref().and_then(|t| t.count(rules, b)) {
@@ -801,6 +882,12 @@ pub(crate) fn perft(rules: &Rules, b: &Board, depth: u32) -> u64 {
     }
     let mut moves = MoveList::new();
     legal_moves(rules, b, &mut moves);
+    if moves.is_full() {
+        return all_legal_moves(rules, b)
+            .iter()
+            .map(|m| perft(rules, &make(rules, b, m), depth - 1))
+            .sum();
+    }
     moves
         .iter()
         .map(|m| perft(rules, &make(rules, b, m), depth - 1))

@@ -5,7 +5,7 @@ use crate::fen::{self, FenError};
 use crate::movegen;
 use crate::rules::Rules;
 use crate::variant::Restriction;
-use crate::{Board, Color, DrawReason, Move, MoveList, Outcome, Piece, Square, Tile, WinReason};
+use crate::{Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Square, Tile, WinReason};
 
 /// A position reached in a game of some variant.
 ///
@@ -26,11 +26,27 @@ impl Position {
     }
 
     pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Position, FenError> {
-        Ok(Position {
+        let mut pos = Position {
             rules,
             board: fen::parse(rules, fen)?,
             history: Vec::new(),
-        })
+        };
+        pos.settle_en_passant();
+        Ok(pos)
+    }
+
+    /// Keeps the en-passant square only if an en-passant capture is legal:
+    /// by the rules of chess two positions are the same when the same moves
+    /// are legal in them, so a right nobody can use must not tell them apart
+    /// (repetition) nor show in the FEN.
+    fn settle_en_passant(&mut self) {
+        if self.board.ep.is_none() {
+            return;
+        }
+        let moves = movegen::all_legal_moves(self.rules, &self.board);
+        if !moves.iter().any(|m| m.kind == MoveKind::EnPassant) {
+            self.board.set_ep(None);
+        }
     }
 
     pub fn fen(&self) -> String {
@@ -61,9 +77,7 @@ impl Position {
     /// (see [`crate::MAX_MOVES`]), too big to pass around by value or keep in
     /// an async task's state.
     pub fn legal_moves(&self) -> Vec<Move> {
-        let mut moves = MoveList::new();
-        movegen::legal_moves(self.rules, &self.board, &mut moves);
-        moves.to_vec()
+        movegen::all_legal_moves(self.rules, &self.board)
     }
 
     pub fn is_legal(&self, mv: &Move) -> bool {
@@ -101,6 +115,7 @@ impl Position {
         self.rules
             .variant
             .update_counters(self.rules, &mut self.board);
+        self.settle_en_passant();
     }
 
     /// The position after `mv`, without the game history (for previews).
@@ -143,7 +158,7 @@ impl Position {
                     .unwrap_or(Outcome::Draw(DrawReason::Stalemate)),
             );
         }
-        if v.insufficient_material(&self.board) {
+        if v.insufficient_material(self.rules, &self.board) {
             return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
         }
         if let Some(reason) = v.variant_draw(self.rules, &self.board) {

@@ -239,12 +239,14 @@ fn parse_ways(role: Role, body: &str) -> Result<Vec<Way>, ProgramError> {
         if file == 0 && rank == 0 {
             return refuse(format!("the {role}'s vector 0,0 goes nowhere"));
         }
-        if file.abs() > MAX_COMPONENT || rank.abs() > MAX_COMPONENT {
+        let limit = i64::from(MAX_COMPONENT);
+        if file.abs() > limit || rank.abs() > limit {
             return refuse(format!(
-                "the {role}'s vector {} leaves the board: at most 15 squares each way",
-                word
+                "the {role}'s vector {word} leaves the board: at most {MAX_COMPONENT} squares each way"
             ));
         }
+        // Both parts are within ±MAX_COMPONENT, so they fit an i8.
+        let vector = (file as i8, rank as i8);
         let way = Way { reach, vector };
         if !ways.contains(&way) {
             ways.push(way);
@@ -260,13 +262,26 @@ fn parse_ways(role: Role, body: &str) -> Result<Vec<Way>, ProgramError> {
     Ok(ways)
 }
 
-/// `rank,file` (also `(rank,file)`) as a `(file, rank)` vector.
-fn parse_vector(word: &str) -> Option<Vector> {
+/// `rank,file` (also `(rank,file)`) as a `(file, rank)` pair of whole
+/// numbers, however large (the caller says when one is out of range).
+fn parse_vector(word: &str) -> Option<(i64, i64)> {
     let inner = word.trim_start_matches('(').trim_end_matches([')', ',']);
     let (r, f) = inner.split_once(',')?;
-    let r: i8 = r.trim().parse().ok()?;
-    let f: i8 = f.trim().parse().ok()?;
-    Some((f, r))
+    Some((whole_number(f.trim())?, whole_number(r.trim())?))
+}
+
+/// An optionally signed run of digits; one too long for an `i64` counts as
+/// the largest number of its sign, which no board allows anyway.
+fn whole_number(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.strip_prefix(['-', '+']) {
+        Some(rest) => (text.starts_with('-'), rest),
+        None => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.parse::<i64>().unwrap_or(i64::MAX);
+    Some(if negative { -n } else { n })
 }
 
 /// Refuses ways that reach too many squares (see [`MAX_REACH`]).

@@ -117,6 +117,13 @@ impl Position {
         if text.trim().chars().count() > MAX_MOVE_TEXT {
             return Err(err(MoveErrorKind::TooLong));
         }
+        // Every reading below works on ASCII: the few non-ASCII signs people
+        // paste (a typographic `×` or dash) become their ASCII forms, and
+        // anything else non-ASCII cannot be part of a move.
+        let input = match ascii_move_text(&input) {
+            Some(text) => text,
+            None => return Err(err(MoveErrorKind::Malformed)),
+        };
         let mut legal = self.legal_moves();
         if let Some(found) = self.parse_hole_forms(&input, &legal) {
             return found.map_err(err);
@@ -139,6 +146,9 @@ impl Position {
             }
         };
         let places = legal.iter().any(|m| m.kind == MoveKind::PlaceVoid);
+        if main.is_empty() && self.rules().variant().voids() != crate::variant::Voids::Placed {
+            return Err(err(MoveErrorKind::Malformed));
+        }
         if main.is_empty() {
             let sq = via.ok_or_else(|| err(MoveErrorKind::Malformed))?;
             return legal
@@ -161,12 +171,18 @@ impl Position {
         let relocating = !self.rules().extra_attacks && legal.iter().any(|m| m.via.is_some());
         if let Some(sq) = via {
             if !relocating {
-                return Err(err(MoveErrorKind::Illegal(if self.rules().extra_attacks {
-                    "write a hole's drop as (He1) or H@e1, and a move through holes as Ra1-b1-a4xb4"
-                        .into()
-                } else {
-                    "the void moves only together with a capture".into()
-                })));
+                use crate::variant::Voids;
+                let why = match self.rules().variant().voids() {
+                    _ if self.rules().extra_attacks => {
+                        "write a hole's drop as (He1) or H@e1, and a move through holes as Ra1-b1-a4xb4"
+                    }
+                    Voids::Placed => "the void moves only together with a capture",
+                    Voids::ByRule => {
+                        "a move here has no @ part: voids appear by themselves, from captures"
+                    }
+                    Voids::None => return Err(err(MoveErrorKind::Malformed)),
+                };
+                return Err(err(MoveErrorKind::Illegal(why.into())));
             }
             let (with, without): (Vec<Move>, Vec<Move>) =
                 legal.iter().copied().partition(|m| m.via == Some(sq));
@@ -232,6 +248,22 @@ impl Position {
             // piece, whatever order the generator found them in.
             found.sort_by_key(|m| (m.from.file(), m.from.rank(), m.to.file(), m.to.rank()));
             found.dedup();
+            // A promotion that names no piece takes the game's default, if
+            // it has one, when the moves found differ only in the piece.
+            if let (None, Some(default), [first, ..]) = (
+                p.promotion,
+                self.rules().variant().default_promotion(),
+                found.as_slice(),
+            ) {
+                let (from, to) = (first.from, first.to);
+                if found.len() > 1
+                    && found
+                        .iter()
+                        .all(|m| m.from == from && m.to == to && m.promotion.is_some())
+                {
+                    found.retain(|m| m.promotion == Some(default));
+                }
+            }
             match found.len() {
                 0 => continue,
                 1 => return Ok(found[0]),
@@ -306,6 +338,11 @@ impl Position {
             let mut chars = d.chars();
             let role = self.rules().role_for_letter(chars.next()?)?;
             let sq = Square::parse(&chars.as_str().to_ascii_lowercase())?;
+            if role != Role::Hole {
+                return Some(Err(MoveErrorKind::Illegal(format!(
+                    "only holes are dropped, not a {role}: write a drop like (H{sq}) or H@{sq}"
+                ))));
+            }
             return Some(
                 legal
                     .iter()
@@ -318,43 +355,71 @@ impl Position {
                     }),
             );
         }
-        // Four squares: start, black hole, white hole, end.
+        // Four squares: start, black hole, white hole, end, after an
+        // optional piece letter; the last sign is `x` for a capture.
         let (body, promo) = match t.split_once('=') {
             Some((b, p)) => (b, Some(self.rules().role_for_letter(p.chars().next()?)?)),
             None => (t, None),
         };
-        let lower = body.to_ascii_lowercase();
-        let rest =
-            lower.trim_start_matches(|c: char| c.is_ascii_alphabetic() && c.is_ascii_uppercase());
-        let body_rest = if body.starts_with(|c: char| c.is_ascii_uppercase()) {
-            &lower[1..]
-        } else {
-            rest
+        let (named, squares_text) = match body.chars().next() {
+            Some(c) if c.is_ascii_uppercase() => {
+                (Some(self.rules().role_for_letter(c)?), &body[1..])
+            }
+            _ => (None, body),
         };
-        let squares: Vec<Square> = body_rest
-            .split(['-', 'x'])
-            .map(Square::parse)
+        let lower = squares_text.to_ascii_lowercase();
+        let mut parts = Vec::new();
+        let mut signs = Vec::new();
+        let mut start = 0;
+        for (i, c) in lower.char_indices() {
+            if c == '-' || c == 'x' {
+                parts.push(&lower[start..i]);
+                signs.push(c);
+                start = i + 1;
+            }
+        }
+        parts.push(&lower[start..]);
+        let squares: Vec<Square> = parts
+            .iter()
+            .map(|p| Square::parse(p))
             .collect::<Option<Vec<_>>>()?;
         let [from, black, white, to] = squares.as_slice() else {
             return None;
         };
-        Some(
-            legal
-                .iter()
-                .find(|m| {
-                    m.from == *from
-                        && m.to == *to
-                        && m.via == Some(*white)
-                        && (promo.is_none() || m.promotion == promo)
-                        && crate::variants::black_holes::black_hole(self.board(), m) == Some(*black)
-                })
-                .copied()
-                .ok_or_else(|| {
-                    MoveErrorKind::Illegal(format!(
-                        "no piece of yours on {from} can go through your hole on {black} and out of your hole on {white} to {to}"
-                    ))
-                }),
-        )
+        let (from, to) = (*from, *to);
+        if let Some(role) = named {
+            match self.board().piece_at(from) {
+                Some(p) if p.color == self.turn() && p.role != role => {
+                    return Some(Err(MoveErrorKind::Illegal(format!(
+                        "the piece on {from} is a {}, not a {role}",
+                        p.role
+                    ))))
+                }
+                _ => {}
+            }
+        }
+        let found = legal.iter().find(|m| {
+            m.from == from
+                && m.to == to
+                && m.via == Some(*white)
+                && (promo.is_none() || m.promotion == promo)
+                && crate::variants::black_holes::black_hole(self.board(), m) == Some(*black)
+        });
+        let Some(m) = found else {
+            return Some(Err(MoveErrorKind::Illegal(format!(
+                "no piece of yours on {from} can go through your hole on {black} and out of your hole on {white} to {to}"
+            ))));
+        };
+        let captures = m.kind == MoveKind::EnPassant || self.board().piece_at(to).is_some();
+        match (signs.last(), captures) {
+            (Some('x'), false) => Some(Err(MoveErrorKind::Illegal(format!(
+                "{to} is empty, so this move captures nothing: write it with - before {to}"
+            )))),
+            (Some('-'), true) => Some(Err(MoveErrorKind::Illegal(format!(
+                "this move captures on {to}: write it with x before {to}"
+            )))),
+            _ => Some(Ok(*m)),
+        }
     }
 
     /// Chess 99's own move forms: castling with a named piece (`O-h1`) and a
@@ -674,19 +739,15 @@ fn san_plain(pos: &Position, mv: &Move) -> String {
     }
     let capture = mv.kind == MoveKind::EnPassant || is_color(b.cells[mv.to.index()], !b.turn());
     let mut s = String::new();
-    if role == Role::Pawn && rules.program(b.turn(), role).is_some() {
-        // A reprogrammed pawn may reach a square from several places and
-        // sideways without capturing: name its file, or its square.
-        let others: Vec<Move> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.to == mv.to && m.from != mv.from && movegen::role_at(b, m.from) == role)
-            .collect();
-        if others.iter().any(|m| m.from.file() == mv.from.file()) {
-            s.push_str(&mv.from.to_string());
-        } else if !others.is_empty() || capture || mv.from.file() != mv.to.file() {
-            s.push(mv.from.file_char());
+    if rules.is_programmed() {
+        // A reprogrammed game: which other pieces could have gone to the
+        // same square depends on programs the opponent may not know, and
+        // so does whether a piece is programmed at all. Name the start
+        // square always, so the notation tells nothing more than the move.
+        if role != Role::Pawn {
+            s.push(rules.letter(role).unwrap_or('?'));
         }
+        s.push_str(&mv.from.to_string());
         if capture {
             s.push('x');
         }
@@ -827,6 +888,20 @@ fn parse_text(pos: &Position, text: &str) -> Option<Parsed> {
     (!readings.is_empty()).then_some(Parsed::Patterns(readings))
 }
 
+/// `text` with typographic signs made ASCII (`×` to `x`, dashes to `-`),
+/// or `None` if something non-ASCII remains.
+fn ascii_move_text(text: &str) -> Option<String> {
+    let out: String = text
+        .chars()
+        .map(|c| match c {
+            '×' => 'x',
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+            other => other,
+        })
+        .collect();
+    out.is_ascii().then_some(out)
+}
+
 fn single_role(rules: &crate::Rules, letter: &str) -> Option<Role> {
     let mut chars = letter.chars();
     let c = chars.next()?;
@@ -871,20 +946,43 @@ fn from_part(rest: &str) -> Option<(Option<u8>, Option<u8>)> {
 
 /// `e2e4`, `e7e8q`: start, end and promotion of a coordinate move.
 fn split_coordinates(pos: &Position, text: &str) -> Option<(Square, Square, Option<Role>)> {
+    if !text.is_ascii() {
+        return None;
+    }
     let lower = text.to_ascii_lowercase();
-    let digits_end = |s: &str| {
-        1 + s[1..]
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(s.len() - 1)
+    // Where a square's rank digits end: after the file letter, the digits.
+    let digits_end = |s: &str| -> Option<usize> {
+        let tail = s.get(1..)?;
+        Some(
+            1 + tail
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(tail.len()),
+        )
     };
-    let a = digits_end(&lower);
+    let a = digits_end(&lower)?;
     let from = Square::parse(&lower[..a])?;
     let rest = &lower[a..];
-    let b = digits_end(rest);
+    let b = digits_end(rest)?;
     let to = Square::parse(&rest[..b])?;
     let promo = match &rest[b..] {
         "" => None,
         p => Some(pos.rules().role_for_letter(p.chars().next()?)?),
     };
     Some((from, to, promo))
+}
+
+/// The moves of a game's text as people paste it: move numbers are
+/// dropped whether they stand apart (`1. e4`, `1... e5`) or are joined to
+/// the move (`1.e4`, `12...Nf6`), and so are results (`1-0`, `1/2-1/2`,
+/// `*`). Each item is one move's text, for [`Position::parse_move`].
+pub fn movetext(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace().filter_map(|word| {
+        let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let rest = &word[digits..];
+        let after_dots = rest.trim_start_matches('.');
+        let numbered = digits > 0 && (after_dots.len() < rest.len() || rest.is_empty());
+        let word = if numbered { after_dots } else { word };
+        let result = matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*");
+        (!word.is_empty() && !result).then_some(word)
+    })
 }

@@ -65,9 +65,32 @@ pub struct Restriction {
     pub reason: String,
 }
 
+/// Whether a game has voids, and how they come about; decides which words
+/// a refused move may use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Voids {
+    /// No square is ever a void.
+    None,
+    /// Voids appear by the game's own rules (Void Chess: after captures).
+    ByRule,
+    /// Players place and move the void with `@` (Suicide Void Chess).
+    Placed,
+}
+
 /// A game's rules beyond its [`Definition`].
 pub trait Variant: Send + Sync + 'static {
     fn definition(&self) -> Definition;
+
+    /// The piece a pawn becomes when the player names none (Super Chess:
+    /// the Queen); `None` asks the player to choose.
+    fn default_promotion(&self) -> Option<Role> {
+        None
+    }
+
+    /// Whether the game has voids, and who makes them.
+    fn voids(&self) -> Voids {
+        Voids::None
+    }
 
     /// Tile effects at the end of every move, after the pieces moved and
     /// before the opponent's turn (Void Chess: unstable tiles and voids).
@@ -103,6 +126,13 @@ pub trait Variant: Send + Sync + 'static {
     /// Removes moves the variant forbids beyond king safety (antichess:
     /// anything but a capture when a capture is possible). Called last.
     fn filter_moves(&self, _rules: &Rules, _board: &Board, _moves: &mut MoveList) {}
+
+    /// Every legal move, when [`Variant::filter_moves`] filled its list and
+    /// there may be more (Black Holes with many holes); `None` when the list
+    /// cannot overflow.
+    fn all_legal_moves(&self, _rules: &Rules, _board: &Board) -> Option<Vec<Move>> {
+        None
+    }
 
     /// Whether [`Variant::filter_moves`] does anything (lets perft count
     /// without building move lists when it does not).
@@ -182,7 +212,13 @@ pub trait Variant: Send + Sync + 'static {
     }
 
     /// Neither side can ever win.
-    fn insufficient_material(&self, board: &Board) -> bool;
+    fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool;
+
+    /// Refuses a position (read from a FEN) that the variant's own rules
+    /// can never reach, with the reason in words.
+    fn validate_setup(&self, _rules: &Rules, _board: &Board) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Counters that follow the game but not move generation (Void Chess's
     /// siege); updated by [`crate::Position::play`], not by perft.

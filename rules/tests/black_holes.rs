@@ -281,3 +281,124 @@ fn bad_hole_notation_says_how_to_write_it() {
         "(Ha3) is illegal: a hole can only be dropped on an empty square of your first rank"
     );
 }
+
+// ---- issue 21: the move reader, en passant through a hole, long move lists ----
+
+/// Text in any script is refused with a reason, never a panic (a chat line
+/// `éé@a1` once took the whole bot down), and the position stays as it was.
+#[test]
+fn multi_byte_text_is_refused_without_panicking() {
+    let long = "é".repeat(500);
+    let inputs = [
+        "éé@a1",
+        "ßß@b2",
+        "é@a1",
+        "@é",
+        "ée4",
+        "H@é1",
+        "(Hé1)",
+        "Ré1-b1-a4xb4",
+        "a1-é-b2-c3",
+        "日本語@e5",
+        "e2e4é",
+        "",
+        "   ",
+        long.as_str(),
+    ];
+    for fen in [
+        "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w Qq - 0 1",
+        "rn1qk/p1ppp/Bphh1/3hH/HP3/3N1/PBPPP/RH1QK w - - 0 1",
+    ] {
+        let p = pos(fen);
+        for text in inputs {
+            let mut q = p.clone();
+            assert!(q.play_text(text).is_err(), "{text:?} was read as a move");
+            assert_eq!(q.fen(), p.fen());
+        }
+    }
+}
+
+#[test]
+fn a_pawn_out_of_a_hole_takes_en_passant() {
+    let mut p = pos("4k/5/4p/3h1/5/5/1P3/4K w - - 0 1");
+    p.play_text("b4").unwrap();
+    assert_eq!(p.board().en_passant(), Some(sq("b3")), "{}", p.fen());
+    let (mv, san) = p.play_text("e6-d5-d5xb3").unwrap();
+    assert_eq!(mv.kind, MoveKind::EnPassant);
+    assert_eq!(san, "e6-d5-d5xb3");
+    assert_eq!(p.piece_at(sq("b4")), None, "the pawn taken en passant");
+    assert_eq!(p.piece_at(sq("b3")).map(|p| p.role), Some(Role::Pawn));
+}
+
+#[test]
+fn an_en_passant_square_nobody_can_use_is_dropped() {
+    // No hole of Black's and no pawn beside: the square would only tell
+    // equal positions apart.
+    let mut p = pos("4k/5/4p/5/5/5/1P3/4K w - - 0 1");
+    p.play_text("b4").unwrap();
+    assert_eq!(p.board().en_passant(), None);
+}
+
+#[test]
+fn the_piece_letter_and_the_capture_sign_are_checked() {
+    let p = pos("rn1qk/p1ppp/Bphh1/3hH/HP3/3N1/PBPPP/RH1QK w - - 0 1");
+    let rook_moves = sans_from(&p, "a1");
+    let capture = rook_moves
+        .iter()
+        .find(|s| s.contains('x') && s.matches('-').count() == 2)
+        .expect("a relativistic capture by the rook");
+    let quiet = rook_moves
+        .iter()
+        .find(|s| s.matches('-').count() == 3)
+        .expect("a relativistic move by the rook");
+    assert!(p.parse_move(capture).is_ok());
+    let as_knight = capture.replacen('R', "N", 1);
+    let e = p.parse_move(&as_knight).unwrap_err().to_string();
+    assert!(e.contains("is a rook, not a knight"), "{e}");
+    let wrong_sign = format!(
+        "{}-{}",
+        &capture[..capture.rfind('x').unwrap()],
+        &capture[capture.rfind('x').unwrap() + 1..]
+    );
+    let e = p.parse_move(&wrong_sign).unwrap_err().to_string();
+    assert!(e.contains("captures on"), "{e}");
+    let i = quiet.rfind('-').unwrap();
+    let wrong_sign = format!("{}x{}", &quiet[..i], &quiet[i + 1..]);
+    let e = p.parse_move(&wrong_sign).unwrap_err().to_string();
+    assert!(e.contains("captures nothing"), "{e}");
+}
+
+#[test]
+fn only_holes_are_dropped_and_no_void_is_mentioned() {
+    let p = pos("rnbqk/ppppp/5/5/5/5/PPPPP/R1BQK w Qq - 0 1");
+    for text in ["(Nb1)", "N@b1", "(Qb1)"] {
+        let e = p.parse_move(text).unwrap_err().to_string();
+        assert!(e.contains("only holes are dropped"), "{text}: {e}");
+    }
+    assert!(p.parse_move("(Hb1)").is_ok());
+    for text in ["@e5", "e2e4@e5", "Nf3@e5", "(Nb1)"] {
+        let e = p.parse_move(text).unwrap_err().to_string();
+        assert!(!e.contains("void"), "{text}: {e}");
+    }
+}
+
+/// With holes nearly everywhere a side has more legal moves than the move
+/// list holds on the stack; none is left out, and the last ones listed are
+/// played like any other.
+#[test]
+fn no_move_list_is_ever_cut() {
+    let p = pos("kr3/ppHHH/HHHHH/HHHHH/HHHHH/HHHHH/HHHHH/HHHHK w - - 0 1");
+    let moves = p.legal_moves();
+    assert!(moves.len() > voidmate_rules::MAX_MOVES, "{}", moves.len());
+    assert_eq!(p.perft(1), moves.len() as u64);
+    let mut distinct = moves.clone();
+    distinct.sort_by_key(|m| format!("{m:?}"));
+    distinct.dedup();
+    assert_eq!(distinct.len(), moves.len(), "no move twice");
+    for m in moves.iter().rev().take(12) {
+        let san = p.san(m);
+        assert_eq!(p.parse_move(&san).as_ref(), Ok(m), "{san}");
+        let mut q = p.clone();
+        q.play(m).unwrap();
+    }
+}

@@ -232,3 +232,66 @@ fn a_plain_pawn_move_is_never_read_as_a_waiting_pawns_promotion() {
     );
     assert_eq!(p.parse_move("a9b7n").unwrap(), knight);
 }
+
+// ---- issue 21: the waiting pawn attacks; en passant as the page pictures it ----
+
+/// A pawn waiting on the last rank may become a bishop or knight and move
+/// in one go, so it attacks what those pieces would: one attack test serves
+/// check, the king-capture draw and the claims.
+#[test]
+fn a_waiting_pawn_attacks_like_its_promotion_pieces() {
+    let p = pos("4P4/3k5/9/9/9/9/9/9/4K3q b - - 0 1");
+    assert!(p.is_check(), "the pawn on e9 attacks d8 as a bishop would");
+    // Taking the king while the waiting pawn attacks one's own is a draw.
+    let mut q = p.clone();
+    q.play_text("Qxe1").unwrap();
+    assert_eq!(
+        q.outcome(),
+        Some(Outcome::Draw(DrawReason::KingTakenInCheck))
+    );
+    // With White to move, both kings are attacked: a claim.
+    let w = pos("4P4/3k5/9/9/9/9/9/9/4K3q w - - 0 1");
+    assert_eq!(w.claimable_draw(), Some(DrawReason::BothKingsAttacked));
+    // A pawn arriving on the last rank gives check at once.
+    let mut r = pos("9/3kP4/9/9/9/9/9/9/4K4 w - - 0 1");
+    let (_, san) = r.play_text("e9").unwrap();
+    assert_eq!(san, "e9+");
+    // As a knight it attacks c8, f7 and g8 too, but not d9 or e8.
+    let k = pos("4P4/9/9/9/9/9/9/9/4K1k2 b - - 0 1");
+    for (sq, attacked) in [
+        ("c8", true),
+        ("f7", true),
+        ("g8", true),
+        ("d9", false),
+        ("e8", false),
+    ] {
+        let s = voidmate_rules::Square::parse(sq).unwrap();
+        assert_eq!(k.is_attacked(s, Color::White), attacked, "{sq}");
+    }
+}
+
+/// Decision: en passant is taken as if the pawn had stopped on the square
+/// it passed, so a rook behind the pawn, blocked by it now, still takes.
+#[test]
+fn en_passant_as_if_the_pawn_were_pushed_back() {
+    let mut p = pos("8k/4r4/9/9/9/9/9/4P4/K8 w - - 0 1");
+    p.play_text("e4").unwrap();
+    assert!(has(&p, "Rxe3"), "{:?}", sans(&p));
+    let (mv, _) = p.play_text("Rxe3").unwrap();
+    assert_eq!(mv.kind, MoveKind::EnPassant);
+    assert_eq!(p.piece_at(sq("e4")), None, "the pawn is taken");
+    assert_eq!(
+        p.piece_at(sq("e3")).map(|p| (p.color, p.role)),
+        Some((Color::Black, Role::Rook))
+    );
+    // The right lasts one move only.
+    let mut q = pos("8k/4r4/9/9/9/9/9/4P4/K8 w - - 0 1");
+    q.play_text("e4").unwrap();
+    q.play_text("Kh8").unwrap();
+    q.play_text("Kb1").unwrap();
+    assert!(!has(&q, "Rxe3"));
+}
+
+fn sq(s: &str) -> voidmate_rules::Square {
+    voidmate_rules::Square::parse(s).unwrap()
+}

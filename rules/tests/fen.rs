@@ -141,7 +141,7 @@ impl Variant for Wide {
             royal: Some(Role::King),
         }
     }
-    fn insufficient_material(&self, _: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _: &Board) -> bool {
         false
     }
 }
@@ -160,7 +160,7 @@ impl Variant for Narrow {
             royal: Some(Role::King),
         }
     }
-    fn insufficient_material(&self, _: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _: &Board) -> bool {
         false
     }
 }
@@ -248,4 +248,53 @@ fn a_5x8_board_plays_and_perft_agrees_with_brute_force() {
     }
     assert_eq!(p.perft(2), total);
     assert!(Position::from_fen(rules, "rnbqk/ppppp/6/5/5/5/PPPPP/RNBQK w - - 0 1").is_err());
+}
+
+// ---- issue 21: bad input gets a clear error, never a panic ----
+
+#[test]
+fn a_non_ascii_owner_letter_in_the_tile_field_is_an_error() {
+    for tiles in [
+        "unstable:a1é3",
+        "unstable:e5é",
+        "unstable:éé",
+        "void:é1",
+        "siege:é",
+    ] {
+        let fen = format!("4k4/9/9/9/4R4/9/9/9/4K4 w - - 0 1 {tiles}");
+        let e = Position::from_fen(variants::void(), &fen).unwrap_err();
+        assert!(matches!(e, FenError::Tiles(_)), "{tiles}: {e}");
+    }
+}
+
+#[test]
+fn pawns_on_their_own_first_rank_are_refused() {
+    for (rules, fen) in [
+        (variants::standard(), "4k3/8/8/8/8/8/8/P3K3 w - - 0 1"),
+        (variants::standard(), "p3k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        (variants::void(), "4k4/9/9/9/9/9/9/9/P3K4 w - - 0 1"),
+        (variants::chess99(), "4k4/9/9/9/9/9/9/9/P3K4 w - - 0 1"),
+    ] {
+        let e = Position::from_fen(rules, fen).unwrap_err();
+        assert!(matches!(e, FenError::PawnOnFirstRank(_)), "{fen}: {e}");
+        assert!(e.to_string().contains("first rank"), "{e}");
+    }
+}
+
+#[test]
+fn move_counters_are_bounded_and_never_wrap() {
+    let e =
+        Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/4K3 b - - 0 65535").unwrap_err();
+    assert!(matches!(e, FenError::Counter(_)), "{e}");
+    assert!(e.to_string().contains("50000"), "{e}");
+    let e = Position::from_fen(
+        variants::standard(),
+        "4k3/8/8/8/8/8/8/4K3 b - - 99999999999 1",
+    )
+    .unwrap_err();
+    assert!(matches!(e, FenError::Counter(_)), "{e}");
+    let mut p =
+        Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/R3K3 b - - 0 50000").unwrap();
+    p.play_text("Kd7").unwrap();
+    assert_eq!(p.board().fullmove_number(), 50001);
 }

@@ -174,3 +174,57 @@ fn a_failed_parse_changes_nothing() {
     assert!(p.play_text("Qh5").is_err());
     assert_eq!(p.fen(), before);
 }
+
+// ---- issue 21: text as people paste it; no void words without a void ----
+
+#[test]
+fn move_numbers_joined_to_moves_are_read_like_apart() {
+    let read: Vec<&str> = voidmate_rules::san::movetext("1.e4 a5 2.Ke2").collect();
+    assert_eq!(read, ["e4", "a5", "Ke2"]);
+    let read: Vec<&str> =
+        voidmate_rules::san::movetext("1. e4 e5 2. Nf3 2... Nc6 3.O-O 0-0 12...Nf6 1-0").collect();
+    assert_eq!(read, ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0", "Nf6"]);
+    assert_eq!(
+        voidmate_rules::san::movetext("1. 2... * 1/2-1/2").count(),
+        0
+    );
+    assert_eq!(
+        voidmate_rules::san::movetext("é 1.é").collect::<Vec<_>>(),
+        ["é", "é"]
+    );
+}
+
+#[test]
+fn typographic_signs_are_read_and_other_scripts_refused() {
+    let mut p = Position::from_fen(
+        variants::standard(),
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    )
+    .unwrap();
+    assert!(p.clone().play_text("e4×d5").is_ok());
+    assert!(p.clone().play_text("d2–d3").is_ok());
+    for text in ["é4", "ｅ4", "e４", "Nf3é", "日本"] {
+        assert!(p.play_text(text).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn games_without_a_void_never_speak_of_one() {
+    for rules in [
+        variants::standard(),
+        variants::antichess(),
+        variants::chess99(),
+    ] {
+        let p = Position::new(rules);
+        for text in ["@e5", "e4@e5", "Nf3@e5", "exd5@e4"] {
+            let e = p.parse_move(text).unwrap_err().to_string();
+            assert!(!e.contains("void"), "{}: {text}: {e}", rules.name());
+        }
+    }
+    // Void Chess has voids, but none that a player moves.
+    let e = Position::new(variants::void())
+        .parse_move("e4@e5")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no @ part"), "{e}");
+}

@@ -210,7 +210,8 @@ fn a_programmed_pawn_moves_by_its_program_and_still_promotes() {
     assert_eq!(promos, 20, "two squares, ten promotion pieces each");
     let mut q2 = q.clone();
     let (_, san) = q2.play_text("g16=I").unwrap();
-    assert_eq!(san, "hg16=I");
+    // The start square is always named in a programmed game (issue 21, point 8).
+    assert_eq!(san, "h15g16=I");
     assert_eq!(q2.piece_at(sq("g16")).map(|p| p.role), Some(Role::Prince));
 }
 
@@ -283,4 +284,48 @@ fn a_double_step_onto_the_last_rank_promotes() {
         .collect();
     assert_eq!(to16.len(), 10);
     assert!(to16.iter().all(|m| m.promotion.is_some()));
+}
+
+// ---- issue 21: public notation, bounded vectors ----
+
+/// Notation that others see must not depend on a secret program: in a
+/// programmed game every move names its start square, so `Nbh4` (which
+/// would tell that the other knight can reach h4 too) is never written.
+#[test]
+fn public_notation_reveals_nothing_of_a_program() {
+    let p = pos_with(
+        "N: jump 3,1 1,3 -3,1",
+        "default",
+        "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/1N3N9K w - - 0 1",
+    );
+    for m in p.legal_moves() {
+        let san = p.san(&m);
+        assert!(san.contains(&m.from.to_string()), "{san} hides its start");
+        assert_eq!(p.parse_move(&san), Ok(m), "{san}");
+    }
+    // The opponent's unprogrammed pieces are written the same way: whether
+    // a piece is programmed is secret too.
+    let q = pos_with(
+        "N: jump 3,1",
+        "default",
+        "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/1N13K b - - 0 1",
+    );
+    let (_, san) = q.clone().play_text("Kb16").unwrap();
+    assert_eq!(san, "Ka16b16");
+}
+
+#[test]
+fn vectors_out_of_range_are_refused_with_the_reason() {
+    for text in [
+        "N: jump -128,0",
+        "N: jump 999,1",
+        "N: jump 1,-999",
+        "N: jump 16,0",
+        "N: jump 99999999999999999999999,1",
+    ] {
+        let e = refusal(text);
+        assert!(e.contains("at most 15 squares"), "{text}: {e}");
+    }
+    assert!(refusal("N: jump 1é,2").contains("not a vector"));
+    assert!(Program::parse(variants::super16(), "N: jump -15,15").is_ok());
 }

@@ -237,3 +237,22 @@ fn a_promotion_that_takes_the_last_piece_loses() {
     q.play_text("exd8=Q@e7").unwrap();
     assert_eq!(q.outcome().and_then(|o| o.winner()), Some(Color::White));
 }
+
+/// Black places the void before White's first move, so a position without
+/// the void and White to move cannot arise: its FEN is refused.
+#[test]
+fn a_fen_without_the_void_needs_black_to_move() {
+    let e = Position::from_fen(
+        variants::suicide_void(false),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("Black to move"), "{e}");
+    let p = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b - - 0 1");
+    assert_eq!(p.turn(), Color::Black);
+    assert!(p
+        .legal_moves()
+        .iter()
+        .all(|m| m.kind == MoveKind::PlaceVoid));
+}

@@ -181,3 +181,71 @@ fn no_legal_move_leaves_the_own_king_attacked() {
         }
     }
 }
+
+// ---- issue 21: default promotion, dead positions ----
+
+#[test]
+fn a_pawn_promotes_to_a_queen_unless_another_piece_is_named() {
+    let fen = "k15/7P8/16/16/16/16/16/16/16/16/16/16/16/16/16/15K w - - 0 1";
+    for text in ["h16", "h15h16", "h16+"] {
+        let mut p = pos(fen);
+        let (mv, san) = p.play_text(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(mv.promotion, Some(Role::Queen), "{text}");
+        assert!(san.starts_with("h16=Q"), "{san}");
+    }
+    let mut p = pos(fen);
+    let (mv, _) = p.play_text("h16=I").unwrap();
+    assert_eq!(mv.promotion, Some(Role::Prince));
+}
+
+/// Decision (docs/rules/super16.md): a bare king against a king and one
+/// Knight, Bishop, Super Knight, Archbishop or Programmable Piece, or
+/// bishops all on one colour, can never be mated: drawn at once.
+#[test]
+fn material_that_can_never_mate_is_a_draw() {
+    let dead = Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+    // The pieces stand on rank 8, off the kings' lines.
+    let with = |piece: &str| {
+        pos(&format!(
+            "k15/16/16/16/16/16/16/16/{piece}/16/16/16/16/16/16/15K w - - 0 1"
+        ))
+    };
+    for piece in [
+        "7N8", "7B8", "7U8", "7H8", "7G8", "7n8", "16", "4B1B9", "4B1b9",
+    ] {
+        assert_eq!(with(piece).outcome(), dead, "{piece}");
+    }
+    // Pieces that can mate, two knights, or bishops on both colours play on.
+    for piece in [
+        "7F8", "7I8", "7S8", "7R8", "7Q8", "6NN8", "7N7n", "6BB8", "6B2b6", "7P8",
+    ] {
+        assert_eq!(with(piece).outcome(), None, "{piece}");
+    }
+}
+
+/// In a game with reprogrammed pieces a knight may move like a queen:
+/// only bare kings are a dead position there.
+#[test]
+fn programmed_games_draw_only_on_bare_kings() {
+    let rules = voidmate_rules::variants::programmed(
+        variants::super16(),
+        &voidmate_rules::Program::parse(variants::super16(), "N: slide 1,0 0,1 1,1").unwrap(),
+        &voidmate_rules::Program::none(),
+    )
+    .unwrap();
+    let knight = Position::from_fen(
+        rules,
+        "k15/16/16/16/16/16/16/7N8/16/16/16/16/16/16/16/15K w - - 0 1",
+    )
+    .unwrap();
+    assert_eq!(knight.outcome(), None);
+    let bare = Position::from_fen(
+        rules,
+        "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/15K w - - 0 1",
+    )
+    .unwrap();
+    assert_eq!(
+        bare.outcome(),
+        Some(Outcome::Draw(DrawReason::InsufficientMaterial))
+    );
+}

@@ -54,7 +54,7 @@ impl Variant for Antichess {
 
     /// Any two pieces can still give themselves away; no position is dead
     /// by material alone.
-    fn insufficient_material(&self, _board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _board: &Board) -> bool {
         false
     }
 }

@@ -18,7 +18,7 @@
 
 use super::standard::orthodox_roster;
 use crate::board::{Board, WALL};
-use crate::movegen::{leaves_king_safe, role_at};
+use crate::movegen::{leaves_king_safe, plain_legal_moves, role_at};
 use crate::movement::{Movement, DIAGONAL, KNIGHT, ORTHOGONAL};
 use crate::rules::delta;
 use crate::square::STRIDE;
@@ -81,39 +81,26 @@ impl Variant for BlackHoles {
     }
 
     fn filter_moves(&self, rules: &Rules, board: &Board, moves: &mut MoveList) {
-        let us = board.turn();
         // Holes are never taken by a normal move.
-        moves.retain(|m| !is_hole_of(board, m.to, !us));
-        let mut extra: Vec<Move> = Vec::new();
-        // Drops on the first rank.
-        let home = rules.home_rank(us);
-        for file in 0..SIZE.files() {
-            let sq = Square::new(file, home);
-            if board.piece_at(sq).is_none() {
-                extra.push(Move {
-                    promotion: Some(Role::Hole),
-                    ..Move::new(sq, sq, MoveKind::Drop)
-                });
+        moves.retain(|m| !is_hole_of(board, m.to, !board.turn()));
+        extra_moves(rules, board, &mut |m| {
+            if !moves.is_full() {
+                moves.push(m)
             }
-        }
-        // Holes step like kings, onto empty squares only.
-        for from in board.occupied(us).iter() {
-            if role_at(board, from) != Role::Hole {
-                continue;
-            }
-            for v in ORTHOGONAL.iter().chain(&DIAGONAL) {
-                let to = from.offset(delta(*v));
-                if on(board, to) && board.piece_at(to).is_none() {
-                    extra.push(Move::new(from, to, MoveKind::Normal));
-                }
-            }
-        }
-        relativistic(rules, board, us, &mut |m| extra.push(m));
-        for m in extra {
-            if leaves_king_safe(rules, board, &m) && !moves.is_full() {
-                moves.push(m);
-            }
-        }
+        });
+    }
+
+    /// With many holes the relativistic moves can pass what a move list
+    /// holds: list them all on the heap.
+    fn all_legal_moves(&self, rules: &Rules, board: &Board) -> Option<Vec<Move>> {
+        let mut plain = MoveList::new();
+        plain_legal_moves(rules, board, &mut plain);
+        let mut all: Vec<Move> = plain
+            .into_iter()
+            .filter(|m| !is_hole_of(board, m.to, !board.turn()))
+            .collect();
+        extra_moves(rules, board, &mut |m| all.push(m));
+        Some(all)
     }
 
     fn filters_moves(&self) -> bool {
@@ -122,8 +109,44 @@ impl Variant for BlackHoles {
 
     /// Holes can always be dropped, and holes can capture (relativistically):
     /// no material is too little to mate.
-    fn insufficient_material(&self, _board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _board: &Board) -> bool {
         false
+    }
+}
+
+/// The legal moves Black Holes adds to the pieces' own: drops, the holes'
+/// steps and relativistic moves, in a fixed order.
+fn extra_moves(rules: &Rules, board: &Board, emit: &mut dyn FnMut(Move)) {
+    let us = board.turn();
+    let mut extra: Vec<Move> = Vec::new();
+    // Drops on the first rank.
+    let home = rules.home_rank(us);
+    for file in 0..SIZE.files() {
+        let sq = Square::new(file, home);
+        if board.piece_at(sq).is_none() {
+            extra.push(Move {
+                promotion: Some(Role::Hole),
+                ..Move::new(sq, sq, MoveKind::Drop)
+            });
+        }
+    }
+    // Holes step like kings, onto empty squares only.
+    for from in board.occupied(us).iter() {
+        if role_at(board, from) != Role::Hole {
+            continue;
+        }
+        for v in ORTHOGONAL.iter().chain(&DIAGONAL) {
+            let to = from.offset(delta(*v));
+            if on(board, to) && board.piece_at(to).is_none() {
+                extra.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+    }
+    relativistic(rules, board, us, &mut |m| extra.push(m));
+    for m in extra {
+        if leaves_king_safe(rules, board, &m) {
+            emit(m);
+        }
     }
 }
 

@@ -19,7 +19,7 @@
 
 use super::standard::orthodox_roster;
 use crate::board::Board;
-use crate::movegen::{attacked, moves_as, role_at};
+use crate::movegen::{attacked, moves_as, pseudo_moves, role_at};
 use crate::movement::{Component, Movement, DIAGONAL, KNIGHT};
 use crate::variant::{Definition, RoleDef, Variant};
 use crate::{
@@ -89,25 +89,25 @@ impl Variant for Chess99 {
             moves.clear();
             return;
         }
-        // Pawns waiting on the last rank: become a knight or bishop and move.
-        let last = rules.promotion_rank(us);
-        for from in board.occupied(us).iter() {
-            if from.rank() == last && role_at(board, from) == Role::Pawn {
-                for &role in rules.promotion_roles() {
-                    let start = moves.len();
-                    moves_as(rules, board, from, role, moves);
-                    for m in &mut moves[start..] {
-                        m.promotion = Some(role);
-                    }
-                }
-            }
-        }
-        // A move onto the square a pawn just passed takes that pawn.
+        waiting_pawn_moves(rules, board, moves);
         if let Some(passed) = board.en_passant() {
-            for m in moves.iter_mut() {
-                if m.to == passed && m.kind == MoveKind::Normal {
-                    m.kind = MoveKind::EnPassant;
-                }
+            // Decision (docs/rules/chess99.md): the pawn is taken as if it
+            // had stopped on the square it passed. Whatever could capture a
+            // pawn standing there may take it, even a piece whose way the
+            // pawn now blocks; the taker lands on the passed square.
+            moves.retain(|m| m.to != passed);
+            let mut pushed_back = *board;
+            pushed_back.take(passed.offset(-Rules::pawn_forward(us)));
+            pushed_back.put(passed, !us, Role::Pawn);
+            pushed_back.set_ep(None);
+            let mut takes = MoveList::new();
+            pseudo_moves(rules, &pushed_back, &mut takes);
+            waiting_pawn_moves(rules, &pushed_back, &mut takes);
+            for m in takes.iter().filter(|m| m.to == passed) {
+                moves.push(Move {
+                    kind: MoveKind::EnPassant,
+                    ..*m
+                });
             }
         }
         castling(board, us, home_rank_of(us), moves);
@@ -155,8 +155,26 @@ impl Variant for Chess99 {
         (opponent_moves >= CLAIM_AFTER_MOVES).then_some(DrawReason::NinetyNineMoves)
     }
 
-    fn insufficient_material(&self, _board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _board: &Board) -> bool {
         false
+    }
+}
+
+/// Pawns waiting on the last rank: each becomes a knight or bishop and
+/// moves as that piece.
+fn waiting_pawn_moves(rules: &Rules, board: &Board, moves: &mut MoveList) {
+    let us = board.turn();
+    let last = rules.promotion_rank(us);
+    for from in board.occupied(us).iter() {
+        if from.rank() == last && role_at(board, from) == Role::Pawn {
+            for &role in rules.promotion_roles() {
+                let start = moves.len();
+                moves_as(rules, board, from, role, moves);
+                for m in &mut moves[start..] {
+                    m.promotion = Some(role);
+                }
+            }
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::movement::{bishop, king, knight, pawn, queen, rook};
 use crate::variant::{CastlingDef, Definition, RoleDef, Variant};
-use crate::{Board, BoardSize, Color, Role, Square};
+use crate::{Board, BoardSize, Color, Role, Rules, Square};
 
 pub struct Standard;
 
@@ -69,7 +69,7 @@ impl Variant for Standard {
 
     /// No mate is possible by any series of legal moves: kings with at most
     /// one minor piece, or with bishops that all stand on one colour.
-    fn insufficient_material(&self, board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, board: &Board) -> bool {
         let heavy = [Role::Pawn, Role::Rook, Role::Queen];
         if heavy.iter().any(|&r| board.count_both(r) > 0) {
             return false;
@@ -79,18 +79,20 @@ impl Variant for Standard {
         if knights + bishops <= 1 {
             return true;
         }
-        if knights > 0 {
-            return false;
-        }
-        let mut colours = Color::ALL.iter().flat_map(|&c| {
-            board
-                .occupied(c)
-                .iter()
-                .filter(move |&sq| board.piece_at(sq).map(|p| p.role) == Some(Role::Bishop))
-                .map(Square::is_light)
-                .collect::<Vec<_>>()
-        });
-        let first = colours.next();
-        colours.all(|c| Some(c) == first)
+        knights == 0 && bishops_on_one_colour(board)
     }
+}
+
+/// Every bishop on the board stands on squares of one colour: they can
+/// never cover the squares of the other colour beside a cornered king.
+pub(crate) fn bishops_on_one_colour(board: &Board) -> bool {
+    let mut colours = Color::ALL.iter().flat_map(|&c| {
+        board
+            .occupied(c)
+            .iter()
+            .filter(move |&sq| board.piece_at(sq).map(|p| p.role) == Some(Role::Bishop))
+            .map(Square::is_light)
+    });
+    let first = colours.next();
+    colours.all(|c| Some(c) == first)
 }

@@ -32,6 +32,10 @@ const SIZE: BoardSize = match BoardSize::new(8, 8) {
 };
 
 impl Variant for SuicideVoid {
+    fn voids(&self) -> crate::variant::Voids {
+        crate::variant::Voids::Placed
+    }
+
     fn definition(&self) -> Definition {
         let (name, title) = if self.promotion_wins {
             ("suicide-void-pw", "Suicide Void Chess (promotion wins)")
@@ -50,6 +54,18 @@ impl Variant for SuicideVoid {
             castling: None,
             royal: None,
         }
+    }
+
+    /// The void is on the board from Black's opening placement on: a
+    /// position without it is before that placement, so Black is to move.
+    fn validate_setup(&self, _rules: &Rules, board: &Board) -> Result<(), String> {
+        if board.voids().is_empty() && board.turn() == crate::Color::White {
+            return Err(
+                "a position without the void must have Black to move: Black places the void before White's first move"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     fn after_move(&self, _rules: &Rules, board: &mut Board, effect: &MoveEffect) {
@@ -91,11 +107,7 @@ impl Variant for SuicideVoid {
                 sq != m.to && (board.is_empty(sq) || sq == m.from || Some(sq) == taken_en_passant)
             });
             for to in targets {
-                let full = crate::Move { via: Some(to), ..m };
-                if moves.try_push(full).is_err() {
-                    debug_assert!(false, "more legal moves than a move list holds");
-                    return;
-                }
+                moves.push(crate::Move { via: Some(to), ..m });
             }
         }
     }
@@ -117,7 +129,7 @@ impl Variant for SuicideVoid {
         })
     }
 
-    fn insufficient_material(&self, _board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, _board: &Board) -> bool {
         false
     }
 }

@@ -121,6 +121,12 @@ impl Variant for Super16 {
         }
     }
 
+    /// The page: a Super Pawn promotes to a Queen unless the player picks
+    /// another piece.
+    fn default_promotion(&self) -> Option<Role> {
+        Some(Role::Queen)
+    }
+
     fn double_step_anywhere(&self) -> bool {
         true
     }
@@ -160,13 +166,40 @@ impl Variant for Super16 {
         (board.halfmove_clock() >= 200).then_some(DrawReason::HundredMoveRule)
     }
 
-    /// Only the two kings left.
-    fn insufficient_material(&self, board: &Board) -> bool {
-        Color::ALL
+    /// Decision (docs/rules/super16.md): the orthodox dead positions, with
+    /// this game's pieces. Besides the kings, nothing; or a single piece
+    /// that can never mate a bare king with its own king's help (Knight,
+    /// Bishop, Super Knight, Archbishop, or an unprogrammed Programmable
+    /// Piece: `cannot_mate_alone` below enumerates every position to show
+    /// it); or bishops all on squares of one colour. Reprogrammed pieces
+    /// may move any way, so in such games only bare kings draw.
+    fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool {
+        let others: Vec<Role> = Color::ALL
             .iter()
-            .all(|&c| board.occupied(c).iter().count() == 1 && board.king(c).is_some())
+            .flat_map(|&c| board.occupied(c).iter())
+            .filter_map(|sq| board.piece_at(sq).map(|p| p.role))
+            .filter(|&r| r != Role::King)
+            .collect();
+        match others.as_slice() {
+            [] => true,
+            _ if rules.is_programmed() => false,
+            [one] => CANNOT_MATE_ALONE.contains(one),
+            _ => {
+                others.iter().all(|&r| r == Role::Bishop)
+                    && super::standard::bishops_on_one_colour(board)
+            }
+        }
     }
 }
+
+/// Pieces that, with their king, can never checkmate a bare king.
+const CANNOT_MATE_ALONE: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::SuperKnight,
+    Role::Archbishop,
+    Role::Programmable,
+];
 
 /// Is `sq` next to a Fortress of `color`?
 pub fn guarded(board: &Board, sq: Square, color: Color) -> bool {
@@ -178,4 +211,67 @@ pub fn guarded(board: &Board, sq: Square, color: Color) -> bool {
                 .piece_at(Square::new(x as u8, y as u8))
                 .is_some_and(|p| p.color == color && p.role == Role::Fortress)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Board;
+    use crate::movegen::{in_check, legal_moves};
+    use crate::{Color, MoveList, Role, Square};
+
+    /// Is there a checkmate of a bare Black king by White's king and one
+    /// `role`, anywhere on the board? The board and these pieces are
+    /// symmetric under the eight turns and mirrors of the square, so the
+    /// Black king is tried in one eighth of it.
+    fn can_mate(role: Role) -> Option<String> {
+        let rules = super::super::super16();
+        let mut moves = MoveList::new();
+        for kf in 0..8u8 {
+            for kr in 0..=kf {
+                let bk = Square::new(kf, kr);
+                for wk in rules.size().squares() {
+                    if wk.distance(bk) < 2 {
+                        continue;
+                    }
+                    for sq in rules.size().squares() {
+                        if sq == wk || sq == bk {
+                            continue;
+                        }
+                        let mut b: Board = rules.empty;
+                        b.put(bk, Color::Black, Role::King);
+                        b.put(wk, Color::White, Role::King);
+                        b.put(sq, Color::White, role);
+                        b.set_turn(Color::Black);
+                        if !in_check(rules, &b) {
+                            continue;
+                        }
+                        moves.clear();
+                        legal_moves(rules, &b, &mut moves);
+                        if moves.is_empty() {
+                            return Some(format!("K{wk} {role:?}{sq} mates k{bk}"));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The proof behind [`super::CANNOT_MATE_ALONE`]: no position at all
+    /// is mate with those pieces, and the other pieces do have one.
+    #[test]
+    fn cannot_mate_alone() {
+        for role in super::CANNOT_MATE_ALONE {
+            assert_eq!(can_mate(role), None, "{role:?}");
+        }
+        for role in [
+            Role::Fortress,
+            Role::Prince,
+            Role::Princess,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            assert!(can_mate(role).is_some(), "{role:?} should have a mate");
+        }
+    }
 }

@@ -17,6 +17,10 @@ pub use fortress::{fortress_of, FORTRESS_SIEGE_PLIES};
 pub struct VoidChess;
 
 impl Variant for VoidChess {
+    fn voids(&self) -> crate::variant::Voids {
+        crate::variant::Voids::ByRule
+    }
+
     fn definition(&self) -> Definition {
         let mut roster = super::standard::orthodox_roster();
         roster.push(RoleDef {
@@ -138,7 +142,7 @@ impl Variant for VoidChess {
     }
 
     /// The rules page: only kings left.
-    fn insufficient_material(&self, board: &Board) -> bool {
+    fn insufficient_material(&self, _rules: &Rules, board: &Board) -> bool {
         Color::ALL
             .iter()
             .all(|&c| board.occupied(c).len() == board.count(c, Role::King) as usize)

@@ -540,11 +540,29 @@ impl RefPos {
             }
         }
         if self.chess99 {
-            // A move ending on the square a pawn just passed takes it.
+            // En passant as the page pictures it: push the pawn back onto the
+            // square it passed; whatever could then capture it there takes
+            // it, landing on that square.
             if let Some(p) = self.ep {
-                for m in out.iter_mut().filter(|m| m.to == p) {
-                    m.ep = true;
-                }
+                let fwd = if us == Color::White { 1 } else { -1 };
+                let mut pushed = self.clone();
+                let pawn = pushed
+                    .pieces
+                    .remove(&(p.0, p.1 - fwd))
+                    .expect("the pawn that passed");
+                pushed.pieces.insert(p, pawn);
+                pushed.ep = None;
+                out.retain(|m| m.to != p);
+                out.extend(
+                    pushed
+                        .pseudo()
+                        .into_iter()
+                        .filter(|m| m.to == p)
+                        .map(|mut m| {
+                            m.ep = true;
+                            m
+                        }),
+                );
             }
             // Free castling: a neighbour on the first rank, or the queen or a
             // rook across empty squares. `castle: Some(2)`.
@@ -631,7 +649,19 @@ impl RefPos {
         one.pseudo().into_iter().filter(|m| m.from == s).collect()
     }
 
+    /// Plays `m`; the en-passant square stays only if an en-passant
+    /// capture is then legal (positions with the same legal moves are the
+    /// same position).
     pub fn apply(&self, m: &RefMove) -> RefPos {
+        let mut n = self.apply_raw(m);
+        if n.ep.is_some() && !n.legal().iter().any(|m| m.ep) {
+            n.ep = None;
+        }
+        n
+    }
+
+    /// Plays `m`, keeping every en-passant square the move makes.
+    fn apply_raw(&self, m: &RefMove) -> RefPos {
         let mut n = self.clone();
         let us = self.turn;
         if m.castle == Some(2) {
@@ -715,10 +745,13 @@ impl RefPos {
             && role == Role::Pawn
             && (m.to.1 - m.from.1).abs() == 2
         {
+            // Beside it, or in Black Holes anywhere: a pawn may come out of
+            // a hole onto the square passed.
             let beside = [(m.to.0 - 1, m.to.1), (m.to.0 + 1, m.to.1)];
-            if beside
-                .iter()
-                .any(|s| n.pieces.get(s) == Some(&(!us, Role::Pawn)))
+            if self.holes
+                || beside
+                    .iter()
+                    .any(|s| n.pieces.get(s) == Some(&(!us, Role::Pawn)))
             {
                 n.ep = Some((m.from.0, (m.from.1 + m.to.1) / 2));
             }
@@ -821,7 +854,7 @@ impl RefPos {
                 v = v
                     .into_iter()
                     .flat_map(|m| {
-                        let after = self.apply(&m);
+                        let after = self.apply_raw(&m);
                         let mut out = Vec::new();
                         for f in 0..self.files {
                             for r in 0..self.ranks {
@@ -850,7 +883,7 @@ impl RefPos {
             .into_iter()
             .filter(|m| !must_move_king || Some(m.from) == king)
             .filter(|m| {
-                let n = self.apply(m);
+                let n = self.apply_raw(m);
                 match n.king(us) {
                     Some(k) => !n.attacks(!us, k),
                     None => false,
