@@ -167,7 +167,7 @@ impl Data {
             if let Err(e) =
                 store::set_adapter_value(pool, &user_key(&name), &user.id.to_string()).await
             {
-                eprintln!("voidmate: cannot remember Discord user {name}: {e}");
+                tracing::warn!(user = %name, "cannot remember a Discord user: {e}");
             }
             self.users
                 .lock()
@@ -1158,7 +1158,7 @@ async fn post_notices(http: Arc<serenity::Http>, data: Data) {
                 .await
             {
                 Ok(_) => data.core.delivered(notice.id).await,
-                Err(e) => eprintln!("voidmate: cannot post to Discord channel {channel}: {e}"),
+                Err(e) => tracing::warn!(%channel, "cannot post to a Discord channel: {e}"),
             }
         }
     }
@@ -1215,8 +1215,8 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
                     }
                     let task = tokio::spawn(post_notices(ctx.http.clone(), data.clone()));
                     *ticker.lock().expect("not poisoned") = Some(AbortOnDrop(task));
-                    eprintln!(
-                        "voidmate: connected to Discord as {}; {} commands registered {}",
+                    tracing::info!(
+                        "connected to Discord as {}; {} commands registered {}",
                         ready.user.name,
                         commands.len(),
                         match data.cfg.guild {
@@ -1263,13 +1263,10 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                 .await;
         }
         poise::FrameworkError::UnknownInteraction { interaction, .. } => {
-            eprintln!(
-                "voidmate: a command I do not have: /{}",
-                interaction.data.name
-            );
+            tracing::warn!(command = %interaction.data.name, "a command I do not have");
         }
         other => {
-            eprintln!("voidmate: Discord handler failed: {other}");
+            tracing::error!("a Discord handler failed: {other}");
         }
     }
 }

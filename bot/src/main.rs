@@ -130,7 +130,7 @@ async fn run(args: RunArgs) -> Result<String> {
         match matrix {
             Some(m) => {
                 let bot = voidmate::matrix::MatrixBot::connect(core, m).await?;
-                eprintln!("voidmate: connected to Matrix; answering in rooms");
+                tracing::info!("connected to Matrix; answering in rooms");
                 bot.run().await
             }
             None => std::future::pending().await,
@@ -144,8 +144,21 @@ async fn run(args: RunArgs) -> Result<String> {
     Ok(String::new())
 }
 
+/// Logs go to standard error, filtered by `RUST_LOG` (default: the bot's
+/// own at `info`, its libraries' at `warn`), each line with its fields
+/// (game, channel, event).
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("voidmate=info,warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logs();
     let runtime = || {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()

@@ -264,7 +264,7 @@ impl MatrixBot {
                     backoff = Duration::from_secs(1);
                 }
                 Err(e) => {
-                    eprintln!("voidmate: Matrix sync failed: {e}; retrying in {backoff:?}");
+                    tracing::warn!(?backoff, "Matrix sync failed, retrying: {e}");
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(60));
                 }
@@ -292,7 +292,7 @@ async fn cross_sign(client: &Client, user: &str, password: &str) {
     let enc = client.encryption();
     if let Err(e) = enc.bootstrap_cross_signing_if_needed(None).await {
         let Some(info) = e.as_uiaa_response() else {
-            eprintln!("voidmate: cross-signing not set up: {e}");
+            tracing::warn!("cross-signing not set up: {e}");
             return;
         };
         let localpart = user
@@ -309,7 +309,7 @@ async fn cross_sign(client: &Client, user: &str, password: &str) {
             .bootstrap_cross_signing(Some(uiaa::AuthData::Password(auth)))
             .await
         {
-            eprintln!("voidmate: cross-signing not set up: {e}");
+            tracing::warn!("cross-signing not set up: {e}");
         }
     }
 }
@@ -344,7 +344,7 @@ async fn on_invite(
         let mut delay = 1;
         while let Err(e) = room.join().await {
             if delay > 60 {
-                eprintln!("voidmate: cannot join {room_id}: {e}");
+                tracing::warn!(room = %room_id, "cannot join a room: {e}");
                 return;
             }
             tokio::time::sleep(Duration::from_secs(delay)).await;
@@ -485,7 +485,7 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
         content = content.add_mentions(Mentions::with_user_ids(mentions.clone()));
     }
     if let Err(e) = room.send(content).await {
-        eprintln!("voidmate: cannot send to {}: {e}", room.room_id());
+        tracing::warn!(room = %room.room_id(), "cannot send to a room: {e}");
         return false;
     }
     let Some(image) = reply.image else {
@@ -513,7 +513,7 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
         .send_attachment("board.png", &mime::IMAGE_PNG, image.png, config)
         .await
     {
-        eprintln!("voidmate: cannot upload a board to {}: {e}", room.room_id());
+        tracing::warn!(room = %room.room_id(), "cannot upload a board: {e}");
     }
     true
 }

@@ -24,11 +24,22 @@ impl EnginePool {
                 .name(format!("voidmate-engine-{i}"))
                 .stack_size(16 << 20)
                 .spawn(move || loop {
-                    let job = match rx.lock().expect("not poisoned").recv() {
+                    // The lock only guards `recv`; a poisoned one still holds
+                    // a sound receiver.
+                    let job = match rx.lock().unwrap_or_else(|e| e.into_inner()).recv() {
                         Ok(job) => job,
                         Err(_) => return,
                     };
-                    job();
+                    // A search that panics loses its answer (the caller
+                    // sees the sender dropped), never the thread: the pool
+                    // keeps its size for every later game.
+                    if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
+                    {
+                        tracing::error!(
+                            "an engine search panicked: {}",
+                            super::isolate::panic_message(panic.as_ref())
+                        );
+                    }
                 })
                 .expect("spawn an engine thread");
         }
@@ -45,7 +56,38 @@ impl EnginePool {
             let found = choose(&pos, level, Limits::time(time), seed).map(|r| r.best);
             let _ = tx.send(found);
         });
-        self.jobs.lock().expect("not poisoned").send(job).ok()?;
+        self.run(job)?;
         rx.await.ok().flatten()
+    }
+
+    /// Queues `job` for the next free search thread.
+    fn run(&self, job: Job) -> Option<()> {
+        self.jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(job)
+            .ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_search_does_not_cost_the_pool_its_thread() {
+        let pool = EnginePool::new(1);
+        pool.run(Box::new(|| panic!("a search went wrong")))
+            .unwrap();
+        // The single thread is still there to play the next move.
+        let pos = Position::new(voidmate_rules::variants::standard());
+        let mv = pool
+            .best_move(
+                pos.clone(),
+                Level::new(1).unwrap(),
+                Duration::from_millis(50),
+            )
+            .await;
+        assert!(mv.is_some_and(|m| pos.is_legal(&m)));
     }
 }

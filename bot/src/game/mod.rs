@@ -5,6 +5,7 @@
 pub mod command;
 pub mod engine;
 pub mod help;
+pub mod isolate;
 mod service;
 pub mod store;
 

@@ -4,6 +4,7 @@
 use super::command::{self, Answer, ColorChoice, Command, GameRef, ProgramMode, TimeControl};
 use super::engine::EnginePool;
 use super::help;
+use super::isolate;
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
 use crate::config::Config;
 use std::fmt::Write as _;
@@ -532,7 +533,32 @@ impl Core {
 
     /// Handles one event. `None` when the event was handled before (a
     /// redelivery): nothing is said twice and nothing happens twice.
+    ///
+    /// A panic while handling it is caught here ([`isolate`]): logged with
+    /// the event, answered with an apology when the bot was addressed, and
+    /// the event is remembered so that a redelivery does not fail again.
+    /// The process and every other channel go on.
     pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
+        match isolate::isolated(self.handle_event(ev)).await {
+            Ok(reply) => reply,
+            Err(why) => {
+                tracing::error!(
+                    event = %ev.event_id,
+                    channel = %ev.channel,
+                    author = %ev.author,
+                    text = ?ev.text,
+                    "handling an event panicked: {why}"
+                );
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    tracing::warn!(event = %ev.event_id, "cannot remember the failed event: {e}");
+                }
+                ev.addressed
+                    .then(|| error_reply(isolate::APOLOGY.to_string()))
+            }
+        }
+    }
+
+    async fn handle_event(&self, ev: &Incoming) -> Option<Reply> {
         let chars = ev.text.chars().count();
         if chars > self.settings.max_message_chars {
             return Some(error_reply(format!(
@@ -578,10 +604,10 @@ impl Core {
                             done.mentions = reply.mentions;
                         }
                         Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
-                            eprintln!("voidmate: engine move in game #{id} failed: {why}");
+                            tracing::warn!(game = id, channel = %ev.channel, "engine move failed: {why}");
                         }
                         Err(Failure::Db(e)) => {
-                            eprintln!("voidmate: engine move in game #{id} failed: {e}");
+                            tracing::error!(game = id, channel = %ev.channel, "engine move failed: {e}");
                         }
                     }
                 }
@@ -615,11 +641,21 @@ impl Core {
     /// notice comes back on the next call, even after a restart. Call it
     /// now and then (adapters do, every few seconds).
     pub async fn tick(&self) -> Vec<Notice> {
+        match isolate::isolated(self.tick_once()).await {
+            Ok(notices) => notices,
+            Err(why) => {
+                tracing::error!("the periodic check panicked: {why}");
+                Vec::new()
+            }
+        }
+    }
+
+    async fn tick_once(&self) -> Vec<Notice> {
         if let Err(e) = self.decide_deadlines().await {
-            eprintln!("voidmate: deadline check failed: {e}");
+            tracing::error!("deadline check failed: {e}");
         }
         if let Err(e) = self.decide_clocks().await {
-            eprintln!("voidmate: clock check failed: {e}");
+            tracing::error!("clock check failed: {e}");
         }
         self.heartbeat().await;
         match store::outbox(self.store.pool()).await {
@@ -642,7 +678,7 @@ impl Core {
                 })
                 .collect(),
             Err(e) => {
-                eprintln!("voidmate: cannot read the outbox: {e}");
+                tracing::error!("cannot read the outbox: {e}");
                 Vec::new()
             }
         }
@@ -651,7 +687,7 @@ impl Core {
     /// A notice from [`Core::tick`] was posted: do not send it again.
     pub async fn delivered(&self, notice_id: i64) {
         if let Err(e) = store::delete_notice(self.store.pool(), notice_id).await {
-            eprintln!("voidmate: cannot clear notice {notice_id}: {e}");
+            tracing::error!(notice = notice_id, "cannot clear a delivered notice: {e}");
         }
     }
 
@@ -702,7 +738,7 @@ impl Core {
     async fn heartbeat(&self) {
         let now = self.time.now_ms().to_string();
         if let Err(e) = store::set_adapter_value(self.store.pool(), HEARTBEAT_KEY, &now).await {
-            eprintln!("voidmate: cannot note the time: {e}");
+            tracing::warn!("cannot note the time: {e}");
         }
     }
 
@@ -758,6 +794,21 @@ impl Core {
     /// coordinate prefix such as `g1` works too), at most `limit`. For
     /// autocompletion: a hint only, every move is checked again when played.
     pub async fn suggest_moves(
+        &self,
+        channel: &str,
+        author: &str,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        isolate::isolated(self.suggestions(channel, author, typed, limit))
+            .await
+            .unwrap_or_else(|why| {
+                tracing::error!(channel, author, typed, "move suggestions panicked: {why}");
+                Vec::new()
+            })
+    }
+
+    async fn suggestions(
         &self,
         channel: &str,
         author: &str,
@@ -2414,7 +2465,7 @@ fn db_failure(e: sqlx::Error) -> Reply {
     if busy {
         error_reply("The game database is busy right now, so nothing was changed. Please try again in a moment.".into())
     } else {
-        eprintln!("voidmate: storage error: {e}");
+        tracing::error!("storage error: {e}");
         error_reply(
             "Something went wrong while storing that, so nothing was changed. Please try again."
                 .into(),
@@ -2444,5 +2495,94 @@ async fn finish_reply(done: Done) -> Reply {
         mentions: done.mentions,
         actions: done.actions,
         is_error: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(n: u64, who: &str, text: &str, addressed: bool) -> Incoming {
+        Incoming {
+            event_id: format!("ev-{n}"),
+            channel: "room".into(),
+            author: who.into(),
+            text: text.into(),
+            addressed,
+            private: false,
+        }
+    }
+
+    /// A panic inside one event is answered with an apology, the event is
+    /// not handled again when redelivered, and the next events work.
+    /// Log lines written while the guard lives, for the test to read.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_one_event_leaves_the_bot_running() {
+        let logs = Captured::default();
+        let writer = logs.clone();
+        let _logging = tracing::subscriber::set_default(
+            tracing_subscriber::fmt()
+                .with_writer(move || writer.clone())
+                .with_ansi(false)
+                .finish(),
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = Config::default();
+        cfg.database.path = dir.path().join("v.db");
+        let core = Core::open(&cfg).await.unwrap();
+        let r = core
+            .handle(&event(1, "alice", "challenge @bob void", true))
+            .await;
+        assert!(!r.unwrap().is_error);
+        // Poison the lock that every challenge reads (the bot's own names):
+        // the next challenge panics inside the core.
+        let names = core.bot_names.clone();
+        let _ = std::thread::spawn(move || {
+            let _guard = names.write().unwrap();
+            panic!("poisoning the lock for the test");
+        })
+        .join();
+        let failed = event(2, "carol", "challenge @dave void", true);
+        let r = core.handle(&failed).await.expect("an apology");
+        assert!(r.is_error);
+        assert_eq!(r.text, isolate::APOLOGY);
+        let logged = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            logged.contains("ERROR")
+                && logged.contains("handling an event panicked")
+                && logged.contains("event=ev-2")
+                && logged.contains("channel=room")
+                && logged.contains("author=carol"),
+            "{logged}"
+        );
+        // Redelivered: already seen, not tried (nor apologised for) again.
+        assert!(core.handle(&failed).await.is_none());
+        // Unaddressed chatter that fails gets no answer at all.
+        assert!(core
+            .handle(&event(3, "carol", "challenge @dave void", false))
+            .await
+            .is_none());
+        // The process goes on: what does not touch the broken part works.
+        let r = core.handle(&event(6, "erin", "help", true)).await.unwrap();
+        assert!(!r.is_error, "{}", r.text);
+        // Once that part is sound again, play resumes where it was.
+        core.bot_names.clear_poison();
+        let r = core.handle(&event(4, "bob", "accept", true)).await.unwrap();
+        assert!(r.text.starts_with("Game #1"), "{}", r.text);
+        let r = core.handle(&event(5, "alice", "e4", true)).await.unwrap();
+        assert!(!r.is_error, "{}", r.text);
     }
 }
