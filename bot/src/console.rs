@@ -11,6 +11,35 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 /// The bot's name in console mode.
 pub const BOT_NAME: &str = "voidmate";
 
+/// Board images older than this are removed when a console session starts:
+/// each move writes one, and nothing else ever clears the folder.
+pub const KEEP_IMAGES: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+
+/// Removes the console's board images (`board-*.png`) in `dir` last written
+/// more than `max_age` ago; other files are left alone. Returns how many.
+pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("board-") && name.ends_with(".png")
+        })
+        .filter(|e| {
+            e.metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age > max_age)
+        })
+        .filter(|e| std::fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
 pub struct Console {
     pub core: Core,
     pub image_dir: PathBuf,
@@ -31,6 +60,7 @@ impl Console {
                 self.image_dir.display()
             )
         })?;
+        prune_images(&self.image_dir, KEEP_IMAGES);
         // Event ids must not repeat across sessions, or a new session's
         // commands would look like redeliveries of the last one's.
         let session = std::time::SystemTime::now()
@@ -81,24 +111,24 @@ impl Console {
                 addressed: true,
                 private,
             };
-            let reply = self.core.handle(&ev).await;
+            if let Some(reply) = self.core.handle(&ev).await {
+                if private {
+                    write!(out, "(privately to {}) ", self.speaker)?;
+                }
+                writeln!(out, "{}", reply.text)?;
+                if let Some(image) = reply.image {
+                    let path = self.image_dir.join(format!("board-{session}-{n}.png"));
+                    std::fs::write(&path, &image.png)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    writeln!(out, "image: {} ({})", path.display(), image.alt)?;
+                }
+                // The answer is out before the periodic check, which may
+                // wait on a busy database again.
+                out.flush()?;
+            }
             // What the bot says unprompted (a game that begins once both
             // programs are in, a loss on time) comes after the answer.
             let notices = self.core.tick().await;
-            let Some(reply) = reply else {
-                self.print_notices(&mut out, notices).await?;
-                continue;
-            };
-            if private {
-                write!(out, "(privately to {}) ", self.speaker)?;
-            }
-            writeln!(out, "{}", reply.text)?;
-            if let Some(image) = reply.image {
-                let path = self.image_dir.join(format!("board-{session}-{n}.png"));
-                std::fs::write(&path, &image.png)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                writeln!(out, "image: {} ({})", path.display(), image.alt)?;
-            }
             self.print_notices(&mut out, notices).await?;
             out.flush()?;
         }
@@ -115,5 +145,31 @@ impl Console {
             self.core.delivered(notice.id).await;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn old_board_images_are_pruned_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = SystemTime::now() - Duration::from_secs(8 * 24 * 3600);
+        let write = |name: &str, modified: Option<SystemTime>| {
+            let path = dir.path().join(name);
+            let file = std::fs::File::create(&path).unwrap();
+            if let Some(t) = modified {
+                file.set_modified(t).unwrap();
+            }
+            path
+        };
+        let stale = write("board-1-1.png", Some(old));
+        let fresh = write("board-2-1.png", None);
+        let other = write("notes.txt", Some(old));
+        assert_eq!(prune_images(dir.path(), KEEP_IMAGES), 1);
+        assert!(!stale.exists());
+        assert!(fresh.exists() && other.exists());
     }
 }

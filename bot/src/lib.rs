@@ -6,3 +6,4 @@ pub mod console;
 pub mod discord;
 pub mod game;
 pub mod matrix;
+pub mod secret;

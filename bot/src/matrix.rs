@@ -137,7 +137,8 @@ fn joined_key(room: &RoomId) -> String {
 impl MatrixBot {
     /// Logs in (or restores the saved session) and prepares the handlers.
     pub async fn connect(core: Core, cfg: MatrixConfig) -> Result<MatrixBot> {
-        std::fs::create_dir_all(&cfg.store_dir)
+        // The session and the encryption keys live here: owner only.
+        crate::secret::create_private_dir(&cfg.store_dir)
             .with_context(|| format!("cannot create {}", cfg.store_dir.display()))?;
         let client = Client::builder()
             .homeserver_url(&cfg.homeserver)
@@ -178,9 +179,9 @@ impl MatrixBot {
                 .restore_session(session, RoomLoadSettings::default())
                 .await
                 .context("the Matrix access token was refused")?;
-            std::fs::write(
+            crate::secret::write_private(
                 &session_file,
-                serde_json::to_string(&client.matrix_auth().session())?,
+                serde_json::to_string(&client.matrix_auth().session())?.as_bytes(),
             )?;
         } else {
             let Some(password) = cfg.password.clone() else {
@@ -197,7 +198,10 @@ impl MatrixBot {
                 .matrix_auth()
                 .session()
                 .ok_or_else(|| anyhow!("no session after login"))?;
-            std::fs::write(&session_file, serde_json::to_string(&session)?)?;
+            crate::secret::write_private(
+                &session_file,
+                serde_json::to_string(&session)?.as_bytes(),
+            )?;
             cross_sign(&client, &cfg.user, &password).await;
         }
         // Challenging the bot's own user plays its engine.

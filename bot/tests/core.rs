@@ -382,6 +382,11 @@ async fn a_locked_database_is_reported_as_busy_and_nothing_changes() {
     let r = bot.say("alice", "e4").await;
     assert!(r.is_error);
     assert_eq!(r.text, "The game database is busy right now, so nothing was changed. Please try again in a moment.");
+    // Reads do not wait for the write lock at all.
+    let board = bot.say("bob", "board").await;
+    assert!(!board.is_error, "{}", board.text);
+    assert!(board.image.is_some());
+    assert!(!bot.say("bob", "history").await.is_error);
     sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
     assert_eq!(snapshot(&bot.core).await, before);
     // Once the lock is gone, the same move goes through.
@@ -1014,4 +1019,125 @@ async fn multi_byte_chat_in_a_black_holes_game_changes_nothing() {
     }
     assert_eq!(snapshot(&bot.core).await, before);
     bot.ok("alice", "d3").await;
+}
+
+/// Issue 17, point 10: a locked database answers "busy" after one wait of
+/// the configured timeout, not several (the heartbeat used to wait on its
+/// own first). Two waits would take at least twice the timeout; the bound
+/// leaves the rest of that second wait as slack.
+#[tokio::test]
+async fn busy_is_answered_after_one_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let mut cfg = config(&path);
+    cfg.database.busy_timeout_ms = 600;
+    let mut bot = Bot::with(cfg).await;
+    start_game(&mut bot, "standard").await;
+    let mut locker = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+        "sqlite://{}",
+        path.display()
+    ))
+    .await
+    .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut locker)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let r = bot.say("alice", "e4").await;
+    let waited = started.elapsed();
+    assert!(r.text.contains("busy"), "{}", r.text);
+    assert!(
+        waited >= std::time::Duration::from_millis(600),
+        "{waited:?}"
+    );
+    assert!(
+        waited < std::time::Duration::from_millis(1200),
+        "{waited:?}"
+    );
+    sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+}
+
+/// Reads are recorded too: a redelivered `board` is not answered twice.
+#[tokio::test]
+async fn a_redelivered_read_is_not_answered_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let ev = bot.event("alice", "board");
+    assert!(bot.core.handle(&ev).await.is_some());
+    assert!(bot.core.handle(&ev).await.is_none());
+}
+
+/// Issue 17, point 10: two processes starting on a new database file both
+/// come up; the migrations run once, one after the other, instead of the
+/// second failing with "table already exists".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_starts_on_a_new_database_both_come_up() {
+    for round in 0..16 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.db");
+        let (cfg_a, cfg_b) = (config(&path), config(&path));
+        let (a, b) = tokio::join!(Core::open(&cfg_a), Core::open(&cfg_b));
+        let (a, b) = (
+            a.unwrap_or_else(|e| panic!("round {round}, first: {e:#}")),
+            b.unwrap_or_else(|e| panic!("round {round}, second: {e:#}")),
+        );
+        let mut bot = Bot {
+            core: a,
+            n: 0,
+            channel: "room".into(),
+        };
+        start_game(&mut bot, "standard").await;
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+            .fetch_one(b.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+}
+
+/// Issue 17, point 10: handled event ids are kept to recognise
+/// redeliveries, then forgotten by age instead of growing for ever.
+#[tokio::test]
+async fn old_handled_event_ids_are_pruned() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "help").await;
+    let pool = bot.core.store().pool().clone();
+    let now = voidmate::game::store::now();
+    for (id, age_days) in [("old-1", 40), ("old-2", 31), ("recent", 2)] {
+        sqlx::query("INSERT INTO handled_events (event_id, handled_at) VALUES (?, ?)")
+            .bind(id)
+            .bind(now - age_days * 24 * 3600)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    bot.core.tick().await;
+    let left: Vec<String> =
+        sqlx::query_scalar("SELECT event_id FROM handled_events ORDER BY event_id")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert!(!left.iter().any(|id| id.starts_with("old-")), "{left:?}");
+    assert!(left.contains(&"recent".to_string()), "{left:?}");
+    assert_eq!(
+        left.len(),
+        2,
+        "the recent one and this session's help: {left:?}"
+    );
+}
+
+/// Issue 17, point 10: commits are synced (synchronous = FULL), so an
+/// acknowledged move survives a power loss, not only a crash.
+#[tokio::test]
+async fn commits_are_synced_to_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = Bot::open(&dir.path().join("v.db")).await;
+    let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(mode, 2, "FULL");
 }

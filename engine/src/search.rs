@@ -90,7 +90,7 @@ impl Ctx<'_> {
     /// Counts a node; `true` when time is up.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 {
+        if self.nodes.is_multiple_of(1024) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.stopped = true;

@@ -90,6 +90,23 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// Commands that only read: they run without SQLite's write lock, so a
+    /// busy database never holds them up.
+    pub fn is_read_only(&self) -> bool {
+        matches!(
+            self,
+            Command::Board { .. }
+                | Command::Moves { .. }
+                | Command::Games
+                | Command::History { .. }
+                | Command::Variants
+                | Command::Rules { .. }
+                | Command::Help { .. }
+        )
+    }
+}
+
 /// How Super Chess pieces may be reprogrammed, chosen at the challenge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProgramMode {

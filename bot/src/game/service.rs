@@ -155,7 +155,16 @@ pub struct Core {
     /// The names the bot itself goes by on the platforms in use: a
     /// challenge to one of them is a game against the engine.
     bot_names: Arc<RwLock<Vec<String>>>,
+    /// When handled event ids were last pruned (seconds since the epoch).
+    pruned_at: Arc<std::sync::atomic::AtomicI64>,
 }
+
+/// How long a handled event's id is kept to recognise a redelivery: far
+/// longer than any platform redelivers (Discord resumes within minutes, a
+/// Matrix sync token is days old at most after downtime).
+const KEEP_EVENT_IDS_SECS: i64 = 30 * 24 * 3600;
+/// How often the tick prunes them.
+const PRUNE_EVERY_SECS: i64 = 3600;
 
 /// Why a command did nothing.
 enum Failure {
@@ -438,6 +447,7 @@ impl Core {
             engine: EnginePool::new(cfg.engine.threads),
             engine_cfg: cfg.engine.clone(),
             bot_names: Arc::default(),
+            pruned_at: Arc::default(),
             time,
         }
         .restarted()
@@ -570,8 +580,15 @@ impl Core {
         if !ev.addressed && !matches!(parsed, Ok(Command::Bare { .. })) {
             return None;
         }
-        // Adapters without a ticker (the console) still mark the time here.
-        self.heartbeat().await;
+        if let Ok(cmd) = &parsed {
+            if cmd.is_read_only() {
+                // Boxed: the command's state machine is large, and one copy
+                // of it inline per path would crowd a small stack.
+                return Box::pin(self.read(ev, cmd.clone())).await;
+            }
+        }
+        // One wait for the write lock at most: everything this event
+        // writes, the heartbeat included, is in this one transaction.
         let mut tx = match self.store.begin().await {
             Ok(tx) => tx,
             Err(e) => return Some(db_failure(e)),
@@ -580,6 +597,11 @@ impl Core {
             Ok(true) => {}
             Ok(false) => return None,
             Err(e) => return Some(db_failure(e)),
+        }
+        // Adapters without a ticker (the console) still mark the time here.
+        let now = self.time.now_ms().to_string();
+        if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
+            return Some(db_failure(e));
         }
         let result = match parsed {
             Ok(cmd) => self.execute(&mut tx, ev, cmd).await,
@@ -650,7 +672,28 @@ impl Core {
         }
     }
 
+    /// Forgets old handled event ids, at most once an hour.
+    async fn prune(&self) {
+        use std::sync::atomic::Ordering;
+        let now = store::now();
+        let last = self.pruned_at.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_SECS
+            || self
+                .pruned_at
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        match store::prune_events(self.store.pool(), now - KEEP_EVENT_IDS_SECS).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(pruned = n, "forgot old handled event ids"),
+            Err(e) => tracing::warn!("cannot prune handled event ids: {e}"),
+        }
+    }
+
     async fn tick_once(&self) -> Vec<Notice> {
+        self.prune().await;
         if let Err(e) = self.decide_deadlines().await {
             tracing::error!("deadline check failed: {e}");
         }
@@ -854,6 +897,39 @@ impl Core {
         }
         out.truncate(limit);
         out
+    }
+
+    /// A command that only reads, in a transaction that never takes the
+    /// write lock (WAL readers do not wait for writers). The event is
+    /// recorded afterwards, off the reply's path: if the database is busy
+    /// the record waits, the answer does not.
+    async fn read(&self, ev: &Incoming, cmd: Command) -> Option<Reply> {
+        let mut tx = match self.store.pool().begin().await {
+            Ok(tx) => tx,
+            Err(e) => return Some(db_failure(e)),
+        };
+        match store::event_seen(&mut tx, &ev.event_id).await {
+            Ok(false) => {}
+            Ok(true) => return None,
+            Err(e) => return Some(db_failure(e)),
+        }
+        let result = self.execute(&mut tx, ev, cmd).await;
+        drop(tx);
+        let store = self.store.clone();
+        let event_id = ev.event_id.clone();
+        let record = tokio::spawn(async move {
+            let mut tx = store.begin().await?;
+            store::record_event(&mut tx, &event_id).await?;
+            tx.commit().await
+        });
+        // Usually done at once; a redelivery right behind it is then
+        // recognised. Under a held lock it goes on by itself.
+        let _ = tokio::time::timeout(Duration::from_millis(50), record).await;
+        Some(match result {
+            Ok(done) => finish_reply(done).await,
+            Err(Failure::User(msg)) | Err(Failure::Unknown(msg)) => error_reply(msg),
+            Err(Failure::Db(e)) => db_failure(e),
+        })
     }
 
     async fn remember_only(&self, event_id: &str) -> Result<(), sqlx::Error> {
