@@ -15,7 +15,7 @@ pub const BOT_NAME: &str = "voidmate";
 /// each move writes one, and nothing else ever clears the folder.
 pub const KEEP_IMAGES: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
 
-/// Removes the console's board images (`board-*.png`) in `dir` last written
+/// Removes the console's board images (`board-*.png`, `notice-*.png`) in `dir` last written
 /// more than `max_age` ago; other files are left alone. Returns how many.
 pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -27,7 +27,7 @@ pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usiz
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            name.starts_with("board-") && name.ends_with(".png")
+            (name.starts_with("board-") || name.starts_with("notice-")) && name.ends_with(".png")
         })
         .filter(|e| {
             e.metadata()
@@ -142,6 +142,12 @@ impl Console {
     ) -> Result<()> {
         for notice in notices {
             writeln!(out, "{}", notice.reply.text)?;
+            if let Some(image) = notice.reply.image {
+                let path = self.image_dir.join(format!("notice-{}.png", notice.id));
+                std::fs::write(&path, &image.png)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                writeln!(out, "image: {} ({})", path.display(), image.alt)?;
+            }
             self.core.delivered(notice.id).await;
         }
         Ok(())

@@ -1141,3 +1141,74 @@ async fn commits_are_synced_to_disk() {
         .unwrap();
     assert_eq!(mode, 2, "FULL");
 }
+
+/// Issue 17, point 6: the process stops while the engine thinks (here the
+/// handling is cut off mid-search, as a kill would). After a restart the
+/// periodic check starts the search again: the engine's move is played
+/// once and announced, with its board, through the outbox.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let moves_stored = |pool: sqlx::SqlitePool| async move {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM moves")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    {
+        let mut cfg = config(&path);
+        // Long enough to be cut off in the middle of the search.
+        cfg.engine.move_time_ms = 3000;
+        let mut bot = Bot::with(cfg).await;
+        bot.core.add_bot_name("voidmate");
+        bot.ok("alice", "challenge @voidmate standard white 5")
+            .await;
+        let ev = bot.event("alice", "e4");
+        let cut =
+            tokio::time::timeout(std::time::Duration::from_millis(600), bot.core.handle(&ev)).await;
+        assert!(cut.is_err(), "the search should still be running");
+        // alice's move is stored; the engine's is not, and nobody thinks.
+        assert_eq!(moves_stored(bot.core.store().pool().clone()).await, 1);
+    }
+    let mut cfg = config(&path);
+    cfg.engine.move_time_ms = 50;
+    let core = Core::open(&cfg).await.unwrap();
+    core.add_bot_name("voidmate");
+    let mut announced = Vec::new();
+    for _ in 0..200 {
+        for notice in core.tick().await {
+            core.delivered(notice.id).await;
+            announced.push(notice);
+        }
+        if !announced.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(announced.len(), 1, "one announcement");
+    let notice = &announced[0];
+    assert_eq!(notice.channel, "room");
+    assert!(
+        notice.reply.text.contains("voidmate played")
+            && notice.reply.text.contains("alice, your move"),
+        "{}",
+        notice.reply.text
+    );
+    assert_eq!(notice.reply.mentions, ["alice"]);
+    assert!(notice.reply.image.is_some(), "the board goes with it");
+    // Played once: further checks start no second search.
+    for _ in 0..5 {
+        assert!(core.tick().await.is_empty());
+        tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+    }
+    assert_eq!(moves_stored(core.store().pool().clone()).await, 2);
+    // And the game goes on: alice answers.
+    let mut bot = Bot {
+        core,
+        n: 1000,
+        channel: "room".into(),
+    };
+    let r = bot.ok("alice", "d4").await;
+    assert!(r.text.contains("voidmate played"), "{}", r.text);
+}

@@ -157,6 +157,25 @@ pub struct Core {
     bot_names: Arc<RwLock<Vec<String>>>,
     /// When handled event ids were last pruned (seconds since the epoch).
     pruned_at: Arc<std::sync::atomic::AtomicI64>,
+    /// Games whose engine search runs in this process.
+    searching: Arc<std::sync::Mutex<std::collections::HashSet<i64>>>,
+}
+
+/// The claim on a game's engine search: while it lives no other search of
+/// that game starts in this process; dropped (also when the work holding
+/// it is cancelled), the game may be searched again.
+struct Search {
+    game: i64,
+    registry: Arc<std::sync::Mutex<std::collections::HashSet<i64>>>,
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.game);
+    }
 }
 
 /// How long a handled event's id is kept to recognise a redelivery: far
@@ -448,6 +467,7 @@ impl Core {
             engine_cfg: cfg.engine.clone(),
             bot_names: Arc::default(),
             pruned_at: Arc::default(),
+            searching: Arc::default(),
             time,
         }
         .restarted()
@@ -482,6 +502,69 @@ impl Core {
         }
     }
 
+    /// Claims game `id`'s engine search; `None` if one already runs here.
+    fn claim_search(&self, id: i64) -> Option<Search> {
+        let mut running = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        running.insert(id).then(|| Search {
+            game: id,
+            registry: self.searching.clone(),
+        })
+    }
+
+    /// Starts the engine's search in every active game where the bot is to
+    /// move and no search runs: after a restart (or a search cut short) no
+    /// game waits for ever on a move that nobody is thinking about. Each
+    /// move is announced through the outbox, committed with the move.
+    async fn resume_engine_turns(&self) {
+        let games = match store::engine_games(self.store.pool()).await {
+            Ok(games) => games,
+            Err(e) => {
+                tracing::warn!("cannot list the engine's games: {e}");
+                return;
+            }
+        };
+        for (id, channel) in games {
+            let Some(claim) = self.claim_search(id) else {
+                continue;
+            };
+            if !self.bot_to_move(&channel, id).await {
+                continue;
+            }
+            tracing::info!(game = id, %channel, "starting the engine's turn");
+            let core = self.clone();
+            tokio::spawn(async move {
+                let _claim = claim;
+                match core.engine_turn(&channel, id, true).await {
+                    Ok(_) => {}
+                    Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
+                        tracing::warn!(game = id, %channel, "engine move failed: {why}");
+                    }
+                    Err(Failure::Db(e)) => {
+                        tracing::error!(game = id, %channel, "engine move failed: {e}");
+                    }
+                }
+            });
+        }
+    }
+
+    /// Whether the bot is to move in game `id` (read without the write lock).
+    async fn bot_to_move(&self, channel: &str, id: i64) -> bool {
+        let Ok(mut read) = self.store.pool().begin().await else {
+            return false;
+        };
+        let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
+            return false;
+        };
+        match self.load(&mut read, row).await {
+            Ok(g) => {
+                g.row.status == "active"
+                    && g.awaiting_programs().is_empty()
+                    && self.is_bot(g.name(g.pos.turn()))
+            }
+            Err(_) => false,
+        }
+    }
+
     fn is_bot(&self, name: &str) -> bool {
         self.bot_names
             .read()
@@ -491,8 +574,10 @@ impl Core {
     }
 
     /// The engine's move in game `id`, played in a transaction of its own
-    /// after the search (which holds no lock on the database).
-    async fn engine_turn(&self, ch: &str, id: i64) -> Result<Done, Failure> {
+    /// after the search (which holds no lock on the database). With
+    /// `announce`, the move's message and board go to the outbox in that
+    /// same transaction (no reply is waiting for them).
+    async fn engine_turn(&self, ch: &str, id: i64, announce: bool) -> Result<Done, Failure> {
         // Read without the write lock: the search must not hold anyone up.
         let mut read = self.store.pool().begin().await?;
         let Some(row) = store::game(&mut read, ch, id).await? else {
@@ -532,7 +617,11 @@ impl Core {
             return refuse(format!("game #{id} is gone"));
         };
         let g = self.load(&mut tx, row).await?;
+        let ply = g.moves.len() as i64 + 1;
         let done = self.play(&mut tx, ch, &bot, g, &coordinate).await?;
+        if announce {
+            store::queue_board_notice(&mut tx, ch, &done.text, &done.mentions, id, ply).await?;
+        }
         tx.commit().await?;
         Ok(done)
     }
@@ -549,7 +638,7 @@ impl Core {
     /// the event is remembered so that a redelivery does not fail again.
     /// The process and every other channel go on.
     pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
-        match isolate::isolated(self.handle_event(ev)).await {
+        match isolate::isolated(Box::pin(self.handle_event(ev))).await {
             Ok(reply) => reply,
             Err(why) => {
                 tracing::error!(
@@ -603,18 +692,24 @@ impl Core {
         if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
             return Some(db_failure(e));
         }
+        // Boxed: a command's state machine is large, and the future of an
+        // event must stay small enough for any worker's stack.
         let result = match parsed {
-            Ok(cmd) => self.execute(&mut tx, ev, cmd).await,
+            Ok(cmd) => Box::pin(self.execute(&mut tx, ev, cmd)).await,
             Err(e) => Err(Failure::User(e.0)),
         };
         match result {
             Ok(mut done) => {
+                // Claimed before the commit, so that no tick starts a second
+                // search of this game in between; released when this reply
+                // is done or dropped.
+                let claim = done.engine.take().and_then(|id| self.claim_search(id));
                 if let Err(e) = tx.commit().await {
                     return Some(db_failure(e));
                 }
-                if let Some(id) = done.engine.take() {
+                if let Some(id) = claim.as_ref().map(|c| c.game) {
                     // The bot's answer comes in the same reply.
-                    match self.engine_turn(ev.channel.as_str(), id).await {
+                    match Box::pin(self.engine_turn(ev.channel.as_str(), id, false)).await {
                         Ok(reply) => {
                             let answer = reply
                                 .text
@@ -694,6 +789,7 @@ impl Core {
 
     async fn tick_once(&self) -> Vec<Notice> {
         self.prune().await;
+        self.resume_engine_turns().await;
         if let Err(e) = self.decide_deadlines().await {
             tracing::error!("deadline check failed: {e}");
         }
@@ -701,30 +797,56 @@ impl Core {
             tracing::error!("clock check failed: {e}");
         }
         self.heartbeat().await;
-        match store::outbox(self.store.pool()).await {
-            Ok(rows) => rows
-                .into_iter()
-                .map(|(id, channel, text, mentions)| Notice {
-                    id,
-                    channel,
-                    reply: Reply {
-                        text,
-                        image: None,
-                        mentions: mentions
-                            .split('\n')
-                            .filter(|m| !m.is_empty())
-                            .map(String::from)
-                            .collect(),
-                        actions: Vec::new(),
-                        is_error: false,
-                    },
-                })
-                .collect(),
+        let rows = match store::outbox(self.store.pool()).await {
+            Ok(rows) => rows,
             Err(e) => {
                 tracing::error!("cannot read the outbox: {e}");
-                Vec::new()
+                return Vec::new();
             }
+        };
+        let mut notices = Vec::with_capacity(rows.len());
+        for row in rows {
+            let image = match (row.board_game, row.board_ply) {
+                (Some(game), Some(ply)) => self.board_after(&row.channel, game, ply).await,
+                _ => None,
+            };
+            notices.push(Notice {
+                id: row.id,
+                channel: row.channel,
+                reply: Reply {
+                    text: row.text,
+                    image,
+                    mentions: row
+                        .mentions
+                        .split('\n')
+                        .filter(|m| !m.is_empty())
+                        .map(String::from)
+                        .collect(),
+                    actions: Vec::new(),
+                    is_error: false,
+                },
+            });
         }
+        notices
+    }
+
+    /// The board image of game `id` if it still stands after `ply` plies
+    /// (a later move makes an old notice go out without a stale board).
+    async fn board_after(&self, ch: &str, id: i64, ply: i64) -> Option<Image> {
+        let mut read = self.store.pool().begin().await.ok()?;
+        let row = store::game(&mut read, ch, id).await.ok()??;
+        let g = self.load(&mut read, row).await.ok()?;
+        if g.moves.len() as i64 != ply {
+            return None;
+        }
+        let picture = self.picture(&mut read, ch, &g, "", None).await.ok()?;
+        drop(read);
+        finish_reply(Done {
+            picture: Some(picture),
+            ..Done::text("")
+        })
+        .await
+        .image
     }
 
     /// A notice from [`Core::tick`] was posted: do not send it again.
@@ -913,7 +1035,7 @@ impl Core {
             Ok(true) => return None,
             Err(e) => return Some(db_failure(e)),
         }
-        let result = self.execute(&mut tx, ev, cmd).await;
+        let result = Box::pin(self.execute(&mut tx, ev, cmd)).await;
         drop(tx);
         let store = self.store.clone();
         let event_id = ev.event_id.clone();

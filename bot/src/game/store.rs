@@ -584,11 +584,59 @@ pub async fn queue_notice(
     Ok(())
 }
 
-/// Notices not yet delivered, oldest first: (id, channel, text, mentions).
-pub async fn outbox(pool: &SqlitePool) -> Result<Vec<(i64, String, String, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT id, channel, text, mentions FROM outbox ORDER BY id")
-        .fetch_all(pool)
-        .await
+/// Queues a notice that shows the board of game `game` after `ply` plies.
+pub async fn queue_board_notice(
+    tx: &mut Tx,
+    channel: &str,
+    text: &str,
+    mentions: &[String],
+    game: i64,
+    ply: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO outbox (channel, text, mentions, created_at, board_game, board_ply) \
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(text)
+    .bind(mentions.join("\n"))
+    .bind(now())
+    .bind(game)
+    .bind(ply)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A notice not yet delivered.
+#[derive(Debug, Clone, FromRow)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub channel: String,
+    pub text: String,
+    /// Names to mention, one a line.
+    pub mentions: String,
+    /// The game whose board goes with the notice, and after which ply.
+    pub board_game: Option<i64>,
+    pub board_ply: Option<i64>,
+}
+
+/// Notices not yet delivered, oldest first.
+pub async fn outbox(pool: &SqlitePool) -> Result<Vec<OutboxRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, channel, text, mentions, board_game, board_ply FROM outbox ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// Active games against the engine: (id, channel).
+pub async fn engine_games(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, channel FROM games WHERE status = 'active' AND engine_level IS NOT NULL ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
 }
 
 pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error> {
