@@ -16,7 +16,7 @@
 //! database, so mentions still notify after a restart.
 
 use crate::config::Adapter;
-use crate::game::{help, store, Action, BoardCard, Core, Incoming, Reply};
+use crate::game::{help, store, Action, BoardCard, Core, Incoming, Refusal, Reply};
 use anyhow::{anyhow, bail, Context as _, Result};
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder as _;
@@ -1158,9 +1158,27 @@ async fn post_notices(http: Arc<serenity::Http>, data: Data) {
                 .await
             {
                 Ok(_) => data.core.delivered(notice.id).await,
-                Err(e) => tracing::warn!(%channel, "cannot post to a Discord channel: {e}"),
+                Err(e) => {
+                    tracing::warn!(%channel, "cannot post to a Discord channel: {e}");
+                    data.core.failed(notice.id, refusal(&e)).await;
+                }
             }
         }
+    }
+}
+
+/// How to take a refused post. Discord asks that a 403 or 404 (Missing
+/// Access 50001, Missing Permissions 50013, Unknown Channel 10003) not be
+/// retried in a loop: 10,000 refused requests in 10 minutes get the bot's
+/// address banned (`topics/rate-limits.mdx`, invalid request limit).
+/// Anything else may pass later.
+fn refusal(e: &serenity::Error) -> Refusal {
+    match e {
+        serenity::Error::Http(http) => match http.status_code().map(|s| s.as_u16()) {
+            Some(403 | 404) => Refusal::Permanent,
+            _ => Refusal::Temporary { retry_after: None },
+        },
+        _ => Refusal::Temporary { retry_after: None },
     }
 }
 

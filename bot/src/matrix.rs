@@ -12,7 +12,7 @@
 //! Messages from before the bot joined a room are history, not commands.
 
 use crate::config::Adapter;
-use crate::game::{store, Core, Incoming, Reply};
+use crate::game::{store, Core, Incoming, Refusal, Reply};
 use anyhow::{anyhow, bail, Context, Result};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
@@ -244,10 +244,21 @@ impl MatrixBot {
                         let Ok(room_id) = RoomId::parse(&notice.channel) else {
                             continue;
                         };
-                        // Confirmed only once posted: a failed post is retried on the next tick.
-                        if let Some(room) = client.get_room(&room_id) {
-                            if post(&room, None, notice.reply).await {
-                                shared.core.delivered(notice.id).await;
+                        // Confirmed only once posted. A room the bot is not in
+                        // (kicked, banned, left) refuses for good; anything
+                        // else is tried again later.
+                        let joined = client
+                            .get_room(&room_id)
+                            .filter(|room| room.state() == matrix_sdk::RoomState::Joined);
+                        match joined {
+                            None => shared.core.failed(notice.id, Refusal::Permanent).await,
+                            Some(room) => {
+                                if post(&room, None, notice.reply).await {
+                                    shared.core.delivered(notice.id).await;
+                                } else {
+                                    let again = Refusal::Temporary { retry_after: None };
+                                    shared.core.failed(notice.id, again).await;
+                                }
                             }
                         }
                     }
@@ -342,6 +353,7 @@ async fn on_invite(
     }
     let pool = shared.core.store().pool().clone();
     let room_id = room.room_id().to_owned();
+    let core = shared.core.clone();
     tokio::spawn(async move {
         // Synapse may not be ready for the join the moment it sends the
         // invite (matrix-org/synapse#4345), hence the retries.
@@ -359,6 +371,8 @@ async fn on_invite(
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
         let _ = store::set_adapter_value(&pool, &joined_key(&room_id), &now.to_string()).await;
+        // Back in the room: what was parked for it goes out again.
+        core.seen_in(room_id.as_str()).await;
     });
 }
 

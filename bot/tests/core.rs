@@ -1212,3 +1212,93 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
     let r = bot.ok("alice", "d4").await;
     assert!(r.text.contains("voidmate played"), "{}", r.text);
 }
+
+/// Issue 17, point 5 (delivery): a notice that cannot be posted comes back
+/// after a wait that doubles; one refused for good is parked after a few
+/// tries instead of being sent every tick for ever, and comes back when
+/// the bot is seen in its channel again.
+#[tokio::test]
+async fn undeliverable_notices_back_off_park_and_come_back() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    use voidmate::game::{Refusal, TimeSource, PARK_AFTER};
+    let dir = tempfile::tempdir().unwrap();
+    let millis = Arc::new(AtomicI64::new(1_000_000));
+    let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+    let mut bot = Bot {
+        core: Core::open_with_time(
+            &config(&dir.path().join("v.db")),
+            TimeSource::manual(millis.clone()),
+        )
+        .await
+        .unwrap(),
+        n: 0,
+        channel: "room".into(),
+    };
+    bot.ok("alice", "challenge @bob standard 1+0").await;
+    bot.ok("bob", "accept").await;
+    advance(61_000);
+    let due = bot.core.tick().await;
+    let lost: Vec<_> = due
+        .iter()
+        .filter(|n| n.reply.text.contains("time"))
+        .collect();
+    assert!(
+        !lost.is_empty(),
+        "{:?}",
+        due.iter().map(|n| &n.reply.text).collect::<Vec<_>>()
+    );
+    let id = lost.last().unwrap().id;
+    let pending = |notices: Vec<voidmate::game::Notice>| notices.iter().any(|n| n.id == id);
+    // Other notices of that tick are posted; this one fails for a while.
+    for n in due.iter().filter(|n| n.id != id) {
+        bot.core.delivered(n.id).await;
+    }
+
+    // A passing failure: not on the next tick, back after the wait (2 s),
+    // then after twice that.
+    bot.core
+        .failed(id, Refusal::Temporary { retry_after: None })
+        .await;
+    assert!(!pending(bot.core.tick().await));
+    advance(1_000);
+    assert!(!pending(bot.core.tick().await));
+    advance(1_500);
+    assert!(pending(bot.core.tick().await));
+    bot.core
+        .failed(id, Refusal::Temporary { retry_after: None })
+        .await;
+    advance(2_500);
+    assert!(!pending(bot.core.tick().await), "the wait doubled");
+    advance(2_000);
+    assert!(pending(bot.core.tick().await));
+    // A wait the platform names is kept.
+    bot.core
+        .failed(
+            id,
+            Refusal::Temporary {
+                retry_after: Some(std::time::Duration::from_secs(30)),
+            },
+        )
+        .await;
+    advance(20_000);
+    assert!(!pending(bot.core.tick().await));
+    advance(11_000);
+    assert!(pending(bot.core.tick().await));
+
+    // Refused for good: parked after PARK_AFTER answers, then never tried,
+    // however long the bot runs.
+    for _ in 0..PARK_AFTER {
+        bot.core.failed(id, Refusal::Permanent).await;
+        advance(3_600_000);
+    }
+    for _ in 0..5 {
+        assert!(!pending(bot.core.tick().await));
+        advance(24 * 3_600_000);
+    }
+    // Seen in that channel again: the notice goes out.
+    bot.ok("carol", "help").await;
+    assert!(pending(bot.core.tick().await));
+    bot.core.delivered(id).await;
+    assert!(!pending(bot.core.tick().await));
+}

@@ -562,3 +562,76 @@ async fn challenging_the_bot_plays_its_engine() {
     assert_eq!(reply.field("To move").as_deref(), Some("alice"));
     bot.abort();
 }
+
+/// Issue 17, point 5 / issue 19, point 2: the bot loses the permission to
+/// post in a channel where notices are due. Discord answers 403 (Missing
+/// Permissions), which must not be retried in a loop: each notice gets a
+/// few attempts, spaced out, then none. Once the bot is seen in the channel
+/// again, the parked notices are posted; nothing was lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_that_refuses_posts_gets_a_bounded_number_of_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let one_day = choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 1 day per move",
+    );
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("time", 4, json!(one_day))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    // A day is two seconds here: the reminder and the loss on time fall due
+    // while the bot may not post.
+    fake.forbid(CHANNEL, true);
+    let posts = || {
+        fake.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
+            .count()
+    };
+    tokio::time::sleep(std::time::Duration::from_secs(14)).await;
+    let refused = posts();
+    assert!(refused >= 1, "the notices were tried");
+    // Two notices, each parked after PARK_AFTER refusals.
+    assert!(
+        refused <= 2 * voidmate::game::PARK_AFTER as usize,
+        "{refused} refused posts"
+    );
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    assert_eq!(posts(), refused, "nothing more once parked");
+
+    // Allowed again, and seen there (alice mentions the bot): the parked
+    // notices go out, the loss on time among them.
+    fake.forbid(CHANNEL, false);
+    fake.say(
+        ALICE,
+        &format!("<@{APP}> games"),
+        json!([user(APP, "voidmate")]),
+        None,
+    );
+    let lost = fake
+        .wait_for("the parked loss on time", |r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.content().contains("time")
+                && r.content().contains("wins")
+        })
+        .await;
+    assert!(lost.content().contains("alice"), "{}", lost.content());
+    bot.abort();
+}

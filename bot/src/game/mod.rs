@@ -10,5 +10,6 @@ mod service;
 pub mod store;
 
 pub use service::{
-    Action, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Reply, TimeSource,
+    Action, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Refusal, Reply, TimeSource,
+    PARK_AFTER,
 };

@@ -185,6 +185,33 @@ const KEEP_EVENT_IDS_SECS: i64 = 30 * 24 * 3600;
 /// How often the tick prunes them.
 const PRUNE_EVERY_SECS: i64 = 3600;
 
+/// Why an adapter could not post a notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// It may work later (a network error, a server error, a rate limit):
+    /// tried again after `retry_after` if the platform said, else after a
+    /// wait that doubles with each failure.
+    Temporary { retry_after: Option<Duration> },
+    /// It will not work until something changes: no permission to post, an
+    /// unknown channel, not in the room. After [`PARK_AFTER`] such answers
+    /// the notice waits until the bot is seen in that channel again.
+    Permanent,
+}
+
+/// Permanent refusals before a notice is parked.
+pub const PARK_AFTER: i64 = 3;
+/// The first wait before a retry, doubled each time up to [`MAX_RETRY_WAIT`].
+const FIRST_RETRY_WAIT: Duration = Duration::from_secs(2);
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(3600);
+
+/// The wait before attempt `attempts + 1`.
+fn retry_wait(attempts: i64) -> Duration {
+    let doublings = (attempts - 1).clamp(0, 20) as u32;
+    FIRST_RETRY_WAIT
+        .saturating_mul(1 << doublings)
+        .min(MAX_RETRY_WAIT)
+}
+
 /// Why a command did nothing.
 enum Failure {
     /// The player's mistake or a refusal; the words for the reply.
@@ -692,6 +719,10 @@ impl Core {
         if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
             return Some(db_failure(e));
         }
+        // The bot is evidently in this channel: what waited for that goes.
+        if let Err(e) = store::unpark_channel(&mut *tx, &ev.channel).await {
+            return Some(db_failure(e));
+        }
         // Boxed: a command's state machine is large, and the future of an
         // event must stay small enough for any worker's stack.
         let result = match parsed {
@@ -797,7 +828,7 @@ impl Core {
             tracing::error!("clock check failed: {e}");
         }
         self.heartbeat().await;
-        let rows = match store::outbox(self.store.pool()).await {
+        let rows = match store::outbox(self.store.pool(), self.time.now_ms()).await {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::error!("cannot read the outbox: {e}");
@@ -847,6 +878,57 @@ impl Core {
         })
         .await
         .image
+    }
+
+    /// A notice from [`Core::tick`] could not be posted: it comes back
+    /// later, after a wait that grows with each failure, or, refused for
+    /// good, is parked until the bot is seen in its channel again (logged
+    /// once, when it is parked).
+    pub async fn failed(&self, notice_id: i64, refusal: Refusal) {
+        let now = self.time.now_ms();
+        let (permanent, asked) = match refusal {
+            Refusal::Temporary { retry_after } => (false, retry_after),
+            Refusal::Permanent => (true, None),
+        };
+        let retry_at = |attempts: i64| {
+            let wait = asked.unwrap_or_else(|| retry_wait(attempts));
+            now.saturating_add(wait.as_millis().min(i64::MAX as u128) as i64)
+        };
+        match store::notice_failed(
+            self.store.pool(),
+            notice_id,
+            PARK_AFTER,
+            permanent,
+            retry_at,
+        )
+        .await
+        {
+            Ok(Some((attempts, true))) => tracing::warn!(
+                notice = notice_id,
+                attempts,
+                "a notice was refused for good; parked until I am seen in its channel again"
+            ),
+            Ok(Some((attempts, false))) => tracing::debug!(
+                notice = notice_id,
+                attempts,
+                ?refusal,
+                "a notice could not be posted; trying again later"
+            ),
+            Ok(None) => {}
+            Err(e) => tracing::error!(notice = notice_id, "cannot note a failed post: {e}"),
+        }
+    }
+
+    /// The bot is in `channel` (an adapter joined it, or saw it): notices
+    /// parked for it are tried again.
+    pub async fn seen_in(&self, channel: &str) {
+        match store::unpark_channel(self.store.pool(), channel).await {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(%channel, notices = n, "back in a channel; posting what waited")
+            }
+            Err(e) => tracing::warn!(%channel, "cannot bring back parked notices: {e}"),
+        }
     }
 
     /// A notice from [`Core::tick`] was posted: do not send it again.
@@ -1039,9 +1121,11 @@ impl Core {
         drop(tx);
         let store = self.store.clone();
         let event_id = ev.event_id.clone();
+        let channel = ev.channel.clone();
         let record = tokio::spawn(async move {
             let mut tx = store.begin().await?;
             store::record_event(&mut tx, &event_id).await?;
+            store::unpark_channel(&mut *tx, &channel).await?;
             tx.commit().await
         });
         // Usually done at once; a redelivery right behind it is then

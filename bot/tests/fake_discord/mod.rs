@@ -95,6 +95,9 @@ struct State {
     gateway_url: String,
     next_id: AtomicU64,
     identify: Mutex<Option<Value>>,
+    /// Channels where the bot may not post: Discord answers 403 with code
+    /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
+    forbidden: Mutex<Vec<String>>,
 }
 
 pub struct FakeDiscord {
@@ -140,6 +143,7 @@ impl FakeDiscord {
             gateway_url: format!("ws://{}", ws.local_addr().unwrap()),
             next_id: AtomicU64::new(900_000),
             identify: Mutex::new(None),
+            forbidden: Mutex::new(Vec::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -154,6 +158,16 @@ impl FakeDiscord {
 
     fn id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// The bot loses (or, with `false`, regains) the permission to post in
+    /// `channel`.
+    pub fn forbid(&self, channel: u64, forbidden: bool) {
+        let mut list = self.state.forbidden.lock().unwrap();
+        list.retain(|c| *c != channel.to_string());
+        if forbidden {
+            list.push(channel.to_string());
+        }
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -362,6 +376,14 @@ async fn handle(
                 })
                 .collect();
             reply(200, Value::Array(commands))
+        }
+        ("POST", ["channels", channel, "messages"])
+            if state.forbidden.lock().unwrap().iter().any(|c| c == channel) =>
+        {
+            reply(
+                403,
+                json!({"message": "Missing Permissions", "code": 50013}),
+            )
         }
         ("POST", ["interactions", _, _, "callback"]) => reply(204, Value::Null),
         ("DELETE", ["webhooks", _, _, "messages", _]) => reply(204, Value::Null),
