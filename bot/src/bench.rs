@@ -68,7 +68,6 @@ pub async fn run(games: usize) -> Result<String> {
         }
     }
     let conc = conc_start.elapsed();
-    std::fs::remove_dir_all(&dir).ok();
 
     latencies.sort();
     let pct = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
@@ -84,5 +83,99 @@ pub async fn run(games: usize) -> Result<String> {
         ms(pct(99)),
         seq_moves as f64 / seq.as_secs_f64(),
         conc_moves as f64 / conc.as_secs_f64(),
+    ) + tick_and_suggestions(&dir).await?.as_str())
+}
+
+/// The periodic check with 10,000 clock games and 10,000 correspondence
+/// games in play and none of them due, and move suggestions (autocomplete)
+/// in a channel with 50 games.
+async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
+    use voidmate::game::store;
+    std::fs::create_dir_all(dir)?;
+    let mut cfg = Config::default();
+    cfg.database.path = dir.join("tick.db");
+    let core = Core::open(&cfg).await?;
+    let start = voidmate_rules::Position::new(voidmate_rules::variants::void()).fen();
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as i64;
+    let mut tx = core.store().begin().await?;
+    for i in 0..10_000 {
+        let id =
+            store::insert_game(&mut tx, &format!("c{i}"), "void", "w", "b", &start, "60+0").await?;
+        store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
+        let id =
+            store::insert_game(&mut tx, &format!("d{i}"), "void", "w", "b", &start, "3d").await?;
+        let at = now_ms / 1000 + 3 * 86_400;
+        store::set_deadline(
+            &mut tx,
+            id,
+            Some(store::Deadline {
+                at,
+                remind_at: at - 64_800,
+            }),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    let mut ticks = Vec::new();
+    for _ in 0..200 {
+        let t = Instant::now();
+        let notices = core.tick().await;
+        ticks.push(t.elapsed());
+        anyhow::ensure!(notices.is_empty(), "nothing should be due");
+    }
+    ticks.sort();
+
+    // One channel, 50 games; alice is to move in one of them.
+    let mut n = 0u64;
+    let mut say = |author: &str, text: &str| {
+        n += 1;
+        Incoming {
+            event_id: format!("suggest-{n}"),
+            channel: "busy".into(),
+            author: author.into(),
+            text: text.into(),
+            addressed: true,
+            private: false,
+        }
+    };
+    for i in 0..50 {
+        let (white, black) = if i == 0 {
+            ("alice".to_string(), "bob".to_string())
+        } else {
+            (format!("p{i}"), format!("q{i}"))
+        };
+        core.handle(&say(&white, &format!("challenge @{black} void")))
+            .await;
+        core.handle(&say(&black, "accept")).await;
+    }
+    let mut suggestions = Vec::new();
+    for typed in ["", "e", "M", "g1", "Nf", "d", "", "h"]
+        .iter()
+        .cycle()
+        .take(400)
+    {
+        let t = Instant::now();
+        let found = core.suggest_moves("busy", "alice", typed, 25).await;
+        suggestions.push(t.elapsed());
+        anyhow::ensure!(
+            !typed.is_empty() || !found.is_empty(),
+            "alice has moves to suggest"
+        );
+    }
+    suggestions.sort();
+    std::fs::remove_dir_all(dir).ok();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let at = |v: &[Duration], p: usize| v[(v.len() * p / 100).min(v.len() - 1)];
+    Ok(format!(
+        "tick with 10,000 clock and 10,000 correspondence games, none due, 200 ticks:\n  \
+         median {:.2} ms, p99 {:.2} ms\n\
+         autocomplete in a channel with 50 games, 400 keystrokes:\n  \
+         median {:.3} ms, p99 {:.3} ms\n",
+        ms(at(&ticks, 50)),
+        ms(at(&ticks, 99)),
+        ms(at(&suggestions, 50)),
+        ms(at(&suggestions, 99)),
     ))
 }

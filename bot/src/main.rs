@@ -43,6 +43,44 @@ enum Command {
     Run(RunArgs),
     /// Measure moves handled end to end with many games in play.
     Bench(BenchArgs),
+    /// Replay every stored game and report any whose record does not hold
+    /// together (a failing exit status if one does not).
+    CheckDb(CheckDbArgs),
+}
+
+#[derive(Args)]
+struct CheckDbArgs {
+    /// SQLite file (default: the configuration's, voidmate.db).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Configuration file (default: built-in defaults).
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+async fn check_db(args: CheckDbArgs) -> Result<String> {
+    let mut cfg = Config::load(args.config.as_deref())?;
+    if let Some(db) = args.db {
+        cfg.database.path = db;
+    }
+    if !cfg.database.path.exists() {
+        bail!("there is no database at {}", cfg.database.path.display());
+    }
+    let core = Core::open(&cfg).await?;
+    let (total, bad) = core.check_db().await?;
+    if bad.is_empty() {
+        return Ok(format!(
+            "{total} games checked: every one replays to its stored position\n"
+        ));
+    }
+    let mut text = format!(
+        "{total} games checked; {} do not hold together:\n",
+        bad.len()
+    );
+    for (id, channel, why) in &bad {
+        text.push_str(&format!("  game #{id} in {channel}: {why}\n"));
+    }
+    bail!("{}", text.trim_end())
 }
 
 #[derive(Args)]
@@ -180,6 +218,9 @@ fn main() -> ExitCode {
         Command::Bench(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(bench::run(args.games))),
+        Command::CheckDb(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(check_db(args))),
     };
     match result {
         Ok(text) => {

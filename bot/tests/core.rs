@@ -1302,3 +1302,66 @@ async fn undeliverable_notices_back_off_park_and_come_back() {
     bot.core.delivered(id).await;
     assert!(!pending(bot.core.tick().await));
 }
+
+/// Issue 17, point 7: each active game carries the moment it next needs
+/// the periodic check (reminder, deadline, low-time warning, flag), kept by
+/// triggers, and the check's query reads due rows through an index.
+#[tokio::test]
+async fn the_tick_reads_only_games_that_are_due() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    use voidmate::game::TimeSource;
+    let dir = tempfile::tempdir().unwrap();
+    let start = 1_700_000_000_000i64;
+    let millis = Arc::new(AtomicI64::new(start));
+    let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.clock.day_seconds = 100;
+    let mut bot = Bot {
+        core: Core::open_with_time(&cfg, TimeSource::manual(millis.clone()))
+            .await
+            .unwrap(),
+        n: 0,
+        channel: "room".into(),
+    };
+    let pool = bot.core.store().pool().clone();
+    let due = |id: i64| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>("SELECT due_ms FROM games WHERE id = ?")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    // Correspondence, 1 "day" (100 s) a move: the reminder at 75 s, then
+    // the deadline at 100 s.
+    bot.ok("alice", "challenge @bob standard 1d").await;
+    bot.ok("bob", "accept").await;
+    assert_eq!(due(1).await, Some(start + 75_000));
+    advance(80_000);
+    let reminded = bot.core.tick().await;
+    assert!(reminded.iter().any(|n| n.reply.text.contains("your move")));
+    assert_eq!(due(1).await, Some(start + 100_000), "next: the deadline");
+    bot.ok("alice", "e4").await;
+    assert_eq!(
+        due(1).await,
+        Some(start + 80_000 + 75_000),
+        "bob's reminder"
+    );
+
+    // A clock of one minute: the warning at 10 s left, then the flag.
+    bot.ok("carol", "challenge @dave standard 1+0").await;
+    bot.ok("dave", "accept").await;
+    let begun = start + 80_000;
+    assert_eq!(due(2).await, Some(begun + 50_000));
+    advance(55_000);
+    bot.core.tick().await;
+    assert_eq!(due(2).await, Some(begun + 60_000), "warned; next the flag");
+    bot.ok("carol", "e4").await;
+    // dave's clock runs now, from a full minute.
+    assert_eq!(due(2).await, Some(begun + 55_000 + 50_000));
+    bot.ok("carol", "resign #2").await;
+    assert_eq!(due(2).await, None, "finished games are never due");
+}

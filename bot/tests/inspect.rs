@@ -511,3 +511,60 @@ fn moves_read_numbers_joined_to_moves() {
         "{out}"
     );
 }
+
+/// Issue 17, point 7: reads trust the stored position, so `check-db`
+/// replays every game and names any whose record does not hold together.
+#[test]
+fn check_db_replays_every_game_and_names_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut cfg = voidmate::config::Config::default();
+        cfg.database.path = db.clone();
+        let core = voidmate::game::Core::open(&cfg).await.unwrap();
+        for (n, (who, text)) in [
+            ("alice", "challenge @bob void"),
+            ("bob", "accept"),
+            ("alice", "e4"),
+            ("bob", "e6"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let ev = voidmate::game::Incoming {
+                event_id: format!("cli-{n}"),
+                channel: "room".into(),
+                author: who.into(),
+                text: text.into(),
+                addressed: true,
+                private: false,
+            };
+            let r = core.handle(&ev).await.unwrap();
+            assert!(!r.is_error, "{}", r.text);
+        }
+    });
+    let path = db.to_str().unwrap();
+    let (ok, out, err) = voidmate(&["check-db", "--db", path]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "1 games checked: every one replays to its stored position\n"
+    );
+    rt.block_on(async {
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
+            .await
+            .unwrap();
+        sqlx::query("UPDATE moves SET coordinate = 'e8e7' WHERE ply = 2")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    });
+    let (ok, _, err) = voidmate(&["check-db", "--db", path]);
+    assert!(!ok);
+    assert!(err.contains("game #1 in room"), "{err}");
+    assert!(err.contains("does not match its moves"), "{err}");
+    let (ok, _, err) = voidmate(&["check-db", "--db", "/nonexistent/v.db"]);
+    assert!(!ok && err.contains("there is no database"), "{err}");
+}

@@ -516,6 +516,12 @@ impl Core {
             }
         }
         store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
+        // Deadlines set before reminder times were stored get theirs.
+        for (id, at, time_control) in store::deadlines_without_reminder(&pool).await? {
+            if let Some(d) = self.deadline_from(&time_control, 0) {
+                store::set_reminder(&pool, id, at - (d.at - d.remind_at)).await?;
+            }
+        }
         Ok(self)
     }
 
@@ -582,14 +588,17 @@ impl Core {
         let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
             return false;
         };
-        match self.load(&mut read, row).await {
-            Ok(g) => {
-                g.row.status == "active"
-                    && g.awaiting_programs().is_empty()
-                    && self.is_bot(g.name(g.pos.turn()))
-            }
-            Err(_) => false,
-        }
+        // A private game waiting for programs has none stored yet.
+        let waiting =
+            row.mode == "private" && (row.program_white.is_none() || row.program_black.is_none());
+        let Ok(pos) = Self::stored_position(&row) else {
+            return false;
+        };
+        let mover = match pos.turn() {
+            Color::White => &row.white,
+            Color::Black => &row.black,
+        };
+        row.status == "active" && !waiting && self.is_bot(mover)
     }
 
     fn is_bot(&self, name: &str) -> bool {
@@ -821,11 +830,17 @@ impl Core {
     async fn tick_once(&self) -> Vec<Notice> {
         self.prune().await;
         self.resume_engine_turns().await;
-        if let Err(e) = self.decide_deadlines().await {
-            tracing::error!("deadline check failed: {e}");
-        }
-        if let Err(e) = self.decide_clocks().await {
-            tracing::error!("clock check failed: {e}");
+        match store::any_due(self.store.pool(), self.time.now_ms()).await {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Err(e) = self.decide_deadlines().await {
+                    tracing::error!("deadline check failed: {e}");
+                }
+                if let Err(e) = self.decide_clocks().await {
+                    tracing::error!("clock check failed: {e}");
+                }
+            }
+            Err(e) => tracing::error!("cannot look for games that are due: {e}"),
         }
         self.heartbeat().await;
         let rows = match store::outbox(self.store.pool(), self.time.now_ms()).await {
@@ -941,11 +956,11 @@ impl Core {
     /// Sends reminders and ends games on time, queueing what to announce in
     /// the same transaction.
     async fn decide_deadlines(&self) -> Result<(), sqlx::Error> {
-        let now = store::now();
+        let now_ms = self.time.now_ms();
+        let now = now_ms.div_euclid(1000);
         let mut tx = self.store.begin().await?;
-        // Reminders go out when a quarter of the move's time is left.
-        let lookahead = self.settings.day_seconds * 30;
-        for row in store::games_due(&mut tx, now + lookahead).await? {
+        // Only games whose deadline or reminder has come (see `due_ms`).
+        for row in store::due_games(&mut tx, now_ms).await? {
             let Some(deadline) = row.deadline_at else {
                 continue;
             };
@@ -992,7 +1007,11 @@ impl Core {
     /// Flags that fell and players low on time, announced through the outbox.
     async fn decide_clocks(&self) -> Result<(), sqlx::Error> {
         let mut tx = self.store.begin().await?;
-        for row in store::clock_games(&mut tx).await? {
+        // Only games whose flag or low-time warning has come (see `due_ms`).
+        for row in store::due_games(&mut tx, self.time.now_ms()).await? {
+            if row.turn_started_ms.is_none() {
+                continue;
+            }
             let channel = row.channel.clone();
             let Some(TimeControl::Clock { minutes, .. }) = TimeControl::parse(&row.time_control)
             else {
@@ -1028,10 +1047,23 @@ impl Core {
         tx.commit().await
     }
 
-    /// The deadline for the next move of a game with this time control.
-    fn deadline(&self, time_control: &str) -> Option<i64> {
+    /// The deadline for the next move of a game with this time control,
+    /// from now on the core's clock, with its reminder: when a quarter of
+    /// the move's time is left.
+    fn deadline(&self, time_control: &str) -> Option<store::Deadline> {
+        let now = self.time.now_ms().div_euclid(1000);
+        self.deadline_from(time_control, now)
+    }
+
+    fn deadline_from(&self, time_control: &str, start: i64) -> Option<store::Deadline> {
         match TimeControl::parse(time_control) {
-            Some(TimeControl::Days(d)) => Some(store::now() + d as i64 * self.settings.day_seconds),
+            Some(TimeControl::Days(d)) => {
+                let period = d as i64 * self.settings.day_seconds;
+                Some(store::Deadline {
+                    at: start + period,
+                    remind_at: start + period - period / 4,
+                })
+            }
             _ => None,
         }
     }
@@ -1070,20 +1102,25 @@ impl Core {
         };
         let typed = typed.trim().to_ascii_lowercase();
         let mut out = Vec::new();
+        // Every keystroke asks: read the stored position, never a replay.
         for row in games
             .into_iter()
             .filter(|g| g.white == author || g.black == author)
         {
-            let Ok(g) = self.load(&mut tx, row).await else {
+            let Ok(pos) = Self::stored_position(&row) else {
                 continue;
             };
-            if g.player_color(author) != Some(g.pos.turn()) {
+            let mover = match pos.turn() {
+                Color::White => &row.white,
+                Color::Black => &row.black,
+            };
+            if mover != author {
                 continue;
             }
-            for mv in g.pos.legal_moves().iter() {
-                let mut san = g.pos.san(mv);
+            for mv in pos.legal_moves().iter() {
+                let mut san = pos.san(mv);
                 if !(san.to_ascii_lowercase().starts_with(&typed)
-                    || g.pos.coordinate(mv).starts_with(&typed))
+                    || pos.coordinate(mv).starts_with(&typed))
                 {
                     continue;
                 }
@@ -1231,20 +1268,50 @@ impl Core {
 
     // ---- finding games ----
 
-    async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
-        let damaged = |why: String| {
-            Failure::User(format!(
-                "The stored record of game #{} is damaged ({why}), so I cannot go on with it. Nothing was changed.",
-                row.id
-            ))
-        };
+    /// The rules a stored game is played by (its programs included).
+    fn rules_of(row: &GameRow) -> Result<&'static voidmate_rules::Rules, Failure> {
         let base = variants::by_name(&row.variant)
-            .ok_or_else(|| damaged(format!("unknown variant '{}'", row.variant)))?;
+            .ok_or_else(|| damaged(row.id, format!("unknown variant '{}'", row.variant)))?;
         let programs = stored_program(base, &row.program_white)
             .and_then(|w| Ok((w, stored_program(base, &row.program_black)?)))
-            .map_err(|e| damaged(format!("a program does not read: {e}")))?;
-        let rules = variants::programmed(base, &programs.0, &programs.1)
-            .map_err(|e| damaged(format!("its programs do not fit the game: {e}")))?;
+            .map_err(|e| damaged(row.id, format!("a program does not read: {e}")))?;
+        variants::programmed(base, &programs.0, &programs.1)
+            .map_err(|e| damaged(row.id, format!("its programs do not fit the game: {e}")))
+    }
+
+    /// The stored position after the last move, trusted without a replay:
+    /// for reads that need only the position (suggestions, whose move it
+    /// is). Every write replays the game in [`Core::load`], and `voidmate
+    /// check-db` replays them all.
+    fn stored_position(row: &GameRow) -> Result<Position, Failure> {
+        Position::from_fen(Self::rules_of(row)?, &row.fen)
+            .map_err(|e| damaged(row.id, format!("its position does not read: {e}")))
+    }
+
+    /// Replays every stored game, finished ones too, and says which do not
+    /// hold together: (game id, channel, why).
+    pub async fn check_db(&self) -> anyhow::Result<(usize, Vec<(i64, String, String)>)> {
+        let mut read = self.store.pool().begin().await?;
+        let rows = store::all_games(&mut read).await?;
+        let total = rows.len();
+        let mut bad = Vec::new();
+        for row in rows {
+            let (id, channel) = (row.id, row.channel.clone());
+            match self.load(&mut read, row).await {
+                Ok(_) => {}
+                Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
+                    bad.push((id, channel, why))
+                }
+                Err(Failure::Db(e)) => return Err(e.into()),
+            }
+        }
+        Ok((total, bad))
+    }
+
+    async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+        let id = row.id;
+        let damaged = |why: String| damaged(id, why);
+        let rules = Self::rules_of(&row)?;
         let mut pos = Position::from_fen(rules, &row.start_fen)
             .map_err(|e| damaged(format!("its start position does not read: {e}")))?;
         let moves = store::moves(tx, row.id).await?;
@@ -2721,6 +2788,13 @@ fn pgn_text(g: &Game, channel: &str) -> String {
     }
     s.push_str(&result);
     s
+}
+
+/// A stored game that does not hold together, in words.
+fn damaged(id: i64, why: String) -> Failure {
+    Failure::User(format!(
+        "The stored record of game #{id} is damaged ({why}), so I cannot go on with it. Nothing was changed."
+    ))
 }
 
 fn error_reply(text: String) -> Reply {

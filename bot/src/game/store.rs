@@ -208,6 +208,15 @@ pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRow>
     .await
 }
 
+/// Every game, in every channel and state, oldest first.
+pub async fn all_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games ORDER BY id"
+    )))
+    .fetch_all(&mut **tx)
+    .await
+}
+
 /// The most recent game of `user` in `channel`, finished or not.
 pub async fn latest_game(
     tx: &mut Tx,
@@ -453,16 +462,77 @@ pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(
     Ok(())
 }
 
+/// When the player to move must move, and when to remind them (seconds
+/// since the epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    pub at: i64,
+    pub remind_at: i64,
+}
+
 /// Sets (or clears) the time by which the player to move must move.
 pub async fn set_deadline(
     tx: &mut Tx,
     game_id: i64,
-    deadline: Option<i64>,
+    deadline: Option<Deadline>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?")
-        .bind(deadline)
+    sqlx::query("UPDATE games SET deadline_at = ?, remind_at = ?, reminded = 0 WHERE id = ?")
+        .bind(deadline.map(|d| d.at))
+        .bind(deadline.map(|d| d.remind_at))
         .bind(game_id)
         .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Active games that need the periodic check at `now_ms` (their `due_ms`,
+/// kept by triggers, has come), through the partial index on it. `INDEXED
+/// BY` makes SQLite use that index or refuse the query: the tick never
+/// falls back to reading every game.
+pub async fn due_games(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games INDEXED BY games_due \
+         WHERE status = 'active' AND due_ms <= ? ORDER BY due_ms"
+    )))
+    .bind(now_ms)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Whether any active game is due at `now_ms` (a read through the index,
+/// so the periodic check takes the write lock only when there is work).
+pub async fn any_due(pool: &SqlitePool, now_ms: i64) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT 1 FROM games INDEXED BY games_due WHERE status = 'active' AND due_ms <= ? LIMIT 1",
+    )
+    .bind(now_ms)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Games with a deadline but no reminder time (made before reminders were
+/// stored): (id, deadline, time control).
+pub async fn deadlines_without_reminder(
+    pool: &SqlitePool,
+) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, deadline_at, time_control FROM games \
+         WHERE status = 'active' AND deadline_at IS NOT NULL AND remind_at IS NULL",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn set_reminder(
+    pool: &SqlitePool,
+    game_id: i64,
+    remind_at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET remind_at = ? WHERE id = ?")
+        .bind(remind_at)
+        .bind(game_id)
+        .execute(pool)
         .await?;
     Ok(())
 }
@@ -495,15 +565,6 @@ pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx:
     Ok(())
 }
 
-/// Active games with a running clock.
-pub async fn clock_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND turn_started_ms IS NOT NULL ORDER BY id"
-    )))
-    .fetch_all(&mut **tx)
-    .await
-}
-
 /// Time the bot was away is not charged: every running clock restarts
 /// `by` milliseconds later.
 pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
@@ -531,16 +592,6 @@ pub async fn mark_reminded(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error>
         .execute(&mut **tx)
         .await?;
     Ok(())
-}
-
-/// Games in progress with a deadline at or before `until`.
-pub async fn games_due(tx: &mut Tx, until: i64) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND deadline_at IS NOT NULL AND deadline_at <= ? ORDER BY deadline_at"
-    )))
-    .bind(until)
-    .fetch_all(&mut **tx)
-    .await
 }
 
 /// A value an adapter keeps across restarts (a sync token, a join time).
@@ -683,7 +734,8 @@ pub async fn unpark_channel<'e>(
 /// Active games against the engine: (id, channel).
 pub async fn engine_games(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, channel FROM games WHERE status = 'active' AND engine_level IS NOT NULL ORDER BY id",
+        "SELECT id, channel FROM games INDEXED BY games_engine_active \
+         WHERE status = 'active' AND engine_level IS NOT NULL ORDER BY id",
     )
     .fetch_all(pool)
     .await
