@@ -30,6 +30,7 @@ use serenity::{
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+use voidmate_rules::GameKind;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 type Ctx<'a> = poise::Context<'a, Data, Error>;
@@ -546,15 +547,38 @@ impl VariantChoice {
 
     /// The variant's name in the rules registry.
     pub fn code(self) -> &'static str {
-        match self {
-            VariantChoice::Void => "void",
-            VariantChoice::Standard => "standard",
-            VariantChoice::Antichess => "antichess",
-            VariantChoice::SuicideVoid => "suicide-void",
-            VariantChoice::SuicideVoidPw => "suicide-void-pw",
-            VariantChoice::Chess99 => "chess99",
-            VariantChoice::BlackHoles => "black-holes",
-            VariantChoice::Super16 => "super16",
+        GameKind::from(self).name()
+    }
+}
+
+/// Every choice is a game and every game a choice: both directions are
+/// exhaustive matches, so a new game does not compile until Discord offers it.
+impl From<VariantChoice> for GameKind {
+    fn from(choice: VariantChoice) -> GameKind {
+        match choice {
+            VariantChoice::Void => GameKind::Void,
+            VariantChoice::Standard => GameKind::Standard,
+            VariantChoice::Antichess => GameKind::Antichess,
+            VariantChoice::SuicideVoid => GameKind::SuicideVoid,
+            VariantChoice::SuicideVoidPw => GameKind::SuicideVoidPromotionWins,
+            VariantChoice::Chess99 => GameKind::Chess99,
+            VariantChoice::BlackHoles => GameKind::BlackHoles,
+            VariantChoice::Super16 => GameKind::Super16,
+        }
+    }
+}
+
+impl From<GameKind> for VariantChoice {
+    fn from(kind: GameKind) -> VariantChoice {
+        match kind {
+            GameKind::Void => VariantChoice::Void,
+            GameKind::Standard => VariantChoice::Standard,
+            GameKind::Antichess => VariantChoice::Antichess,
+            GameKind::SuicideVoid => VariantChoice::SuicideVoid,
+            GameKind::SuicideVoidPromotionWins => VariantChoice::SuicideVoidPw,
+            GameKind::Chess99 => VariantChoice::Chess99,
+            GameKind::BlackHoles => VariantChoice::BlackHoles,
+            GameKind::Super16 => VariantChoice::Super16,
         }
     }
 }
@@ -1295,16 +1319,20 @@ mod tests {
 
     #[test]
     fn every_variant_is_a_choice() {
-        for rules in voidmate_rules::variants::all() {
+        // Each game is one choice and back, and the list offers them all.
+        for kind in GameKind::ALL {
+            let choice = VariantChoice::from(kind);
+            assert_eq!(GameKind::from(choice), kind);
             assert!(
-                VariantChoice::ALL.iter().any(|c| c.code() == rules.name()),
-                "{} has no slash-command choice",
-                rules.name()
+                VariantChoice::ALL.contains(&choice),
+                "{kind} is not offered"
+            );
+            assert_eq!(
+                voidmate_rules::variants::by_name(choice.code()).map(|r| r.kind()),
+                Some(Some(kind))
             );
         }
-        for c in VariantChoice::ALL {
-            assert!(voidmate_rules::variants::by_name(c.code()).is_some());
-        }
+        assert_eq!(VariantChoice::ALL.len(), GameKind::ALL.len());
         for t in [
             TimeChoice::None,
             TimeChoice::Bullet1,

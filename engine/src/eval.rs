@@ -7,7 +7,7 @@
 //! Chess 99, a king that can be taken; in Black Holes, holes and the
 //! relativistic threats they carry; in Super Chess, Fortress shelters.
 
-use voidmate_rules::{Color, Position, Role, Square, Tile};
+use voidmate_rules::{Color, GameKind, Position, Role, Square, Tile};
 
 /// Material values in centipawns.
 pub fn value(role: Role) -> i32 {
@@ -33,17 +33,19 @@ pub fn value(role: Role) -> i32 {
 /// The score of `pos` for the side to move (positive: good for it).
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.turn();
-    let white = match pos.rules().name() {
-        "antichess" | "suicide-void" => giveaway(pos),
-        "suicide-void-pw" => giveaway(pos) + pawn_progress(pos, 48),
-        "void" => material(pos) + void_tiles(pos),
-        "chess99" => material(pos) + kings_in_reach(pos, 400),
-        "black-holes" => material(pos) + kings_in_reach(pos, 150),
-        "super16" => {
+    // Every game has its own line: a new game does not compile until it
+    // says how it is judged. A variant from elsewhere is judged by material.
+    let white = match pos.rules().kind() {
+        Some(GameKind::Antichess | GameKind::SuicideVoid) => giveaway(pos),
+        Some(GameKind::SuicideVoidPromotionWins) => giveaway(pos) + pawn_progress(pos, 48),
+        Some(GameKind::Void) => material(pos) + void_tiles(pos),
+        Some(GameKind::Chess99) => material(pos) + kings_in_reach(pos, 400),
+        Some(GameKind::BlackHoles) => material(pos) + kings_in_reach(pos, 150),
+        Some(GameKind::Super16) => {
             let m = material(pos);
             m + fortress_shelter(pos) + pawn_progress(pos, 3) + king_hunt(pos, m)
         }
-        _ => material(pos),
+        Some(GameKind::Standard) | None => material(pos),
     };
     if me == Color::White {
         white

@@ -32,6 +32,9 @@ pub(crate) type Programmed = [[Option<Vec<(Vector, Reach)>>; 16]; 2];
 
 pub struct Rules {
     pub(crate) variant: &'static dyn Variant,
+    /// Which of our games this is; `None` for a variant defined elsewhere
+    /// (a test's, or the renderer's demo boards).
+    kind: Option<crate::GameKind>,
     pub(crate) def: Definition,
     pub(crate) letters: [Option<char>; 16],
     pub(crate) gen: [RoleGen; 16],
@@ -223,6 +226,9 @@ impl Rules {
 
         let empty = Board::empty(def.size);
         let mut rules = Rules {
+            kind: crate::GameKind::ALL
+                .into_iter()
+                .find(|k| k.name() == def.name),
             variant,
             def,
             letters,
@@ -250,6 +256,11 @@ impl Rules {
             rules.empty.width = 0;
         }
         rules
+    }
+
+    /// Which of our games this is (`None` for a variant defined elsewhere).
+    pub fn kind(&self) -> Option<crate::GameKind> {
+        self.kind
     }
 
     /// `standard`, `void`, ...

@@ -315,12 +315,12 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             }
             if promotion_wins {
                 // An option of Suicide Void Chess, which is its own variant inside.
-                let base = variant.as_deref().map(voidmate_rules::variants::by_name);
+                use voidmate_rules::GameKind;
+                let base = variant.as_deref().map(GameKind::from_name);
                 match base {
-                    None | Some(Some(_))
-                        if base.flatten().is_none_or(|r| r.name().starts_with("suicide-void")) =>
-                    {
-                        variant = Some("suicide-void-pw".to_string());
+                    None
+                    | Some(Some(GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)) => {
+                        variant = Some(GameKind::SuicideVoidPromotionWins.name().to_string());
                     }
                     _ => return err("promotion-wins is an option of Suicide Void Chess: `challenge @bob suicide-void promotion-wins`"),
                 }

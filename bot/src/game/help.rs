@@ -1,6 +1,8 @@
 //! Help: the command list, and the rules explained per variant and topic, in
 //! our own words, with a diagram where a picture says it better.
 
+use voidmate_rules::GameKind;
+
 /// A position to draw beside a rules answer.
 pub struct Diagram {
     pub fen: &'static str,
@@ -10,7 +12,7 @@ pub struct Diagram {
 }
 
 pub struct Topic {
-    pub variant: &'static str,
+    pub variant: GameKind,
     pub key: &'static str,
     pub title: &'static str,
     /// Words that point to this topic in a free-form question.
@@ -21,7 +23,7 @@ pub struct Topic {
 
 pub static TOPICS: &[Topic] = &[
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "setup",
         title: "Void Chess: board and set-up",
         keywords: &["setup", "set-up", "start", "board", "9x9", "begin", "overview", "basics"],
@@ -35,7 +37,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "minister",
         title: "The Minister",
         keywords: &["minister", "m", "move", "moves", "walk", "step", "steps", "two", "reach"],
@@ -50,7 +52,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "minister-blocked",
         title: "When the Minister is hemmed in",
         keywords: &["minister", "blocked", "surrounded", "opening", "gap", "hemmed", "stuck", "diagonal", "orthogonal"],
@@ -64,7 +66,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "healing",
         title: "The Minister heals and crosses voids",
         keywords: &["minister", "heal", "heals", "healing", "cross", "crosses", "crossing", "immune", "repair", "fix"],
@@ -78,7 +80,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "unstable",
         title: "Captures make unstable tiles",
         keywords: &["capture", "captures", "unstable", "red", "glow", "tile", "tiles", "destroyed", "destroy", "collapse"],
@@ -94,7 +96,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "voids",
         title: "Void tiles",
         keywords: &["void", "voids", "hole", "holes", "block", "blocks", "jump", "knight", "permanent"],
@@ -108,7 +110,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "king",
         title: "The king and the void",
         keywords: &["king", "kings", "lost", "trapped", "escape", "must"],
@@ -118,7 +120,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "castling",
         title: "Castling in Void Chess",
         keywords: &["castle", "castling", "o-o", "0-0"],
@@ -128,7 +130,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "promotion",
         title: "Promotion",
         keywords: &["promote", "promotion", "promoting", "queen", "last", "rank"],
@@ -137,7 +139,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "void",
+        variant: GameKind::Void,
         key: "endings",
         title: "How a game of Void Chess ends",
         keywords: &["end", "ends", "win", "draw", "draws", "checkmate", "stalemate", "repetition", "fifty", "50", "fortress", "siege", "result"],
@@ -149,7 +151,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "standard",
+        variant: GameKind::Standard,
         key: "setup",
         title: "Standard chess",
         keywords: &["standard", "chess", "setup", "start", "normal", "orthodox"],
@@ -162,7 +164,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "antichess",
+        variant: GameKind::Antichess,
         key: "rules",
         title: "Antichess (giveaway chess)",
         keywords: &["antichess", "giveaway", "losing", "rules", "capture", "compulsory", "win", "king"],
@@ -172,7 +174,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "suicide-void",
+        variant: GameKind::SuicideVoid,
         key: "rules",
         title: "Suicide Void Chess",
         keywords: &["suicide", "rules", "overview", "basics", "win", "goal", "aim", "compulsory", "king"],
@@ -184,7 +186,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "suicide-void",
+        variant: GameKind::SuicideVoid,
         key: "void",
         title: "The void square",
         keywords: &["void", "place", "placing", "placement", "start", "first", "setup", "coin", "land", "jump", "knight", "pass"],
@@ -198,7 +200,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "suicide-void",
+        variant: GameKind::SuicideVoid,
         key: "capture",
         title: "Captures move the void",
         keywords: &["capture", "captures", "take", "move", "moves", "relocate", "after", "at", "notation"],
@@ -213,7 +215,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "suicide-void",
+        variant: GameKind::SuicideVoid,
         key: "promotion-wins",
         title: "The promotion-wins option",
         keywords: &["promotion", "promote", "wins", "option", "last", "rank", "pw"],
@@ -224,7 +226,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "chess99",
+        variant: GameKind::Chess99,
         key: "rules",
         title: "Chess 99",
         keywords: &["99", "chess99", "rules", "overview", "basics", "setup", "goal", "aim", "win", "capture", "king"],
@@ -239,7 +241,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "chess99",
+        variant: GameKind::Chess99,
         key: "pawns",
         title: "Chess 99 pawns and en passant",
         keywords: &["pawn", "pawns", "double", "two", "passant", "en", "step"],
@@ -253,7 +255,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "chess99",
+        variant: GameKind::Chess99,
         key: "castling",
         title: "Castling in Chess 99",
         keywords: &["castle", "castling", "swap", "king", "rook", "queen"],
@@ -269,7 +271,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "chess99",
+        variant: GameKind::Chess99,
         key: "promotion",
         title: "Delayed promotion",
         keywords: &["promotion", "promote", "last", "rank", "knight", "bishop", "delayed"],
@@ -279,7 +281,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "chess99",
+        variant: GameKind::Chess99,
         key: "draws",
         title: "How Chess 99 games end",
         keywords: &["draw", "draws", "end", "claim", "99", "pyrrhic", "stalemate", "repetition", "check"],
@@ -291,7 +293,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "black-holes",
+        variant: GameKind::BlackHoles,
         key: "rules",
         title: "Black Holes",
         keywords: &["holes", "rules", "overview", "basics", "setup", "board", "5x8"],
@@ -306,7 +308,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "black-holes",
+        variant: GameKind::BlackHoles,
         key: "hole",
         title: "The hole",
         keywords: &["hole", "holes", "move", "moves", "drop", "dropping", "place", "capture", "captured"],
@@ -318,7 +320,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "black-holes",
+        variant: GameKind::BlackHoles,
         key: "relativistic",
         title: "Relativistic moves",
         keywords: &["relativistic", "through", "transport", "enter", "leave", "white", "teleport", "move", "moves"],
@@ -337,7 +339,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "super16",
+        variant: GameKind::Super16,
         key: "rules",
         title: "Super Chess 16x16",
         keywords: &["super", "16x16", "rules", "overview", "setup", "board", "pieces"],
@@ -355,7 +357,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "super16",
+        variant: GameKind::Super16,
         key: "pieces",
         title: "Super Chess pieces",
         keywords: &["prince", "princess", "archbishop", "knight", "programmable", "move", "moves", "piece"],
@@ -371,7 +373,7 @@ pub static TOPICS: &[Topic] = &[
         }),
     },
     Topic {
-        variant: "super16",
+        variant: GameKind::Super16,
         key: "fortress",
         title: "Fortress protection and castling",
         keywords: &["fortress", "protect", "protection", "shelter", "castle", "castling", "destruction", "mutual"],
@@ -382,7 +384,7 @@ pub static TOPICS: &[Topic] = &[
         diagram: None,
     },
     Topic {
-        variant: "super16",
+        variant: GameKind::Super16,
         key: "programs",
         title: "Reprogramming Super Chess pieces",
         keywords: &["program", "programs", "reprogram", "programmable", "symmetric", "private", "vector", "vectors", "mode"],
@@ -407,28 +409,28 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
         .map(String::from)
         .collect();
     let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
-        "standard"
+        GameKind::Standard
     } else if words
         .iter()
         .any(|w| w == "super" || w == "16x16" || w == "super16" || w == "fortress")
     {
-        "super16"
+        GameKind::Super16
     } else if words
         .iter()
         .any(|w| w == "holes" || w == "black-holes" || w == "relativistic")
     {
-        "black-holes"
+        GameKind::BlackHoles
     } else if words
         .iter()
         .any(|w| w == "99" || w == "chess99" || w == "paladin")
     {
-        "chess99"
+        GameKind::Chess99
     } else if words.iter().any(|w| w == "suicide" || w == "suicide-void") {
-        "suicide-void"
+        GameKind::SuicideVoid
     } else if words.iter().any(|w| w == "antichess" || w == "giveaway") {
-        "antichess"
+        GameKind::Antichess
     } else {
-        "void"
+        GameKind::Void
     };
     // Each matching word counts by how rare it is among the topics, so a
     // telling word ("cross") outweighs a common one ("minister").
@@ -449,12 +451,11 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
 }
 
 /// The topics of a variant, for a `rules VARIANT` listing.
-pub fn topics_of(variant: &str) -> Vec<&'static Topic> {
+pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
     // The promotion-wins game shares the topics of its base game.
-    let variant = if variant == "suicide-void-pw" {
-        "suicide-void"
-    } else {
-        variant
+    let variant = match variant {
+        GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
+        other => other,
     };
     TOPICS.iter().filter(|t| t.variant == variant).collect()
 }
@@ -521,11 +522,14 @@ mod tests {
         );
         assert_eq!(best_topic("when is it a draw").unwrap().key, "endings");
         assert_eq!(best_topic("castling").unwrap().key, "castling");
-        assert_eq!(best_topic("standard chess").unwrap().variant, "standard");
+        assert_eq!(
+            best_topic("standard chess").unwrap().variant,
+            GameKind::Standard
+        );
         assert!(best_topic("xyzzy").is_none());
         assert_eq!(
             best_topic("giveaway captures").unwrap().variant,
-            "antichess"
+            GameKind::Antichess
         );
         assert_eq!(
             best_topic("suicide where does the void go after a capture")
@@ -540,14 +544,17 @@ mod tests {
                 .key,
             "relativistic"
         );
-        assert_eq!(best_topic("chess 99 castling").unwrap().variant, "chess99");
+        assert_eq!(
+            best_topic("chess 99 castling").unwrap().variant,
+            GameKind::Chess99
+        );
     }
 
     #[test]
     fn diagrams_are_valid_void_positions() {
         for t in TOPICS {
             if let Some(d) = &t.diagram {
-                let rules = voidmate_rules::variant(t.variant).unwrap();
+                let rules = t.variant.rules();
                 voidmate_rules::Position::from_fen(rules, d.fen)
                     .unwrap_or_else(|e| panic!("{}: {e}", t.key));
             }

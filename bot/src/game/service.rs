@@ -13,7 +13,7 @@ use std::time::Duration;
 use voidmate_engine::Level;
 use voidmate_render::{Caption, PieceColour, RenderOptions, Renderer, Theme};
 use voidmate_rules::{
-    variants, Color, DrawReason, MoveErrorKind, Outcome, Position, Program, Square,
+    variants, Color, DrawReason, GameKind, MoveErrorKind, Outcome, Position, Program, Square,
 };
 
 /// A message that reached the bot.
@@ -292,9 +292,15 @@ impl Game {
         self.moves.len() as i64
     }
 
+    /// Which game this is (every stored game is one of ours: `load` found
+    /// its rules in the registry).
+    fn kind(&self) -> GameKind {
+        self.pos.rules().kind().expect("a game of the registry")
+    }
+
     /// "White"/"Black", or Super Chess's "Player 1"/"Player 2".
     fn side(&self, color: Color) -> &'static str {
-        side_name(&self.row.variant, color)
+        self.kind().side_name(color)
     }
 
     /// A private-programs game whose programs are not all in yet: no move
@@ -329,7 +335,7 @@ impl Game {
         chosen
             .as_deref()
             .and_then(PieceColour::from_name)
-            .unwrap_or(default_colours(&self.row.variant)[color.index()])
+            .unwrap_or_else(|| default_colour(self.kind(), color))
     }
 
     fn title(&self) -> String {
@@ -391,24 +397,10 @@ impl Game {
     }
 }
 
-/// What a variant calls its sides: Super Chess has Player 1 (who moves
-/// first, White in FEN) and Player 2.
-fn side_name(variant: &str, color: Color) -> &'static str {
-    match (variant == "super16", color) {
-        (true, Color::White) => "Player 1",
-        (true, Color::Black) => "Player 2",
-        (false, Color::White) => "White",
-        (false, Color::Black) => "Black",
-    }
-}
-
-/// The piece colours a game starts with: Super Chess ships red and blue.
-fn default_colours(variant: &str) -> [PieceColour; 2] {
-    if variant == "super16" {
-        [PieceColour::Red, PieceColour::Blue]
-    } else {
-        [PieceColour::White, PieceColour::Black]
-    }
+/// The colour `color`'s pieces start in (Super Chess ships red and blue).
+fn default_colour(kind: GameKind, color: Color) -> PieceColour {
+    let name = kind.default_colours()[color.index()];
+    PieceColour::from_name(name).expect("the renderer knows every default colour")
 }
 
 /// A stored program text, read again for `rules`.
@@ -1457,7 +1449,7 @@ impl Core {
                     white: g.row.white.clone(),
                     black: g.row.black.clone(),
                     status,
-                    sides: (g.row.variant == "super16")
+                    sides: (g.kind() == GameKind::Super16)
                         .then(|| [g.side(Color::White).into(), g.side(Color::Black).into()]),
                 }),
                 colours: g.colours(),
@@ -1560,7 +1552,8 @@ impl Core {
         } else {
             Color::Black
         };
-        let side = match side_name(rules.name(), my_side) {
+        let kind = rules.kind().expect("a game of the registry");
+        let side = match kind.side_name(my_side) {
             "Player 1" => "Player 1 and move first".to_string(),
             "Player 2" => "Player 2; you would move first".to_string(),
             other => other.to_string(),
@@ -2416,15 +2409,22 @@ impl Core {
             ));
         }
         match g.pos.claimable_draw() {
-            None if g.pos.rules().name() == "super16" => refuse(format!(
-                "There is no draw to claim in game #{id}: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move."
-            )),
-            None if g.pos.rules().name() != "chess99" => refuse(format!(
-                "There is nothing to claim in game #{id}: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`."
-            )),
-            None => refuse(format!(
-                "There is no draw to claim in game #{id}: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves."
-            )),
+            None => match g.kind() {
+                GameKind::Super16 => refuse(format!(
+                    "There is no draw to claim in game #{id}: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move."
+                )),
+                GameKind::Chess99 => refuse(format!(
+                    "There is no draw to claim in game #{id}: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves."
+                )),
+                GameKind::Standard
+                | GameKind::Void
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins
+                | GameKind::BlackHoles => refuse(format!(
+                    "There is nothing to claim in game #{id}: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`."
+                )),
+            },
             Some(DrawReason::BothKingsAttacked) => {
                 store::finish(tx, id, "1/2-1/2", "both kings attacked (claimed)").await?;
                 Ok(Done::text(format!(
@@ -2630,8 +2630,9 @@ impl Core {
                 names.join(", ")
             )));
         }
-        if let Some(rules) = variants::by_name(q) {
-            let topics = help::topics_of(rules.name());
+        if let Some(kind) = GameKind::from_name(q) {
+            let rules = kind.rules();
+            let topics = help::topics_of(kind);
             let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
             let intro = topics.first().map(|t| t.text).unwrap_or("");
             return Ok(Done::text(format!(
@@ -2642,7 +2643,10 @@ impl Core {
             )));
         }
         let Some(topic) = help::best_topic(q) else {
-            let keys: Vec<&str> = help::topics_of("void").iter().map(|t| t.key).collect();
+            let keys: Vec<&str> = help::topics_of(GameKind::Void)
+                .iter()
+                .map(|t| t.key)
+                .collect();
             return refuse(format!(
                 "I found nothing about that. Void Chess topics: {}.",
                 keys.join(", ")
@@ -2652,7 +2656,7 @@ impl Core {
         let picture = match &topic.diagram {
             None => None,
             Some(d) => {
-                let rules = voidmate_rules::variant(topic.variant).expect("known variant");
+                let rules = topic.variant.rules();
                 let pos = Position::from_fen(rules, d.fen).expect("diagram FENs are tested");
                 Some(Picture {
                     pos,

@@ -17,8 +17,8 @@ pub struct Antichess;
 impl Variant for Antichess {
     fn definition(&self) -> Definition {
         Definition {
-            name: "antichess",
-            title: "Antichess",
+            name: crate::GameKind::Antichess.name(),
+            title: crate::GameKind::Antichess.title(),
             size: BoardSize::new(8, 8).expect("8x8"),
             roster: orthodox_roster(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",

@@ -42,8 +42,8 @@ impl Variant for BlackHoles {
             movement: Movement::of(Vec::new()),
         });
         Definition {
-            name: "black-holes",
-            title: "Black Holes",
+            name: crate::GameKind::BlackHoles.name(),
+            title: crate::GameKind::BlackHoles.title(),
             size: SIZE,
             roster,
             start_fen: "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w Qq - 0 1",

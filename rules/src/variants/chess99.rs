@@ -51,8 +51,8 @@ impl Variant for Chess99 {
             ]),
         });
         Definition {
-            name: "chess99",
-            title: "Chess 99",
+            name: crate::GameKind::Chess99.name(),
+            title: crate::GameKind::Chess99.title(),
             size: SIZE,
             roster,
             start_fen: "rnbakqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w - - 0 1",

@@ -8,7 +8,7 @@ pub mod suicide_void;
 pub mod super16;
 pub mod void;
 
-use crate::{Program, ProgramError, Rules};
+use crate::{GameKind, Program, ProgramError, Rules};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -35,7 +35,7 @@ fn registry() -> &'static [Rules] {
 
 /// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).
 pub fn programmable(rules: &Rules) -> bool {
-    rules.name() == "super16"
+    rules.kind() == Some(GameKind::Super16)
 }
 
 /// `base` with White's and Black's pieces reprogrammed (both programs read
@@ -73,67 +73,47 @@ pub fn all() -> impl Iterator<Item = &'static Rules> {
 }
 
 /// Looks a variant up by its name or a common alias (`chess`, `void-chess`),
-/// case-insensitively.
+/// case-insensitively (see [`crate::GameKind::from_name`]).
 pub fn by_name(name: &str) -> Option<&'static Rules> {
-    let key: String = name
-        .trim()
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | ' '))
-        .collect();
-    let canonical = match key.as_str() {
-        "standard" | "chess" | "orthodox" => "standard",
-        "void" | "voidchess" => "void",
-        "antichess" | "giveaway" | "losing" | "losingchess" => "antichess",
-        "suicidevoid" | "suicidevoidchess" => "suicide-void",
-        "chess99" | "99" => "chess99",
-        "blackholes" | "holes" => "black-holes",
-        "super16" | "superchess" | "superchess16x16" | "16x16" => "super16",
-        "suicidevoidpw" | "suicidevoidpromotionwins" | "suicidevoidchesspromotionwins" => {
-            "suicide-void-pw"
-        }
-        _ => return None,
-    };
-    all().find(|r| r.name() == canonical)
+    crate::GameKind::from_name(name).map(crate::GameKind::rules)
 }
 
 /// The rules of orthodox chess.
 pub fn standard() -> &'static Rules {
-    by_name("standard").expect("registered")
+    GameKind::Standard.rules()
 }
 
 /// The rules of antichess.
 pub fn antichess() -> &'static Rules {
-    by_name("antichess").expect("registered")
+    GameKind::Antichess.rules()
 }
 
 /// The rules of Void Chess.
 pub fn void() -> &'static Rules {
-    by_name("void").expect("registered")
+    GameKind::Void.rules()
 }
 
 /// The rules of Suicide Void Chess; with `promotion_wins`, the variant where
 /// a pawn reaching its last rank wins.
 pub fn suicide_void(promotion_wins: bool) -> &'static Rules {
-    by_name(if promotion_wins {
-        "suicide-void-pw"
+    if promotion_wins {
+        GameKind::SuicideVoidPromotionWins.rules()
     } else {
-        "suicide-void"
-    })
-    .expect("registered")
+        GameKind::SuicideVoid.rules()
+    }
 }
 
 /// The rules of Chess 99.
 pub fn chess99() -> &'static Rules {
-    by_name("chess99").expect("registered")
+    GameKind::Chess99.rules()
 }
 
 /// The rules of Black Holes.
 pub fn black_holes() -> &'static Rules {
-    by_name("black-holes").expect("registered")
+    GameKind::BlackHoles.rules()
 }
 
 /// The rules of Super Chess 16x16.
 pub fn super16() -> &'static Rules {
-    by_name("super16").expect("registered")
+    GameKind::Super16.rules()
 }

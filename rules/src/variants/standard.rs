@@ -45,8 +45,8 @@ pub(crate) fn orthodox_roster() -> Vec<RoleDef> {
 impl Variant for Standard {
     fn definition(&self) -> Definition {
         Definition {
-            name: "standard",
-            title: "Standard chess",
+            name: crate::GameKind::Standard.name(),
+            title: crate::GameKind::Standard.title(),
             size: BoardSize::new(8, 8).expect("8x8"),
             roster: orthodox_roster(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -37,11 +37,12 @@ impl Variant for SuicideVoid {
     }
 
     fn definition(&self) -> Definition {
-        let (name, title) = if self.promotion_wins {
-            ("suicide-void-pw", "Suicide Void Chess (promotion wins)")
+        let kind = if self.promotion_wins {
+            crate::GameKind::SuicideVoidPromotionWins
         } else {
-            ("suicide-void", "Suicide Void Chess")
+            crate::GameKind::SuicideVoid
         };
+        let (name, title) = (kind.name(), kind.title());
         Definition {
             name,
             title,

@@ -90,8 +90,8 @@ impl Variant for Super16 {
             },
         ]);
         Definition {
-            name: "super16",
-            title: "Super Chess 16x16",
+            name: crate::GameKind::Super16.name(),
+            title: crate::GameKind::Super16.title(),
             size: SIZE,
             roster,
             // Fortresses wait on the second rank in front of the king's two

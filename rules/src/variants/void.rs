@@ -29,8 +29,8 @@ impl Variant for VoidChess {
             movement: minister(),
         });
         Definition {
-            name: "void",
-            title: "Void Chess",
+            name: crate::GameKind::Void.name(),
+            title: crate::GameKind::Void.title(),
             size: BoardSize::new(9, 9).expect("9x9"),
             roster,
             start_fen: "rnbqkbmnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKBMNR w KQkq - 0 1",

@@ -1,0 +1,201 @@
+//! Which game is being played: one identity per game, so that everything
+//! that differs by game (names, titles, sides, colours, evaluation, help,
+//! chat choices) is a `match` the compiler checks for completeness. Adding
+//! a game adds a case here, and the compiler then lists every place that
+//! must say something about it.
+
+use crate::{variants, Color, Rules};
+use std::fmt;
+
+/// One of the games Voidmate plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameKind {
+    /// Orthodox chess.
+    Standard,
+    /// Void Chess, the flagship: 9x9, the Minister, unstable tiles and voids.
+    Void,
+    /// Giveaway chess: captures are compulsory, losing everything wins.
+    Antichess,
+    /// Antichess with one movable void square.
+    SuicideVoid,
+    /// Suicide Void Chess where a pawn reaching its last rank wins.
+    SuicideVoidPromotionWins,
+    /// 9x9, the paladin, capture the king.
+    Chess99,
+    /// 5x8 with holes that transport pieces.
+    BlackHoles,
+    /// 16x16 with new and reprogrammable pieces.
+    Super16,
+}
+
+impl GameKind {
+    /// Every game, in the order we present them.
+    pub const ALL: [GameKind; 8] = [
+        GameKind::Standard,
+        GameKind::Void,
+        GameKind::Antichess,
+        GameKind::SuicideVoid,
+        GameKind::SuicideVoidPromotionWins,
+        GameKind::Chess99,
+        GameKind::BlackHoles,
+        GameKind::Super16,
+    ];
+
+    /// The name used in commands and storage.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Standard => "standard",
+            GameKind::Void => "void",
+            GameKind::Antichess => "antichess",
+            GameKind::SuicideVoid => "suicide-void",
+            GameKind::SuicideVoidPromotionWins => "suicide-void-pw",
+            GameKind::Chess99 => "chess99",
+            GameKind::BlackHoles => "black-holes",
+            GameKind::Super16 => "super16",
+        }
+    }
+
+    /// The name for people.
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::Standard => "Standard chess",
+            GameKind::Void => "Void Chess",
+            GameKind::Antichess => "Antichess",
+            GameKind::SuicideVoid => "Suicide Void Chess",
+            GameKind::SuicideVoidPromotionWins => "Suicide Void Chess (promotion wins)",
+            GameKind::Chess99 => "Chess 99",
+            GameKind::BlackHoles => "Black Holes",
+            GameKind::Super16 => "Super Chess 16x16",
+        }
+    }
+
+    /// Other names players use, compared without case, spaces, `-` or `_`.
+    pub const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            GameKind::Standard => &["chess", "orthodox"],
+            GameKind::Void => &["voidchess"],
+            GameKind::Antichess => &["giveaway", "losing", "losingchess"],
+            GameKind::SuicideVoid => &["suicidevoidchess"],
+            GameKind::SuicideVoidPromotionWins => {
+                &["suicidevoidpromotionwins", "suicidevoidchesspromotionwins"]
+            }
+            GameKind::Chess99 => &["99"],
+            GameKind::BlackHoles => &["holes"],
+            GameKind::Super16 => &["superchess", "superchess16x16", "16x16"],
+        }
+    }
+
+    /// The game named `name` or one of its aliases, ignoring case, spaces,
+    /// `-` and `_`.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        let fold = |s: &str| -> String {
+            s.trim()
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_' | ' '))
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let key = fold(name);
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| fold(kind.name()) == key || kind.aliases().iter().any(|a| fold(a) == key))
+    }
+
+    /// The rules of this game.
+    pub fn rules(self) -> &'static Rules {
+        variants::all()
+            .find(|r| r.name() == self.name())
+            .expect("every game is registered")
+    }
+
+    /// What the game calls its sides: Super Chess has Player 1 (who moves
+    /// first, White in FEN) and Player 2.
+    pub const fn side_name(self, color: Color) -> &'static str {
+        match (self, color) {
+            (GameKind::Super16, Color::White) => "Player 1",
+            (GameKind::Super16, Color::Black) => "Player 2",
+            (
+                GameKind::Standard
+                | GameKind::Void
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins
+                | GameKind::Chess99
+                | GameKind::BlackHoles,
+                Color::White,
+            ) => "White",
+            (
+                GameKind::Standard
+                | GameKind::Void
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins
+                | GameKind::Chess99
+                | GameKind::BlackHoles,
+                Color::Black,
+            ) => "Black",
+        }
+    }
+
+    /// The pieces' colours when nobody chose others (names the board
+    /// renderer knows): Super Chess ships red and blue.
+    pub const fn default_colours(self) -> [&'static str; 2] {
+        match self {
+            GameKind::Super16 => ["red", "blue"],
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::SuicideVoidPromotionWins
+            | GameKind::Chess99
+            | GameKind::BlackHoles => ["white", "black"],
+        }
+    }
+
+    /// Whether the game is one of the giveaway games, where losing every
+    /// piece wins.
+    pub const fn is_giveaway(self) -> bool {
+        match self {
+            GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
+                true
+            }
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Chess99
+            | GameKind::BlackHoles
+            | GameKind::Super16 => false,
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_its_rules_names_and_aliases() {
+        for kind in GameKind::ALL {
+            let rules = kind.rules();
+            assert_eq!(rules.name(), kind.name());
+            assert_eq!(rules.title(), kind.title());
+            assert_eq!(rules.kind(), Some(kind));
+            assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+            assert_eq!(GameKind::from_name(&kind.name().to_uppercase()), Some(kind));
+            for alias in kind.aliases() {
+                assert_eq!(GameKind::from_name(alias), Some(kind), "{alias}");
+            }
+        }
+        assert_eq!(variants::all().count(), GameKind::ALL.len());
+        assert_eq!(GameKind::from_name("Void Chess"), Some(GameKind::Void));
+        assert_eq!(GameKind::from_name("super_chess"), Some(GameKind::Super16));
+        assert_eq!(GameKind::from_name("xiangqi"), None);
+        assert_eq!(GameKind::from_name(""), None);
+        assert_eq!(GameKind::from_name("ヴォイド"), None);
+    }
+}
