@@ -4,6 +4,7 @@
 pub mod config;
 pub mod console;
 pub mod discord;
-pub mod game;
+/// The core, its own crate (`voidmate-game`), under its old path.
+pub use voidmate_game as game;
 pub mod matrix;
 pub mod secret;

@@ -6,7 +6,7 @@ use super::engine::EnginePool;
 use super::help;
 use super::isolate;
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
-use crate::config::Config;
+use crate::config::CoreConfig;
 use std::fmt::Write as _;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -128,7 +128,7 @@ pub struct CoreSettings {
 }
 
 impl CoreSettings {
-    pub fn from_config(cfg: &Config) -> anyhow::Result<CoreSettings> {
+    pub fn from_config(cfg: &CoreConfig) -> anyhow::Result<CoreSettings> {
         let theme = Theme::from_name(&cfg.render.theme).ok_or_else(|| {
             anyhow::anyhow!(
                 "render.theme '{}' is not a theme; use classic or high-contrast",
@@ -460,14 +460,18 @@ const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
 
 impl Core {
     /// Opens the database named in `cfg` (migrating it) and prepares the core.
-    pub async fn open(cfg: &Config) -> anyhow::Result<Core> {
+    pub async fn open(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
         Core::open_with_time(cfg, TimeSource::system()).await
     }
 
     /// Like [`Core::open`], reading clock time from `time`. Time that passed
     /// since the core last saw the clock (a restart) is not charged to any
     /// player: running clocks restart now.
-    pub async fn open_with_time(cfg: &Config, time: TimeSource) -> anyhow::Result<Core> {
+    pub async fn open_with_time(
+        cfg: impl Into<CoreConfig>,
+        time: TimeSource,
+    ) -> anyhow::Result<Core> {
+        let cfg = &cfg.into();
         let store = Store::open(
             &cfg.database.path,
             Duration::from_millis(cfg.database.busy_timeout_ms),
@@ -2900,7 +2904,7 @@ mod tests {
                 .finish(),
         );
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = Config::default();
+        let mut cfg = CoreConfig::default();
         cfg.database.path = dir.path().join("v.db");
         let core = Core::open(&cfg).await.unwrap();
         let r = core

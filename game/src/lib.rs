@@ -3,6 +3,7 @@
 //! which chat platform is in use.
 
 pub mod command;
+pub mod config;
 pub mod engine;
 pub mod help;
 pub mod isolate;
