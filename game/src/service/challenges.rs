@@ -1,0 +1,324 @@
+//! Challenges: to a person or to the bot's engine, accepting and declining.
+
+use super::*;
+
+impl Core {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn challenge(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        opponent: &str,
+        variant: Option<String>,
+        time: Option<TimeControl>,
+        color: Option<ColorChoice>,
+        level: Option<u8>,
+        mode: Option<ProgramMode>,
+    ) -> Result<Done, Failure> {
+        if opponent.is_empty() {
+            return refuse("Challenge whom? For example: `challenge @bob void`.");
+        }
+        if opponent == me {
+            return refuse(
+                "You cannot challenge yourself. Challenge another player with `challenge @name`.",
+            );
+        }
+        let rules = match variant.as_deref() {
+            None => variants::void(),
+            Some(v) => voidmate_rules::variant(v).map_err(|e| Failure::User(format!("{e}.")))?,
+        };
+        let mode = mode.unwrap_or(ProgramMode::Default);
+        if mode != ProgramMode::Default && !variants::programmable(rules) {
+            return refuse(format!(
+                "{} has no programmable pieces; `{}` is for Super Chess 16x16: `challenge @{opponent} super16 {}`.",
+                rules.title(),
+                mode.code(),
+                mode.code()
+            ));
+        }
+        if self.is_bot(opponent) {
+            if mode != ProgramMode::Default {
+                return refuse(
+                    "I play Super Chess 16x16 in the default mode only: the rules engine that judges the game would also know a private program, so I do not play programmed games.",
+                );
+            }
+            return self
+                .play_the_bot(tx, ch, me, opponent, rules, time, color, level)
+                .await;
+        }
+        if level.is_some() {
+            return refuse(format!(
+                "A level is for games against me: `challenge @{} {} 3`.",
+                self.bot_names
+                    .read()
+                    .expect("not poisoned")
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "voidmate".into()),
+                rules.name()
+            ));
+        }
+        for c in store::pending_challenges(tx, ch).await? {
+            if c.challenger == me {
+                return refuse(format!(
+                    "You already have a challenge waiting for {} here. Wait for an answer, or withdraw it with `decline @{}`.",
+                    c.challenged, c.challenged
+                ));
+            }
+            if c.challenger == opponent && c.challenged == me {
+                return refuse(format!(
+                    "{opponent} has already challenged you here: say `accept` to play."
+                ));
+            }
+        }
+        let time = time.unwrap_or(TimeControl::None);
+        let color = color.unwrap_or(ColorChoice::White);
+        let color_name = if color == ColorChoice::White {
+            "white"
+        } else {
+            "black"
+        };
+        store::insert_challenge(
+            tx,
+            ch,
+            me,
+            opponent,
+            rules.name(),
+            &time.code(),
+            color_name,
+            mode.code(),
+        )
+        .await?;
+        let my_side = if color == ColorChoice::White {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let kind = rules.kind().expect("a game of the registry");
+        let side = match kind.side_name(my_side) {
+            "Player 1" => "Player 1 and move first".to_string(),
+            "Player 2" => "Player 2; you would move first".to_string(),
+            other => other.to_string(),
+        };
+        let programs = match mode {
+            ProgramMode::Default => String::new(),
+            ProgramMode::Symmetric => format!(
+                " Both sides would use one reprogrammed roster: {me}, write it with `program N: jump 2,1 ...` (`help program`); @{opponent}, your `accept` agrees to it."
+            ),
+            ProgramMode::Private => " Each side would program its own pieces, in secret, after the challenge is accepted.".to_string(),
+        };
+        Ok(Done {
+            engine: None,
+            text: format!(
+                "@{opponent}, {me} challenges you to {} ({time}{}); {me} would play {side}.{programs} Answer with `accept` or `decline`.",
+                rules.title(),
+                match mode {
+                    ProgramMode::Default => "",
+                    ProgramMode::Symmetric => ", one programmed roster for both",
+                    ProgramMode::Private => ", private programs",
+                },
+            ),
+            picture: None,
+            actions: vec![Action::AnswerChallenge { challenger: me.to_string(), to: opponent.to_string() }],
+            mentions: vec![opponent.to_string()],
+        })
+    }
+
+    /// A challenge to the bot: the game starts at once, and if the bot has
+    /// the first move it plays it in the same reply.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn play_the_bot(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        bot: &str,
+        rules: &'static voidmate_rules::Rules,
+        time: Option<TimeControl>,
+        color: Option<ColorChoice>,
+        level: Option<u8>,
+    ) -> Result<Done, Failure> {
+        let level = level.unwrap_or(self.engine_cfg.default_level).clamp(1, 5);
+        let time = time.unwrap_or(TimeControl::None);
+        let (white, black) = if color == Some(ColorChoice::Black) {
+            (bot.to_string(), me.to_string())
+        } else {
+            (me.to_string(), bot.to_string())
+        };
+        let start = Position::new(rules).fen();
+        let id =
+            store::insert_game(tx, ch, rules.name(), &white, &black, &start, &time.code()).await?;
+        store::set_engine_level(tx, id, level as i64).await?;
+        store::set_deadline(tx, id, self.deadline(&time.code())).await?;
+        self.start_clocks(tx, id, &time.code()).await?;
+        let row = store::game(tx, ch, id).await?.expect("just inserted");
+        let g = self.load(tx, row).await?;
+        let first = g.name(g.pos.turn()).to_string();
+        let picture = self.picture(tx, ch, &g, me, None).await?;
+        let intro = format!(
+            "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}; I play at level {level}.",
+            rules.title()
+        );
+        if first == me {
+            return Ok(Done {
+                engine: None,
+                text: format!("{intro} {me}, your move."),
+                picture: Some(picture),
+                mentions: vec![me.to_string()],
+                actions: Vec::new(),
+            });
+        }
+        Ok(Done {
+            engine: Some(id),
+            text: intro,
+            picture: Some(picture),
+            mentions: Vec::new(),
+            actions: Vec::new(),
+        })
+    }
+
+    pub(super) async fn accept(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        from: Option<String>,
+    ) -> Result<Done, Failure> {
+        let waiting: Vec<_> = store::pending_challenges(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|c| c.challenged == me && from.as_ref().is_none_or(|f| &c.challenger == f))
+            .collect();
+        let c = match waiting.as_slice() {
+            [] => {
+                return refuse(match &from {
+                    Some(f) => format!("{f} has not challenged you here."),
+                    None => "No challenge is waiting for you here.".to_string(),
+                })
+            }
+            [one] => one.clone(),
+            many => {
+                let names: Vec<&str> = many.iter().map(|c| c.challenger.as_str()).collect();
+                return refuse(format!(
+                    "Several players challenged you: {}. Say which, like `accept @{}`.",
+                    names.join(", "),
+                    names[0]
+                ));
+            }
+        };
+        let rules =
+            voidmate_rules::variant(&c.variant).map_err(|e| Failure::User(format!("{e}.")))?;
+        let (white, black) = if c.challenger_color == "black" {
+            (me.to_string(), c.challenger.clone())
+        } else {
+            (c.challenger.clone(), me.to_string())
+        };
+        let start = Position::new(rules).fen();
+        let id = store::insert_game(
+            tx,
+            ch,
+            rules.name(),
+            &white,
+            &black,
+            &start,
+            &c.time_control,
+        )
+        .await?;
+        store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
+        let mode = ProgramMode::parse(&c.mode).unwrap_or(ProgramMode::Default);
+        let mut programs = String::new();
+        match mode {
+            ProgramMode::Default => {}
+            ProgramMode::Symmetric => {
+                // What the challenger proposed, or the default pieces if
+                // nothing was written.
+                let roster = c.program.clone().unwrap_or_else(|| "default".into());
+                store::set_programs(tx, id, mode.code(), Some(&roster), Some(&roster)).await?;
+                programs = format!(" Both sides play with this roster: {roster}.");
+            }
+            ProgramMode::Private => {
+                store::set_programs(tx, id, mode.code(), None, None).await?;
+            }
+        }
+        let row = store::game(tx, ch, id).await?.expect("just inserted");
+        let g = self.load(tx, row).await?;
+        let time = TimeControl::parse(&c.time_control).unwrap_or(TimeControl::None);
+        let names = format!(
+            "{white} ({}) vs {black} ({})",
+            g.side(Color::White),
+            g.side(Color::Black)
+        );
+        let picture = self.picture(tx, ch, &g, &white, None).await?;
+        if mode == ProgramMode::Private {
+            return Ok(Done {
+                engine: None,
+                text: format!(
+                    "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
+                    rules.title()
+                ),
+                picture: Some(picture),
+                mentions: vec![white.clone(), black.clone()],
+                actions: Vec::new(),
+            });
+        }
+        store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
+        self.start_clocks(tx, id, &c.time_control).await?;
+        // Usually White; in Suicide Void Chess Black places the void first.
+        let first = g.name(g.pos.turn()).to_string();
+        Ok(Done {
+            engine: None,
+            text: format!(
+                "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
+                rules.title()
+            ),
+            picture: Some(picture),
+            mentions: vec![first.clone()],
+            actions: Vec::new(),
+        })
+    }
+
+    pub(super) async fn decline(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        other: Option<String>,
+    ) -> Result<Done, Failure> {
+        let mine: Vec<_> = store::pending_challenges(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|c| c.challenged == me || c.challenger == me)
+            .filter(|c| {
+                other
+                    .as_ref()
+                    .is_none_or(|o| &c.challenger == o || &c.challenged == o)
+            })
+            .collect();
+        let c = match mine.as_slice() {
+            [] => return refuse("There is no challenge here for you to decline or withdraw."),
+            [one] => one.clone(),
+            _ => {
+                return refuse(
+                    "You have several challenges here; name the player, like `decline @bob`.",
+                )
+            }
+        };
+        if c.challenger == me {
+            store::close_challenge(tx, c.id, "withdrawn", None).await?;
+            Ok(Done::text(format!(
+                "{me} withdraws the challenge to {}.",
+                c.challenged
+            )))
+        } else {
+            store::close_challenge(tx, c.id, "declined", None).await?;
+            Ok(Done {
+                engine: None,
+                text: format!("{me} declines {}'s challenge.", c.challenger),
+                picture: None,
+                mentions: vec![c.challenger.clone()],
+                actions: Vec::new(),
+            })
+        }
+    }
+}

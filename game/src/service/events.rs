@@ -1,0 +1,263 @@
+//! One event from an adapter: isolation, the write or read transaction, the
+//! record of handled events, and the dispatcher from commands to handlers.
+
+use super::*;
+
+impl Core {
+    /// Handles one event. `None` when the event was handled before (a
+    /// redelivery): nothing is said twice and nothing happens twice.
+    ///
+    /// A panic while handling it is caught here ([`isolate`]): logged with
+    /// the event, answered with an apology when the bot was addressed, and
+    /// the event is remembered so that a redelivery does not fail again.
+    /// The process and every other channel go on.
+    pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
+        match isolate::isolated(Box::pin(self.handle_event(ev))).await {
+            Ok(reply) => reply,
+            Err(why) => {
+                tracing::error!(
+                    event = %ev.event_id,
+                    channel = %ev.channel,
+                    author = %ev.author,
+                    text = ?ev.text,
+                    "handling an event panicked: {why}"
+                );
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    tracing::warn!(event = %ev.event_id, "cannot remember the failed event: {e}");
+                }
+                ev.addressed
+                    .then(|| error_reply(isolate::APOLOGY.to_string()))
+            }
+        }
+    }
+
+    pub(super) async fn handle_event(&self, ev: &Incoming) -> Option<Reply> {
+        let chars = ev.text.chars().count();
+        if chars > self.settings.max_message_chars {
+            return Some(error_reply(format!(
+                "That message is too long for me ({chars} characters; commands are at most {}).",
+                self.settings.max_message_chars
+            )));
+        }
+        let parsed = command::parse(&ev.text);
+        if !ev.addressed && !matches!(parsed, Ok(Command::Bare { .. })) {
+            return None;
+        }
+        if let Ok(cmd) = &parsed {
+            if cmd.is_read_only() {
+                // Boxed: the command's state machine is large, and one copy
+                // of it inline per path would crowd a small stack.
+                return Box::pin(self.read(ev, cmd.clone())).await;
+            }
+        }
+        // One wait for the write lock at most: everything this event
+        // writes, the heartbeat included, is in this one transaction.
+        let mut tx = match self.store.begin().await {
+            Ok(tx) => tx,
+            Err(e) => return Some(db_failure(e)),
+        };
+        match store::record_event(&mut tx, &ev.event_id).await {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(db_failure(e)),
+        }
+        // Adapters without a ticker (the console) still mark the time here.
+        let now = self.time.now_ms().to_string();
+        if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
+            return Some(db_failure(e));
+        }
+        // The bot is evidently in this channel: what waited for that goes.
+        if let Err(e) = store::unpark_channel(&mut *tx, &ev.channel).await {
+            return Some(db_failure(e));
+        }
+        // Boxed: a command's state machine is large, and the future of an
+        // event must stay small enough for any worker's stack.
+        let result = match parsed {
+            Ok(cmd) => Box::pin(self.execute(&mut tx, ev, cmd)).await,
+            Err(e) => Err(Failure::User(e.0)),
+        };
+        match result {
+            Ok(mut done) => {
+                // Claimed before the commit, so that no tick starts a second
+                // search of this game in between; released when this reply
+                // is done or dropped.
+                let claim = done.engine.take().and_then(|id| self.claim_search(id));
+                if let Err(e) = tx.commit().await {
+                    return Some(db_failure(e));
+                }
+                if let Some(id) = claim.as_ref().map(|c| c.game) {
+                    // The bot's answer comes in the same reply.
+                    match Box::pin(self.engine_turn(ev.channel.as_str(), id, false)).await {
+                        Ok(reply) => {
+                            let answer = reply
+                                .text
+                                .split_once(": ")
+                                .map(|(_, rest)| rest.to_string())
+                                .unwrap_or(reply.text);
+                            done.text = format!("{} {answer}", done.text);
+                            done.picture = reply.picture.or(done.picture);
+                            done.mentions = reply.mentions;
+                        }
+                        Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
+                            tracing::warn!(game = id, channel = %ev.channel, "engine move failed: {why}");
+                        }
+                        Err(Failure::Db(e)) => {
+                            tracing::error!(game = id, channel = %ev.channel, "engine move failed: {e}");
+                        }
+                    }
+                }
+                Some(finish_reply(done).await)
+            }
+            Err(Failure::User(msg)) => {
+                // Nothing may change but the record that this event was seen.
+                drop(tx);
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    return Some(db_failure(e));
+                }
+                Some(error_reply(msg))
+            }
+            Err(Failure::Unknown(_)) if !ev.addressed => None,
+            Err(Failure::Unknown(word)) => {
+                drop(tx);
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    return Some(db_failure(e));
+                }
+                Some(error_reply(format!(
+                    "I do not know the command `{word}`. Say `help` for the list."
+                )))
+            }
+            Err(Failure::Db(e)) => Some(db_failure(e)),
+        }
+    }
+
+    /// A command that only reads, in a transaction that never takes the
+    /// write lock (WAL readers do not wait for writers). The event is
+    /// recorded afterwards, off the reply's path: if the database is busy
+    /// the record waits, the answer does not.
+    pub(super) async fn read(&self, ev: &Incoming, cmd: Command) -> Option<Reply> {
+        let mut tx = match self.store.pool().begin().await {
+            Ok(tx) => tx,
+            Err(e) => return Some(db_failure(e)),
+        };
+        match store::event_seen(&mut tx, &ev.event_id).await {
+            Ok(false) => {}
+            Ok(true) => return None,
+            Err(e) => return Some(db_failure(e)),
+        }
+        let result = Box::pin(self.execute(&mut tx, ev, cmd)).await;
+        drop(tx);
+        let store = self.store.clone();
+        let event_id = ev.event_id.clone();
+        let channel = ev.channel.clone();
+        let record = tokio::spawn(async move {
+            let mut tx = store.begin().await?;
+            store::record_event(&mut tx, &event_id).await?;
+            store::unpark_channel(&mut *tx, &channel).await?;
+            tx.commit().await
+        });
+        // Usually done at once; a redelivery right behind it is then
+        // recognised. Under a held lock it goes on by itself.
+        let _ = tokio::time::timeout(Duration::from_millis(50), record).await;
+        Some(match result {
+            Ok(done) => finish_reply(done).await,
+            Err(Failure::User(msg)) | Err(Failure::Unknown(msg)) => error_reply(msg),
+            Err(Failure::Db(e)) => db_failure(e),
+        })
+    }
+
+    pub(super) async fn remember_only(&self, event_id: &str) -> Result<(), sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        store::record_event(&mut tx, event_id).await?;
+        tx.commit().await
+    }
+
+    pub(super) async fn execute(
+        &self,
+        tx: &mut Tx,
+        ev: &Incoming,
+        cmd: Command,
+    ) -> Result<Done, Failure> {
+        let me = ev.author.as_str();
+        let ch = ev.channel.as_str();
+        match cmd {
+            Command::Challenge {
+                opponent,
+                variant,
+                time,
+                color,
+                level,
+                mode,
+            } => {
+                self.challenge(tx, ch, me, &opponent, variant, time, color, level, mode)
+                    .await
+            }
+            Command::Accept { challenger } => self.accept(tx, ch, me, challenger).await,
+            Command::Decline { other } => self.decline(tx, ch, me, other).await,
+            Command::Move { text, game } => {
+                let g = self.pick(tx, ch, me, game, true).await?;
+                self.play(tx, ch, me, g, &text).await
+            }
+            Command::Bare { text } => self.bare(tx, ch, me, &text).await,
+            Command::Board { game } => {
+                let g = self.pick_any(tx, ch, me, game).await?;
+                let text = format!("{}: {}.", g.title(), g.status());
+                let picture = self.picture(tx, ch, &g, me, None).await?;
+                Ok(Done {
+                    engine: None,
+                    text,
+                    picture: Some(picture),
+                    mentions: vec![],
+                    actions: Vec::new(),
+                })
+            }
+            Command::Moves { square, game } => {
+                self.moves(tx, ch, me, ev.private, square, game).await
+            }
+            Command::Resign { game } => {
+                let g = self.pick(tx, ch, me, game, true).await?;
+                let color = g.player_color(me).expect("own game");
+                let result = if color == Color::White { "0-1" } else { "1-0" };
+                store::finish(tx, g.row.id, result, "resignation").await?;
+                Ok(Done::text(format!(
+                    "{me} resigns game #{}. {} wins ({result}).",
+                    g.row.id,
+                    g.name(!color)
+                )))
+            }
+            Command::Draw { answer, game } => self.draw(tx, ch, me, answer, game).await,
+            Command::Undo { answer, game } => self.undo(tx, ch, me, answer, game).await,
+            Command::Games => self.games(tx, ch).await,
+            Command::History { game, pgn } => {
+                let g = self.pick_any(tx, ch, me, game).await?;
+                Ok(Done::text(if pgn {
+                    pgn_text(&g, ch)
+                } else {
+                    history_text(&g)
+                }))
+            }
+            Command::Variants => {
+                let mut text = String::from("I play:");
+                for r in variants::all() {
+                    let _ = write!(text, "\n  {} ({}, {} board)", r.name(), r.title(), r.size());
+                }
+                text.push_str("\nChallenge with `challenge @someone <variant>`; learn with `rules <variant>`.");
+                Ok(Done::text(text))
+            }
+            Command::Rules { query } => self.rules(tx, ch, &query).await,
+            Command::Help { topic } => Ok(Done::text(match topic {
+                None => help::COMMANDS.to_string(),
+                Some(word) => help::command_help(&word)
+                    .map(|l| l.to_string())
+                    .unwrap_or_else(|| {
+                        format!("There is no command `{word}`.\n\n{}", help::COMMANDS)
+                    }),
+            })),
+            Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
+            Command::Claim { text, game } => self.claim(tx, ch, me, text, game).await,
+            Command::Program { text, game } => {
+                self.program(tx, ch, me, ev.private, text, game).await
+            }
+            Command::Colour { colour, game } => self.colour(tx, ch, me, colour, game).await,
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Information: the games in a channel, the rules help, and channel settings.
+
+use super::*;
+
+impl Core {
+    pub(super) async fn games(&self, tx: &mut Tx, ch: &str) -> Result<Done, Failure> {
+        let games = store::active_games(tx, ch).await?;
+        let challenges = store::pending_challenges(tx, ch).await?;
+        if games.is_empty() && challenges.is_empty() {
+            return Ok(Done::text(
+                "No games or challenges here. Start one with `challenge @someone`.",
+            ));
+        }
+        let mut text = String::new();
+        for row in games {
+            match self.load(tx, row.clone()).await {
+                Ok(g) => {
+                    let _ = writeln!(
+                        text,
+                        "{}: move {}, {}",
+                        g.title(),
+                        g.pos.board().fullmove_number(),
+                        g.status()
+                    );
+                }
+                Err(_) => {
+                    let _ = writeln!(
+                        text,
+                        "#{} {} vs {}: damaged record",
+                        row.id, row.white, row.black
+                    );
+                }
+            }
+        }
+        for c in challenges {
+            let _ = writeln!(
+                text,
+                "Challenge: {} invites {} to {} ({}), waiting",
+                c.challenger, c.challenged, c.variant, c.time_control
+            );
+        }
+        Ok(Done::text(text.trim_end()))
+    }
+
+    pub(super) async fn rules(&self, tx: &mut Tx, ch: &str, query: &str) -> Result<Done, Failure> {
+        let q = query.trim();
+        if q.is_empty() {
+            let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+            return Ok(Done::text(format!(
+                "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
+                names.join(", ")
+            )));
+        }
+        if let Some(kind) = GameKind::from_name(q) {
+            let rules = kind.rules();
+            let topics = help::topics_of(kind);
+            let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
+            let intro = topics.first().map(|t| t.text).unwrap_or("");
+            return Ok(Done::text(format!(
+                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
+                rules.title(),
+                keys.join(", "),
+                rules.name()
+            )));
+        }
+        let Some(topic) = help::best_topic(q) else {
+            let keys: Vec<&str> = help::topics_of(GameKind::Void)
+                .iter()
+                .map(|t| t.key)
+                .collect();
+            return refuse(format!(
+                "I found nothing about that. Void Chess topics: {}.",
+                keys.join(", ")
+            ));
+        };
+        let text = format!("{}\n{}", topic.title, topic.text);
+        let picture = match &topic.diagram {
+            None => None,
+            Some(d) => {
+                let rules = topic.variant.rules();
+                let pos = Position::from_fen(rules, d.fen).expect("diagram FENs are tested");
+                Some(Picture {
+                    pos,
+                    opts: RenderOptions {
+                        theme: self.theme(tx, ch).await?,
+                        select: d.select.and_then(Square::parse),
+                        ..Default::default()
+                    },
+                    alt: format!("Diagram: {}", d.caption),
+                    board: None,
+                })
+            }
+        };
+        Ok(Done {
+            engine: None,
+            text,
+            picture,
+            mentions: vec![],
+            actions: Vec::new(),
+        })
+    }
+
+    pub(super) async fn settings(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        key: Option<String>,
+        value: Option<String>,
+    ) -> Result<Done, Failure> {
+        let mut s = store::settings(tx, ch).await?.unwrap_or(Settings {
+            bare_moves: self.settings.bare_moves,
+            theme: self.settings.theme.name().to_string(),
+        });
+        match (key.as_deref(), value.as_deref()) {
+            (None, _) => {}
+            (Some("bare-moves"), Some("on")) => s.bare_moves = true,
+            (Some("bare-moves"), Some("off")) => s.bare_moves = false,
+            (Some("theme"), Some(t)) => {
+                let theme = Theme::from_name(t).ok_or_else(|| {
+                    Failure::User(format!(
+                        "`{t}` is not a theme; use classic or high-contrast."
+                    ))
+                })?;
+                s.theme = theme.name().to_string();
+            }
+            _ => return refuse(
+                "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
+            ),
+        }
+        if key.is_some() {
+            store::save_settings(tx, ch, &s).await?;
+        }
+        Ok(Done::text(format!(
+            "Settings here: bare moves {}, theme {}.",
+            if s.bare_moves { "on" } else { "off" },
+            s.theme
+        )))
+    }
+}

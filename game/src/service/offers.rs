@@ -1,0 +1,248 @@
+//! Offers between players: draws, claims and takebacks.
+
+use super::*;
+
+impl Core {
+    pub(super) async fn draw(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        answer: Answer,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let opponent = g.name(!color).to_string();
+        if self.is_bot(&opponent) {
+            return refuse(format!(
+                "I play game #{} to the end: no draw offers. You may `resign`.",
+                g.row.id
+            ));
+        }
+        let standing = g.row.draw_offer_ply == Some(g.ply());
+        let offer_by = g.row.draw_offer_by.clone().filter(|_| standing);
+        let id = g.row.id;
+        match (answer, offer_by.as_deref()) {
+            (Answer::Ask, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
+            (Answer::Ask, Some(_)) => {
+                refuse("You have already offered a draw; it stands until the next move.")
+            }
+            (Answer::Ask, None) => {
+                store::set_request(tx, id, Request::Draw, Some(me), g.ply()).await?;
+                Ok(Done {
+            engine: None,
+                    text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`."),
+                    picture: None,
+                    actions: vec![Action::AnswerDraw { game: id, to: opponent.clone() }],
+                    mentions: vec![opponent],
+                })
+            }
+            (Answer::Accept, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
+            (Answer::Decline, Some(by)) if by == opponent => {
+                store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
+                Ok(Done {
+                    engine: None,
+                    text: format!("{me} declines the draw in game #{id}."),
+                    picture: None,
+                    mentions: vec![opponent],
+                    actions: Vec::new(),
+                })
+            }
+            _ => refuse(format!(
+                "There is no draw offer from {opponent} to answer in game #{id}."
+            )),
+        }
+    }
+
+    /// A draw claimed under the rules of the game (Chess 99).
+    pub(super) async fn claim(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        text: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let id = g.row.id;
+        if g.pos.turn() != color {
+            return refuse(format!(
+                "It is not your turn in game #{id}: a draw is claimed by the player to move."
+            ));
+        }
+        match g.pos.claimable_draw() {
+            None => match g.kind() {
+                GameKind::Super16 => refuse(format!(
+                    "There is no draw to claim in game #{id}: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move."
+                )),
+                GameKind::Chess99 => refuse(format!(
+                    "There is no draw to claim in game #{id}: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves."
+                )),
+                GameKind::Standard
+                | GameKind::Void
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins
+                | GameKind::BlackHoles => refuse(format!(
+                    "There is nothing to claim in game #{id}: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`."
+                )),
+            },
+            Some(DrawReason::BothKingsAttacked) => {
+                store::finish(tx, id, "1/2-1/2", "both kings attacked (claimed)").await?;
+                Ok(Done::text(format!(
+                    "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2)."
+                )))
+            }
+            Some(DrawReason::NinetyNineMoves) => {
+                let Some(text) = text else {
+                    return refuse(
+                        "Claim the 99-move draw together with your move, like `claim Ke2`: the draw stands if that move leaves your king safe."
+                    );
+                };
+                let mv = g
+                    .pos
+                    .parse_move(&text)
+                    .map_err(|e| Failure::User(format!("{e}.")))?;
+                let after = g.pos.after(&mv);
+                let exposed = after
+                    .board()
+                    .king(color)
+                    .is_some_and(|k| after.is_attacked(k, !color));
+                if exposed {
+                    return refuse(format!(
+                        "{} leaves your king attacked, so the 99-move draw cannot be claimed with it. Nothing was played.",
+                        g.pos.san(&mv)
+                    ));
+                }
+                let san = g.pos.san(&mv);
+                let mut done = self.play(tx, ch, me, g, &text).await?;
+                if after.outcome().is_none() {
+                    let result = "1/2-1/2 99-move rule (claimed)";
+                    store::finish(tx, id, "1/2-1/2", "99-move rule (claimed)").await?;
+                    done.text = format!(
+                        "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2)."
+                    );
+                    done.mentions.clear();
+                    if let Some(p) = done.picture.as_mut() {
+                        if let Some(c) = p.opts.caption.as_mut() {
+                            c.status = result.into();
+                        }
+                        if let Some(card) = p.board.as_mut() {
+                            card.to_move = None;
+                            card.result = Some(result.into());
+                        }
+                    }
+                }
+                Ok(done)
+            }
+            Some(reason) => {
+                // What the game's own words are for it: "claimed under the 100-move rule".
+                let words = Outcome::Draw(reason).to_string();
+                let words = words.trim_start_matches("Draw: ").to_string();
+                store::finish(tx, id, "1/2-1/2", &words).await?;
+                Ok(Done::text(format!(
+                    "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2)."
+                )))
+            }
+        }
+    }
+
+    pub(super) async fn agree_draw(&self, tx: &mut Tx, id: i64) -> Result<Done, Failure> {
+        store::finish(tx, id, "1/2-1/2", "agreement").await?;
+        Ok(Done::text(format!(
+            "Game #{id} is drawn by agreement (1/2-1/2)."
+        )))
+    }
+
+    pub(super) async fn undo(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        answer: Answer,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let mut g = self.pick(tx, ch, me, game, true).await?;
+        let color = g.player_color(me).expect("own game");
+        let opponent = g.name(!color).to_string();
+        if self.is_bot(&opponent) {
+            return refuse(format!(
+                "I do not take moves back in game #{}: play on, or `resign` and challenge me again.",
+                g.row.id
+            ));
+        }
+        let id = g.row.id;
+        let standing = g.row.undo_ply == Some(g.ply());
+        let request_by = g.row.undo_by.clone().filter(|_| standing);
+        // Every arm but an answer to the opponent's request returns here.
+        match (&answer, request_by.as_deref()) {
+            (Answer::Ask | Answer::Accept, Some(by)) if by == opponent => {}
+            (Answer::Ask, Some(_)) => {
+                return refuse(
+                    "You have already asked to take back the last move; wait for an answer.",
+                )
+            }
+            (Answer::Ask, None) => {
+                if g.moves.is_empty() {
+                    return refuse(format!("There is no move to take back in game #{id}."));
+                }
+                store::set_request(tx, id, Request::Undo, Some(me), g.ply()).await?;
+                return Ok(Done {
+            engine: None,
+                    text: format!(
+                        "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
+                        g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
+                    ),
+                    picture: None,
+                    actions: vec![Action::AnswerUndo { game: id, to: opponent.clone() }],
+                    mentions: vec![opponent],
+                });
+            }
+            (Answer::Decline, Some(by)) if by == opponent => {
+                store::set_request(tx, id, Request::Undo, None, g.ply()).await?;
+                return Ok(Done {
+                    engine: None,
+                    text: format!("{me} declines the takeback in game #{id}."),
+                    picture: None,
+                    mentions: vec![opponent],
+                    actions: Vec::new(),
+                });
+            }
+            _ => {
+                return refuse(format!(
+                    "There is no takeback request from {opponent} to answer in game #{id}."
+                ))
+            }
+        };
+        // Rebuild the position without the last move.
+        let last = g.moves.pop().expect("a request needs a move");
+        let mut pos = Position::from_fen(g.pos.rules(), &g.row.start_fen).expect("loaded before");
+        let mut prev = None;
+        for m in &g.moves {
+            let mv = pos.parse_move(&m.coordinate).expect("replayed before");
+            pos.play_unchecked(&mv);
+            prev = Some((mv.from, mv.to));
+        }
+        if !store::remove_last_move(tx, &g.row, last.ply, &pos.fen()).await? {
+            return refuse(format!(
+                "Game #{id} changed meanwhile; look at the `board` and try again."
+            ));
+        }
+        g.pos = pos;
+        g.last = prev;
+        let next = g.name(g.pos.turn()).to_string();
+        let picture = self.picture(tx, ch, &g, me, None).await?;
+        Ok(Done {
+            engine: None,
+            text: format!(
+                "{} is taken back in game #{id}. {next}, your move.",
+                last.san
+            ),
+            picture: Some(picture),
+            mentions: vec![next],
+            actions: Vec::new(),
+        })
+    }
+}

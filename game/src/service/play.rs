@@ -1,0 +1,388 @@
+//! Playing moves: named or bare, clocks, flags, the move list and suggestions.
+
+use super::*;
+
+impl Core {
+    pub(super) async fn play(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        mut g: Game,
+        text: &str,
+    ) -> Result<Done, Failure> {
+        let color = g.player_color(me).expect("own game");
+        let waiting = g.awaiting_programs();
+        if !waiting.is_empty() {
+            return refuse(format!(
+                "Game #{} has not begun: I am waiting for the program of {}, sent to me privately (`program #{} ...` in a direct message).",
+                g.row.id,
+                waiting.join(" and "),
+                g.row.id
+            ));
+        }
+        if g.pos.turn() != color {
+            return refuse(format!(
+                "It is not your turn in game #{}: {} is to move.",
+                g.row.id,
+                g.name(g.pos.turn())
+            ));
+        }
+        let mv = g.pos.parse_move(text).map_err(|e| {
+            if g.row.mode == "private" {
+                // Why a move is refused could tell what the pieces can do.
+                Failure::User(format!(
+                    "That is not a legal move in game #{}. In a game of private programs I do not say why in public: `moves #{}` in a direct message to me lists yours.",
+                    g.row.id, g.row.id
+                ))
+            } else {
+                Failure::User(format!("{e}."))
+            }
+        })?;
+        // A clock game: the mover's time must not have run out already.
+        let increment = match TimeControl::parse(&g.row.time_control) {
+            Some(TimeControl::Clock { increment, .. }) => Some(increment as i64 * 1000),
+            _ => None,
+        };
+        let left = increment.and(g.clock_left(color));
+        if left.is_some_and(|l| l <= 0) {
+            return self.flag_fell(tx, g).await;
+        }
+        let san = g.pos.san(&mv);
+        let coordinate = g.pos.coordinate(&mv);
+        g.pos.play_unchecked(&mv);
+        let ply = g.ply() + 1;
+        if !store::append_move(tx, &g.row, ply, &san, &coordinate, me, &g.pos.fen()).await? {
+            return refuse(format!(
+                "Game #{} changed while I read your move (another command came first). Look at the `board` and try again.",
+                g.row.id
+            ));
+        }
+        g.moves.push(MoveRow {
+            ply,
+            san: san.clone(),
+            coordinate,
+        });
+        g.last = Some((mv.from, mv.to));
+        let next = g.pos.turn();
+        let mut text = format!("#{}: {me} played {san}.", g.row.id);
+        let mut mentions = Vec::new();
+        let mut engine = None;
+        let over = g.pos.outcome();
+        if let (Some(inc), Some(left)) = (increment, left) {
+            // Stop the mover's clock, add the increment, start the other's.
+            let mine = left + inc;
+            let (w, b) = match color {
+                Color::White => (mine, g.row.black_ms.unwrap_or(0)),
+                Color::Black => (g.row.white_ms.unwrap_or(0), mine),
+            };
+            let started = over.is_none().then_some(g.now_ms);
+            store::set_clocks(tx, g.row.id, w, b, started).await?;
+            g.row.white_ms = Some(w);
+            g.row.black_ms = Some(b);
+            g.row.turn_started_ms = started;
+            g.row.low_time_warned = false;
+        }
+        if let Some(outcome) = over {
+            let (result, termination) = outcome_words(&outcome);
+            store::finish(tx, g.row.id, result, &termination).await?;
+            g.row.status = "finished".into();
+            g.row.result = Some(result.into());
+            g.row.termination = Some(termination.clone());
+            let _ = write!(text, " {outcome}. Result: {result}.");
+            store::set_deadline(tx, g.row.id, None).await?;
+        } else {
+            store::set_deadline(tx, g.row.id, self.deadline(&g.row.time_control)).await?;
+            if self.is_bot(g.name(next)) {
+                engine = Some(g.row.id);
+            } else {
+                let _ = write!(text, " {}, your move.", g.name(next));
+                mentions.push(g.name(next).to_string());
+            }
+            if let Some(c) = g.clocks_text() {
+                let _ = write!(text, " {}{}.", c[..1].to_uppercase(), &c[1..]);
+            }
+        }
+        let picture = self
+            .picture(tx, ch, &g, g.name(next).to_string().as_str(), None)
+            .await?;
+        Ok(Done {
+            engine,
+            text,
+            picture: Some(picture),
+            mentions,
+            actions: Vec::new(),
+        })
+    }
+
+    /// The side to move ran out of time: the other side wins (even when
+    /// the flag is only noticed as a late move arrives).
+    pub(super) async fn flag_fell(&self, tx: &mut Tx, g: Game) -> Result<Done, Failure> {
+        let loser = g.pos.turn();
+        let result = if loser == Color::White { "0-1" } else { "1-0" };
+        store::finish(tx, g.row.id, result, "time forfeit").await?;
+        store::set_deadline(tx, g.row.id, None).await?;
+        let (w, b) = match loser {
+            Color::White => (0, g.row.black_ms.unwrap_or(0)),
+            Color::Black => (g.row.white_ms.unwrap_or(0), 0),
+        };
+        store::set_clocks(tx, g.row.id, w, b, None).await?;
+        Ok(Done {
+            engine: None,
+            text: format!(
+                "Game #{}: {}'s time ran out. {} wins on time ({result}).",
+                g.row.id,
+                g.name(loser),
+                g.name(!loser)
+            ),
+            picture: None,
+            mentions: vec![g.name(loser).to_string(), g.name(!loser).to_string()],
+            actions: Vec::new(),
+        })
+    }
+
+    /// Starts the clocks of a new game with a clock time control.
+    pub(super) async fn start_clocks(
+        &self,
+        tx: &mut Tx,
+        id: i64,
+        time_control: &str,
+    ) -> Result<(), Failure> {
+        if let Some(TimeControl::Clock { minutes, .. }) = TimeControl::parse(time_control) {
+            let base = minutes as i64 * 60_000;
+            store::set_clocks(tx, id, base, base, Some(self.time.now_ms())).await?;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn bare(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        text: &str,
+    ) -> Result<Done, Failure> {
+        let unknown =
+            || Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string());
+        let bare_on = store::settings(tx, ch)
+            .await?
+            .map(|s| s.bare_moves)
+            .unwrap_or(self.settings.bare_moves);
+        if !bare_on {
+            return Err(unknown());
+        }
+        let mine: Vec<GameRow> = store::active_games(tx, ch)
+            .await?
+            .into_iter()
+            .filter(|g| g.white == me || g.black == me)
+            .collect();
+        let mut to_move = Vec::new();
+        let mut waiting = Vec::new();
+        for row in mine {
+            let g = self.load(tx, row).await?;
+            if g.player_color(me) == Some(g.pos.turn()) {
+                to_move.push(g);
+            } else {
+                waiting.push(g);
+            }
+        }
+        let looks_like_move = |g: &Game| {
+            !matches!(
+                g.pos.parse_move(text).map_err(|e| e.kind),
+                Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+            )
+        };
+        match to_move.len() {
+            0 => match waiting.as_slice() {
+                [g] if looks_like_move(g) => refuse(format!(
+                    "It is not your turn in game #{}: {} is to move.",
+                    g.row.id,
+                    g.name(g.pos.turn())
+                )),
+                _ => Err(unknown()),
+            },
+            1 => {
+                let g = to_move.pop().unwrap();
+                match g.pos.parse_move(text) {
+                    Err(e)
+                        if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) =>
+                    {
+                        Err(unknown())
+                    }
+                    _ => self.play(tx, ch, me, g, text).await,
+                }
+            }
+            _ => {
+                let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.row.id)).collect();
+                refuse(format!(
+                    "It is your move in several games here ({}); say which, like `move {text} {}`.",
+                    ids.join(", "),
+                    ids[0]
+                ))
+            }
+        }
+    }
+
+    pub(super) async fn moves(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        private: bool,
+        square: Option<String>,
+        game: GameRef,
+    ) -> Result<Done, Failure> {
+        let g = match (private, game) {
+            (true, Some(id)) => self.private_game(tx, me, id).await?,
+            _ => self.pick_any(tx, ch, me, game).await?,
+        };
+        if g.row.mode == "private" && g.row.status == "active" {
+            // The legal moves show what the pieces can do: only the player
+            // to move may see them, and only privately.
+            if !private {
+                return refuse(format!(
+                    "The moves of game #{} would show a private program: ask me in a direct message, `moves #{}`.",
+                    g.row.id, g.row.id
+                ));
+            }
+            if g.player_color(me) != Some(g.pos.turn()) || !g.awaiting_programs().is_empty() {
+                return refuse(format!(
+                    "I list the moves of game #{} only to the player to move, on their turn.",
+                    g.row.id
+                ));
+            }
+        }
+        let size = g.pos.rules().size();
+        let select =
+            match square {
+                None => None,
+                Some(s) => Some(Square::parse(&s).filter(|&q| size.contains(q)).ok_or_else(
+                    || {
+                        Failure::User(format!(
+                            "`{s}` is not a square of this board ({}).",
+                            size.describe()
+                        ))
+                    },
+                )?),
+            };
+        let legal = g.pos.legal_moves();
+        let mut chosen: Vec<String> = legal
+            .iter()
+            .filter(|m| select.is_none_or(|s| m.from == s))
+            .map(|m| g.pos.san(m))
+            .collect();
+        // A capture that moves the void comes once per square: list it once.
+        let relocating = legal.iter().any(|m| m.via.is_some());
+        if relocating {
+            chosen = chosen
+                .iter()
+                .map(|s| match s.split_once('@') {
+                    Some((main, _)) => format!("{main}@…"),
+                    None => s.clone(),
+                })
+                .collect();
+            chosen.dedup();
+        }
+        let text = match (select, chosen.is_empty()) {
+            (_, _) if g.row.status == "finished" => {
+                format!("Game #{} is over: no moves.", g.row.id)
+            }
+            (Some(s), true) => match g.pos.piece_at(s) {
+                Some(p) if p.color == g.pos.turn() => {
+                    format!("The {} on {s} has no legal move.", p.role)
+                }
+                _ => format!("There is no piece of the side to move on {s}."),
+            },
+            (None, true) => "There are no legal moves.".to_string(),
+            (_, false) => format!("{} to move: {}", g.name(g.pos.turn()), chosen.join(" ")),
+        };
+        let text = if relocating && !chosen.is_empty() {
+            format!(
+                "{text}\nA capture moves the void too: add an empty square, like {}.",
+                g.pos.san(&legal[0])
+            )
+        } else {
+            text
+        };
+        let picture = self.picture(tx, ch, &g, me, select).await?;
+        Ok(Done {
+            engine: None,
+            text,
+            picture: Some(picture),
+            mentions: vec![],
+            actions: Vec::new(),
+        })
+    }
+
+    /// Legal moves, in SAN, of `author`'s game in `channel` where it is
+    /// their move, keeping those that start with `typed` (ignoring case; a
+    /// coordinate prefix such as `g1` works too), at most `limit`. For
+    /// autocompletion: a hint only, every move is checked again when played.
+    pub async fn suggest_moves(
+        &self,
+        channel: &str,
+        author: &str,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        isolate::isolated(self.suggestions(channel, author, typed, limit))
+            .await
+            .unwrap_or_else(|why| {
+                tracing::error!(channel, author, typed, "move suggestions panicked: {why}");
+                Vec::new()
+            })
+    }
+
+    pub(super) async fn suggestions(
+        &self,
+        channel: &str,
+        author: &str,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let Ok(mut tx) = self.store.pool().begin().await else {
+            return Vec::new();
+        };
+        let Ok(games) = store::active_games(&mut tx, channel).await else {
+            return Vec::new();
+        };
+        let typed = typed.trim().to_ascii_lowercase();
+        let mut out = Vec::new();
+        // Every keystroke asks: read the stored position, never a replay.
+        for row in games
+            .into_iter()
+            .filter(|g| g.white == author || g.black == author)
+        {
+            let Ok(pos) = Self::stored_position(&row) else {
+                continue;
+            };
+            let mover = match pos.turn() {
+                Color::White => &row.white,
+                Color::Black => &row.black,
+            };
+            if mover != author {
+                continue;
+            }
+            for mv in pos.legal_moves().iter() {
+                let mut san = pos.san(mv);
+                if !(san.to_ascii_lowercase().starts_with(&typed)
+                    || pos.coordinate(mv).starts_with(&typed))
+                {
+                    continue;
+                }
+                // Until a square for the void is typed, offer the capture
+                // once (`exd5@`), not once per square.
+                if !typed.contains('@') {
+                    if let Some(at) = san.find('@').filter(|&i| i > 0) {
+                        san.truncate(at + 1);
+                    }
+                }
+                if !out.contains(&san) {
+                    out.push(san);
+                }
+            }
+        }
+        out.truncate(limit);
+        out
+    }
+}
