@@ -1,0 +1,84 @@
+//! The `challenges` table: invitations waiting for an answer.
+
+use super::*;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub challenger: String,
+    pub challenged: String,
+    pub variant: String,
+    pub time_control: String,
+    pub challenger_color: String,
+    pub mode: String,
+    /// The roster a symmetric challenge proposes (canonical text).
+    pub program: Option<String>,
+}
+
+pub async fn pending_challenges(
+    tx: &mut Tx,
+    channel: &str,
+) -> Result<Vec<ChallengeRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program FROM challenges \
+         WHERE channel = ? AND status = 'pending' ORDER BY id",
+    )
+    .bind(channel)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_challenge(
+    tx: &mut Tx,
+    channel: &str,
+    challenger: &str,
+    challenged: &str,
+    variant: &str,
+    time_control: &str,
+    challenger_color: &str,
+    mode: &str,
+) -> Result<i64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, mode, created_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(challenger)
+    .bind(challenged)
+    .bind(variant)
+    .bind(time_control)
+    .bind(challenger_color)
+    .bind(mode)
+    .bind(now())
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+pub async fn close_challenge(
+    tx: &mut Tx,
+    id: i64,
+    status: &str,
+    game_id: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+    )
+    .bind(status)
+    .bind(game_id)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Sets the roster a pending symmetric challenge proposes.
+pub async fn set_challenge_program(tx: &mut Tx, id: i64, program: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE challenges SET program = ? WHERE id = ? AND status = 'pending'")
+        .bind(program)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! The `games` table: a game's row, its players, result and programs.
+
+use super::*;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct GameRow {
+    pub id: i64,
+    pub channel: String,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    pub start_fen: String,
+    pub fen: String,
+    pub time_control: String,
+    pub status: String,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub version: i64,
+    pub draw_offer_by: Option<String>,
+    pub draw_offer_ply: Option<i64>,
+    pub undo_by: Option<String>,
+    pub undo_ply: Option<i64>,
+    pub deadline_at: Option<i64>,
+    pub reminded: bool,
+    /// The engine's level when the bot plays in this game.
+    pub engine_level: Option<i64>,
+    /// Clock games: time left per side, and when the side to move began.
+    pub white_ms: Option<i64>,
+    pub black_ms: Option<i64>,
+    pub turn_started_ms: Option<i64>,
+    pub low_time_warned: bool,
+    /// Super Chess reprogramming: `default`, `symmetric` or `private`.
+    pub mode: String,
+    /// Canonical program texts; `None` in a private game until sent.
+    pub program_white: Option<String>,
+    pub program_black: Option<String>,
+    /// Cosmetic piece colours chosen by the players.
+    pub colour_white: Option<String>,
+    pub colour_black: Option<String>,
+}
+
+pub(super) const GAME_COLUMNS: &str =
+    "id, channel, variant, white, black, start_fen, fen, time_control, status, \
+     result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
+     engine_level, white_ms, black_ms, turn_started_ms, low_time_warned, \
+     mode, program_white, program_black, colour_white, colour_black";
+
+pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'active' ORDER BY id"
+    )))
+    .bind(channel)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND id = ?"
+    )))
+    .bind(channel)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Every game, in every channel and state, oldest first.
+pub async fn all_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games ORDER BY id"
+    )))
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// The most recent game of `user` in `channel`, finished or not.
+pub async fn latest_game(
+    tx: &mut Tx,
+    channel: &str,
+    user: &str,
+) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND (white = ? OR black = ?) ORDER BY id DESC LIMIT 1"
+    )))
+    .bind(channel)
+    .bind(user)
+    .bind(user)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_game(
+    tx: &mut Tx,
+    channel: &str,
+    variant: &str,
+    white: &str,
+    black: &str,
+    start_fen: &str,
+    time_control: &str,
+) -> Result<i64, sqlx::Error> {
+    let t = now();
+    let done = sqlx::query(
+        "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(variant)
+    .bind(white)
+    .bind(black)
+    .bind(start_fen)
+    .bind(start_fen)
+    .bind(time_control)
+    .bind(t)
+    .bind(t)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+/// Bumps the version if it is still `version`; `false` if someone else
+/// changed the game first.
+pub(super) async fn bump(tx: &mut Tx, game: &GameRow, fen: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET version = version + 1, fen = ?, updated_at = ? WHERE id = ? AND version = ?",
+    )
+    .bind(fen)
+    .bind(now())
+    .bind(game.id)
+    .bind(game.version)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn finish(
+    tx: &mut Tx,
+    game_id: i64,
+    result: &str,
+    termination: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET status = 'finished', result = ?, termination = ?, version = version + 1, \
+         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = ? WHERE id = ?",
+    )
+    .bind(result)
+    .bind(termination)
+    .bind(now())
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A proposal that stands until the next move: a draw offer or a takeback request.
+#[derive(Debug, Clone, Copy)]
+pub enum Request {
+    Draw,
+    Undo,
+}
+
+/// Records (`by` = the proposer) or clears (`by` = `None`) a request at `ply`.
+pub async fn set_request(
+    tx: &mut Tx,
+    game_id: i64,
+    kind: Request,
+    by: Option<&str>,
+    ply: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = match kind {
+        Request::Draw => "UPDATE games SET draw_offer_by = ?, draw_offer_ply = ?, version = version + 1 WHERE id = ?",
+        Request::Undo => "UPDATE games SET undo_by = ?, undo_ply = ?, version = version + 1 WHERE id = ?",
+    };
+    sqlx::query(sql)
+        .bind(by)
+        .bind(by.map(|_| ply))
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// A game by its number, in any channel (for commands sent privately).
+pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+    )))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Private-program games in progress where `user` plays, in any channel.
+pub async fn private_games_of(tx: &mut Tx, user: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND mode = 'private' \
+         AND (white = ? OR black = ?) ORDER BY id"
+    )))
+    .bind(user)
+    .bind(user)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Sets a game's reprogramming mode and the programs known so far.
+pub async fn set_programs(
+    tx: &mut Tx,
+    game_id: i64,
+    mode: &str,
+    white: Option<&str>,
+    black: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET mode = ?, program_white = ?, program_black = ?, version = version + 1 WHERE id = ?",
+    )
+    .bind(mode)
+    .bind(white)
+    .bind(black)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Sets one player's cosmetic piece colour in a game.
+pub async fn set_colour(
+    tx: &mut Tx,
+    game_id: i64,
+    white_side: bool,
+    colour: &str,
+) -> Result<(), sqlx::Error> {
+    let column = if white_side {
+        "colour_white"
+    } else {
+        "colour_black"
+    };
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE games SET {column} = ? WHERE id = ?"
+    )))
+    .bind(colour)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+pub async fn set_engine_level(tx: &mut Tx, game_id: i64, level: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET engine_level = ? WHERE id = ?")
+        .bind(level)
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Active games against the engine: (id, channel).
+pub async fn engine_games(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, channel FROM games INDEXED BY games_engine_active \
+         WHERE status = 'active' AND engine_level IS NOT NULL ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+}

@@ -1,0 +1,64 @@
+//! The `moves` table: the moves of each game, in order.
+
+use super::*;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct MoveRow {
+    pub ply: i64,
+    pub san: String,
+    pub coordinate: String,
+}
+
+pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Error> {
+    sqlx::query_as("SELECT ply, san, coordinate FROM moves WHERE game_id = ? ORDER BY ply")
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await
+}
+
+/// Appends a move (and the new position), checking the version.
+pub async fn append_move(
+    tx: &mut Tx,
+    game: &GameRow,
+    ply: i64,
+    san: &str,
+    coordinate: &str,
+    by: &str,
+    fen_after: &str,
+) -> Result<bool, sqlx::Error> {
+    if !bump(tx, game, fen_after).await? {
+        return Ok(false);
+    }
+    sqlx::query("INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(game.id)
+        .bind(ply)
+        .bind(san)
+        .bind(coordinate)
+        .bind(by)
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+    Ok(true)
+}
+
+/// Takes the last move back, checking the version.
+pub async fn remove_last_move(
+    tx: &mut Tx,
+    game: &GameRow,
+    ply: i64,
+    fen_after: &str,
+) -> Result<bool, sqlx::Error> {
+    if !bump(tx, game, fen_after).await? {
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply = ?")
+        .bind(game.id)
+        .bind(ply)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE games SET undo_by = NULL, undo_ply = NULL, draw_offer_by = NULL, draw_offer_ply = NULL WHERE id = ?")
+        .bind(game.id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(true)
+}

@@ -1,0 +1,124 @@
+//! The outbox: notices owed to channels, their retries and parking.
+
+use super::*;
+
+/// Queues a notice for a channel (see `Core::tick`).
+pub async fn queue_notice(
+    tx: &mut Tx,
+    channel: &str,
+    text: &str,
+    mentions: &[String],
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO outbox (channel, text, mentions, created_at) VALUES (?, ?, ?, ?)")
+        .bind(channel)
+        .bind(text)
+        .bind(mentions.join("\n"))
+        .bind(now())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Queues a notice that shows the board of game `game` after `ply` plies.
+pub async fn queue_board_notice(
+    tx: &mut Tx,
+    channel: &str,
+    text: &str,
+    mentions: &[String],
+    game: i64,
+    ply: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO outbox (channel, text, mentions, created_at, board_game, board_ply) \
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(text)
+    .bind(mentions.join("\n"))
+    .bind(now())
+    .bind(game)
+    .bind(ply)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A notice not yet delivered.
+#[derive(Debug, Clone, FromRow)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub channel: String,
+    pub text: String,
+    /// Names to mention, one a line.
+    pub mentions: String,
+    /// The game whose board goes with the notice, and after which ply.
+    pub board_game: Option<i64>,
+    pub board_ply: Option<i64>,
+}
+
+/// Notices due for a post at `now_ms` (not parked, not waiting for a
+/// retry), oldest first.
+pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, channel, text, mentions, board_game, board_ply FROM outbox \
+         WHERE parked = 0 AND next_attempt_ms <= ? ORDER BY id",
+    )
+    .bind(now_ms)
+    .fetch_all(pool)
+    .await
+}
+
+/// A failed post of notice `id`: counts the attempt and either sets when
+/// to try again or parks the notice. Returns the attempts so far and
+/// whether it was parked now; `None` if the notice is gone.
+pub async fn notice_failed(
+    pool: &SqlitePool,
+    id: i64,
+    park_after: i64,
+    permanent: bool,
+    retry_at_ms: impl Fn(i64) -> i64,
+) -> Result<Option<(i64, bool)>, sqlx::Error> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let Some(attempts) = sqlx::query_scalar::<_, i64>("SELECT attempts FROM outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let attempts = attempts + 1;
+    let park = permanent && attempts >= park_after;
+    sqlx::query("UPDATE outbox SET attempts = ?, next_attempt_ms = ?, parked = ? WHERE id = ?")
+        .bind(attempts)
+        .bind(retry_at_ms(attempts))
+        .bind(park)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Some((attempts, park)))
+}
+
+/// The bot was seen in `channel`: its parked notices are tried again, as
+/// if new. Returns how many.
+pub async fn unpark_channel<'e>(
+    db: impl sqlx::Executor<'e, Database = Sqlite>,
+    channel: &str,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
+         WHERE channel = ? AND parked = 1",
+    )
+    .bind(channel)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM outbox WHERE id = ?")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}

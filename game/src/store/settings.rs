@@ -1,0 +1,53 @@
+//! Per-channel settings, and the adapters' own values (`adapter_state`).
+
+use super::*;
+
+#[derive(Debug, Clone, FromRow)]
+pub struct Settings {
+    pub bare_moves: bool,
+    pub theme: String,
+}
+
+pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sqlx::Error> {
+    sqlx::query_as("SELECT bare_moves, theme FROM channel_settings WHERE channel = ?")
+        .bind(channel)
+        .fetch_optional(&mut **tx)
+        .await
+}
+
+pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO channel_settings (channel, bare_moves, theme) VALUES (?, ?, ?) \
+         ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme",
+    )
+    .bind(channel)
+    .bind(s.bare_moves)
+    .bind(&s.theme)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// A value an adapter keeps across restarts (a sync token, a join time).
+pub async fn adapter_value(
+    pool: &sqlx::SqlitePool,
+    key: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT value FROM adapter_state WHERE key = ?")
+        .bind(key)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn set_adapter_value<'e>(
+    db: impl sqlx::Executor<'e, Database = Sqlite>,
+    key: &str,
+    value: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO adapter_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        .bind(key)
+        .bind(value)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! Deadlines and clocks of the games, and what is due for the periodic check.
+
+use super::*;
+
+/// When the player to move must move, and when to remind them (seconds
+/// since the epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    pub at: i64,
+    pub remind_at: i64,
+}
+
+/// Sets (or clears) the time by which the player to move must move.
+pub async fn set_deadline(
+    tx: &mut Tx,
+    game_id: i64,
+    deadline: Option<Deadline>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET deadline_at = ?, remind_at = ?, reminded = 0 WHERE id = ?")
+        .bind(deadline.map(|d| d.at))
+        .bind(deadline.map(|d| d.remind_at))
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Active games that need the periodic check at `now_ms` (their `due_ms`,
+/// kept by triggers, has come), through the partial index on it. `INDEXED
+/// BY` makes SQLite use that index or refuse the query: the tick never
+/// falls back to reading every game.
+pub async fn due_games(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games INDEXED BY games_due \
+         WHERE status = 'active' AND due_ms <= ? ORDER BY due_ms"
+    )))
+    .bind(now_ms)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Whether any active game is due at `now_ms` (a read through the index,
+/// so the periodic check takes the write lock only when there is work).
+pub async fn any_due(pool: &SqlitePool, now_ms: i64) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT 1 FROM games INDEXED BY games_due WHERE status = 'active' AND due_ms <= ? LIMIT 1",
+    )
+    .bind(now_ms)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// Games with a deadline but no reminder time (made before reminders were
+/// stored): (id, deadline, time control).
+pub async fn deadlines_without_reminder(
+    pool: &SqlitePool,
+) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, deadline_at, time_control FROM games \
+         WHERE status = 'active' AND deadline_at IS NOT NULL AND remind_at IS NULL",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+pub async fn set_reminder(
+    pool: &SqlitePool,
+    game_id: i64,
+    remind_at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET remind_at = ? WHERE id = ?")
+        .bind(remind_at)
+        .bind(game_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Sets a clock game's clocks (and clears the low-time warning).
+pub async fn set_clocks(
+    tx: &mut Tx,
+    game_id: i64,
+    white_ms: i64,
+    black_ms: i64,
+    turn_started_ms: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET white_ms = ?, black_ms = ?, turn_started_ms = ?, low_time_warned = 0 WHERE id = ?",
+    )
+    .bind(white_ms)
+    .bind(black_ms)
+    .bind(turn_started_ms)
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET low_time_warned = 1 WHERE id = ?")
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Time the bot was away is not charged: every running clock restarts
+/// `by` milliseconds later.
+pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET turn_started_ms = turn_started_ms + ? WHERE status = 'active' AND turn_started_ms IS NOT NULL",
+    )
+    .bind(by)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+pub async fn mark_reminded(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET reminded = 1 WHERE id = ?")
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
