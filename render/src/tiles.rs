@@ -55,7 +55,11 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
     if key.floor == Floor::Void {
         draw_void(theme, &mut img, w);
     }
-    if key.marks & marks::LAST_MOVE != 0 {
+    // On a void or unstable tile the last move is a frame drawn over the
+    // tile (below), so that the tile and the move both show; a fill would
+    // hide a void that appeared with the move.
+    let special = key.floor != Floor::Normal;
+    if key.marks & marks::LAST_MOVE != 0 && !special {
         let t = tint(base, c.last_move);
         fill_with(&mut img, t, |_, _| 1.0);
         if c.last_move_border {
@@ -75,6 +79,17 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
     }
     if let Floor::Unstable(owner) = key.floor {
         draw_unstable(theme, &mut img, w, owner);
+    }
+    if key.marks & marks::LAST_MOVE != 0 && special {
+        let band = (w / 9.0).max(3.0);
+        fill_with(&mut img, c.last_move.rgb, |x, y| {
+            let edge = x.min(y).min(w - x).min(w - y);
+            if edge < band {
+                1.0
+            } else {
+                0.0
+            }
+        });
     }
     if key.marks & marks::CHECK != 0 {
         // A glow under the king, and a ring round it, so check does not rest on colour.

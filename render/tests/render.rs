@@ -386,3 +386,56 @@ fn chosen_piece_colours_paint_the_pieces_and_the_caption_names_the_sides() {
     let (c2, _) = draw(&pos, &caption(Some(["Player 1".into(), "Player 2".into()])));
     assert_ne!(c1.as_raw(), c2.as_raw());
 }
+
+/// Issue 20, point 1: a void that appears with the move, and the unstable
+/// tile a capture lands on, stay visible under the last-move mark, which
+/// shows too (as a frame round the tile), in both themes.
+#[test]
+fn tiles_stay_visible_under_the_last_move() {
+    // After e4 d6 e5 dxe5 d4 exd4 in Void Chess: e5 has just become a void,
+    // and d4 (where the pawn took) is Black's unstable tile.
+    let mut pos = Position::new(variants::void());
+    for m in ["e4", "d6", "e5", "dxe5", "d4", "exd4"] {
+        pos.play_text(m).unwrap();
+    }
+    assert!(pos.fen().contains("void:e5"), "{}", pos.fen());
+    assert!(pos.fen().contains("unstable:d4b"), "{}", pos.fen());
+    for theme in [Theme::Classic, Theme::HighContrast] {
+        let plain = RenderOptions {
+            theme,
+            ..Default::default()
+        };
+        let marked = RenderOptions {
+            theme,
+            last_move: Some((sq("e5"), sq("d4"))),
+            ..Default::default()
+        };
+        let (a, layout) = draw(&pos, &plain);
+        let (b, _) = draw(&pos, &marked);
+        let side = layout.square as usize;
+        let inner = |px: &[[u8; 3]]| -> Vec<[u8; 3]> {
+            (side / 4..side * 3 / 4)
+                .flat_map(|y| (side / 4..side * 3 / 4).map(move |x| y * side + x))
+                .map(|i| px[i])
+                .collect()
+        };
+        for s in ["e5", "d4"] {
+            let before = square(&a, &layout, sq(s));
+            let after = square(&b, &layout, sq(s));
+            // The middle of the tile is as it was: the tile is not hidden.
+            assert!(
+                difference(&inner(&before), &inner(&after)) < 0.05,
+                "{theme:?} {s}: the tile changed under the mark"
+            );
+            // The edge carries the last-move mark.
+            let edge: Vec<[u8; 3]> = (0..side).map(|x| after[side + x]).collect();
+            let edge_before: Vec<[u8; 3]> = (0..side).map(|x| before[side + x]).collect();
+            assert!(
+                difference(&edge, &edge_before) > 0.5,
+                "{theme:?} {s}: no last-move mark on the edge"
+            );
+        }
+        // The void still reads as a hole.
+        assert!(mean_luma(&inner(&square(&b, &layout, sq("e5")))) < 60.0);
+    }
+}
