@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 // The core's own sections live with the core; the file holds them too.
-pub use voidmate_game::config::{Chat, Clock, CoreConfig, Database, Engine, Render};
+pub use voidmate_game::config::{Chat, Clock, CoreConfig, Database, Engine, Render, Synchronous};
 
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
@@ -83,6 +83,7 @@ mod tests {
             file.database.busy_timeout_ms,
             built_in.database.busy_timeout_ms
         );
+        assert_eq!(file.database.synchronous, built_in.database.synchronous);
         assert_eq!(file.chat.max_message_chars, built_in.chat.max_message_chars);
         assert_eq!(file.chat.bare_moves, built_in.chat.bare_moves);
         assert_eq!(file.render.theme, built_in.render.theme);

@@ -1365,3 +1365,18 @@ async fn the_tick_reads_only_games_that_are_due() {
     bot.ok("carol", "resign #2").await;
     assert_eq!(due(2).await, None, "finished games are never due");
 }
+
+/// `[database] synchronous = "normal"` trades power-loss durability for
+/// speed on storage that survives power loss; the default is FULL.
+#[tokio::test]
+async fn the_sync_mode_can_be_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.database.synchronous = voidmate::config::Synchronous::Normal;
+    let bot = Bot::with(cfg).await;
+    let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(mode, 1, "NORMAL");
+}

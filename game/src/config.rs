@@ -27,6 +27,21 @@ impl From<&CoreConfig> for CoreConfig {
 pub struct Database {
     pub path: PathBuf,
     pub busy_timeout_ms: u64,
+    /// When a commit is on disk (SQLite's `synchronous`).
+    pub synchronous: Synchronous,
+}
+
+/// When a commit is on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Synchronous {
+    /// Synced before the commit returns: an acknowledged move survives a
+    /// power loss.
+    #[default]
+    Full,
+    /// Survives a crash of the process; a power loss may lose the last
+    /// commits. Faster, for storage that survives power loss.
+    Normal,
 }
 
 impl Default for Database {
@@ -34,6 +49,7 @@ impl Default for Database {
         Database {
             path: PathBuf::from("voidmate.db"),
             busy_timeout_ms: 5000,
+            synchronous: Synchronous::Full,
         }
     }
 }

@@ -322,6 +322,7 @@ impl Core {
         let store = Store::open(
             &cfg.database.path,
             Duration::from_millis(cfg.database.busy_timeout_ms),
+            cfg.database.synchronous,
         )
         .await
         .map_err(|e| {

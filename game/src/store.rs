@@ -49,7 +49,11 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database at `path` in WAL mode and
     /// migrates it.
-    pub async fn open(path: &Path, busy_timeout: Duration) -> Result<Store, sqlx::Error> {
+    pub async fn open(
+        path: &Path,
+        busy_timeout: Duration,
+        synchronous: crate::config::Synchronous,
+    ) -> Result<Store, sqlx::Error> {
         // Set-up (creating the file, switching it to WAL, migrating) runs
         // one process at a time; see `setup_lock`.
         let lock = setup_lock(path).await?;
@@ -57,11 +61,14 @@ impl Store {
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            // FULL: in WAL mode a commit is on disk (the WAL synced) before
-            // it returns, so a move the bot acknowledged survives a power
-            // loss; NORMAL survives only a crash of the process. The cost is
-            // one fsync per commit (docs/performance.md).
-            .synchronous(SqliteSynchronous::Full)
+            // FULL (the default): in WAL mode a commit is on disk (the WAL
+            // synced) before it returns, so a move the bot acknowledged
+            // survives a power loss; NORMAL survives only a crash of the
+            // process. The cost is one fsync per commit (docs/performance.md).
+            .synchronous(match synchronous {
+                crate::config::Synchronous::Full => SqliteSynchronous::Full,
+                crate::config::Synchronous::Normal => SqliteSynchronous::Normal,
+            })
             .foreign_keys(true)
             .busy_timeout(busy_timeout);
         let pool = SqlitePoolOptions::new()
@@ -129,9 +136,13 @@ mod tests {
     #[tokio::test]
     async fn a_failed_commit_does_not_poison_the_pool() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("t.db"), Duration::from_secs(1))
-            .await
-            .unwrap();
+        let store = Store::open(
+            &dir.path().join("t.db"),
+            Duration::from_secs(1),
+            crate::config::Synchronous::Full,
+        )
+        .await
+        .unwrap();
         for sql in [
             "CREATE TABLE parent (id INTEGER PRIMARY KEY)",
             "CREATE TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)",
