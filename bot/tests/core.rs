@@ -1380,3 +1380,27 @@ async fn the_sync_mode_can_be_chosen() {
         .unwrap();
     assert_eq!(mode, 1, "NORMAL");
 }
+
+/// Issue 20, point 6: Black Holes' moves through holes name a second
+/// square, but the move list's hint about the void is Suicide Void
+/// Chess's alone.
+#[tokio::test]
+async fn the_void_hint_belongs_to_suicide_void_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "black-holes").await;
+    for (who, m) in [
+        ("alice", "Nc3"),
+        ("bob", "Nc6"),
+        ("alice", "(Hb1)"),
+        ("bob", "(Hb8)"),
+    ] {
+        bot.ok(who, m).await;
+    }
+    let moves = bot.ok("alice", "moves").await.text;
+    assert!(
+        moves.contains("-"),
+        "moves through holes are listed: {moves}"
+    );
+    assert!(!moves.contains("void"), "{moves}");
+}

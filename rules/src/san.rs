@@ -467,7 +467,24 @@ impl Position {
         let from = Square::parse(from)?;
         let mut chars = rest.chars();
         let role = self.rules().role_for_letter(chars.next()?)?;
-        let to = Square::parse(chars.as_str().trim_start_matches(['x', '-']))?;
+        let dest = chars.as_str().trim_start_matches(['x', '-']);
+        if dest.is_empty() && movegen::role_at(self.board(), from) == Role::Pawn {
+            // `c9=N`: the new piece moves in the same move; ask where.
+            let options: Vec<String> = legal
+                .iter()
+                .filter(|m| m.from == from && m.promotion == Some(role))
+                .map(|m| self.san(m))
+                .collect();
+            return Some(Err(MoveErrorKind::Illegal(if options.is_empty() {
+                format!("the pawn on {from} cannot become a {role} and move now")
+            } else {
+                format!(
+                    "the new {role} moves in the same move: say where, like {}",
+                    options.join(", ")
+                )
+            })));
+        }
+        let to = Square::parse(dest)?;
         Some(
             legal
                 .iter()
@@ -524,6 +541,32 @@ impl Position {
             if mv.from != r.only_from {
                 return r.reason;
             }
+        }
+        if self.rules().def.royal.is_none() {
+            // No check in this game (antichess, Suicide Void Chess): a
+            // move the pieces allow is refused because a capture is due.
+            let mut captures: Vec<String> = self
+                .legal_moves()
+                .iter()
+                .filter(|m| movegen::is_capture(self.board(), m))
+                .map(|m| {
+                    let san = self.san(m);
+                    // Suicide Void: one capture, whatever square the void takes.
+                    match san.split_once('@') {
+                        Some((main, _)) if !main.is_empty() => format!("{main}@…"),
+                        _ => san,
+                    }
+                })
+                .collect();
+            captures.dedup();
+            return match captures.as_slice() {
+                [] => "it is not allowed here".to_string(),
+                [one] => format!("a capture is compulsory: you must play {one}"),
+                many => format!(
+                    "a capture is compulsory: you must take, with {}",
+                    many.join(", ")
+                ),
+            };
         }
         let us = self.turn();
         let king = self.board().king(us);

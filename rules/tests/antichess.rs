@@ -91,3 +91,25 @@ fn repetition_and_the_fifty_move_rule_draw_but_material_never_runs_out() {
         Some(Outcome::Draw(DrawReason::FiftyMoveRule))
     );
 }
+
+/// Issue 20, point 6: no check exists here, so a refused move names the
+/// capture that is due, never a king in check.
+#[test]
+fn a_refused_move_names_the_compulsory_capture() {
+    let mut p = voidmate_rules::Position::new(voidmate_rules::variants::antichess());
+    p.play_text("e4").unwrap();
+    p.play_text("d5").unwrap();
+    let e = p.parse_move("Nf3").unwrap_err().to_string();
+    assert!(
+        e.contains("a capture is compulsory") && e.contains("exd5"),
+        "{e}"
+    );
+    assert!(!e.contains("check"), "{e}");
+    let mut s = voidmate_rules::Position::new(voidmate_rules::variants::suicide_void(false));
+    for m in ["@a6", "e4", "d5"] {
+        s.play_text(m).unwrap();
+    }
+    let e = s.parse_move("Nf3").unwrap_err().to_string();
+    assert!(e.contains("you must play exd5@"), "{e}");
+    assert!(!e.contains("check"), "{e}");
+}

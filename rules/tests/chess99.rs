@@ -295,3 +295,16 @@ fn en_passant_as_if_the_pawn_were_pushed_back() {
 fn sq(s: &str) -> voidmate_rules::Square {
     voidmate_rules::Square::parse(s).unwrap()
 }
+
+/// Issue 20, point 6: `c9=N` names the new piece but not its square; the
+/// answer says where it may go, not that a pawn stands on c9.
+#[test]
+fn a_promotion_without_a_square_asks_where_the_piece_goes() {
+    let mut p = pos("4k4/2P6/9/9/9/9/9/9/4K4 w - - 0 1");
+    p.play_text("c9").unwrap();
+    p.play_text("Kd8").unwrap();
+    let e = p.parse_move("c9=N").unwrap_err().to_string();
+    assert!(e.contains("say where") && e.contains("c9=Nb7"), "{e}");
+    assert!(!e.contains("your own pawn"), "{e}");
+    assert!(p.parse_move("c9=Nb7").is_ok());
+}

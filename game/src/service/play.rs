@@ -272,7 +272,10 @@ impl Core {
             .map(|m| g.pos.san(m))
             .collect();
         // A capture that moves the void comes once per square: list it once.
-        let relocating = legal.iter().any(|m| m.via.is_some());
+        // (Black Holes' moves through holes name a second square too, but
+        // each is a move of its own.)
+        let relocating = g.pos.rules().variant().voids() == voidmate_rules::variant::Voids::Placed
+            && legal.iter().any(|m| m.via.is_some());
         if relocating {
             chosen = chosen
                 .iter()
