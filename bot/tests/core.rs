@@ -1404,3 +1404,21 @@ async fn the_void_hint_belongs_to_suicide_void_alone() {
     );
     assert!(!moves.contains("void"), "{moves}");
 }
+
+/// Issue 20, point 6: against the engine in Super Chess the sides are
+/// Player 1 and Player 2 in the text, as on the board's caption.
+#[tokio::test]
+async fn an_engine_game_of_super_chess_names_players_1_and_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.engine.move_time_ms = 50;
+    let mut bot = Bot::with(cfg).await;
+    bot.core.add_bot_name("voidmate");
+    let r = bot.ok("alice", "challenge @voidmate super16 1").await;
+    assert!(
+        r.text.contains("alice (Player 1) vs voidmate (Player 2)"),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("White"), "{}", r.text);
+}

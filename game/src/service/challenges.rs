@@ -157,8 +157,10 @@ impl Core {
         let first = g.name(g.pos.turn()).to_string();
         let picture = self.picture(tx, ch, &g, me, None).await?;
         let intro = format!(
-            "Game #{id} begins: {}, {white} (White) vs {black} (Black), {time}; I play at level {level}.",
-            rules.title()
+            "Game #{id} begins: {}, {white} ({}) vs {black} ({}), {time}; I play at level {level}.",
+            rules.title(),
+            g.side(Color::White),
+            g.side(Color::Black),
         );
         if first == me {
             return Ok(Done {
