@@ -1422,3 +1422,35 @@ async fn an_engine_game_of_super_chess_names_players_1_and_2() {
     );
     assert!(!r.text.contains("White"), "{}", r.text);
 }
+
+/// Issue 20, point 8: with moves due in two games, the game's number may
+/// stand anywhere, and the hint for a bare move names it once.
+#[tokio::test]
+async fn a_game_number_anywhere_names_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await; // #1: alice (White) vs bob
+    bot.ok("carol", "challenge @alice standard").await;
+    bot.ok("alice", "accept").await; // #2: carol (White) vs alice
+    bot.ok("carol", "e4").await;
+    // alice is to move in both.
+    let r = bot.say("alice", "e4").await;
+    assert!(r.is_error);
+    assert!(
+        r.text.contains("say which, like `move e4 #1`"),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("#1 #1"), "{}", r.text);
+    let r = bot.ok("alice", "e4 #1").await;
+    assert!(r.text.starts_with("#1: alice played e4"), "{}", r.text);
+    let r = bot.ok("alice", "#2 e5").await;
+    assert!(r.text.starts_with("#2: alice played e5"), "{}", r.text);
+    // A number with a bare move must still be the author's game to move in.
+    bot.refused(
+        "alice",
+        "d4 #1",
+        "It is not your turn in game #1: bob is to move.",
+    )
+    .await;
+}

@@ -84,9 +84,11 @@ pub enum Command {
         colour: Option<String>,
         game: GameRef,
     },
-    /// Text that is no command word: perhaps a bare move.
+    /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,
+    /// `#2 e4`); the game's number is kept apart from the text.
     Bare {
         text: String,
+        game: GameRef,
     },
 }
 
@@ -409,7 +411,8 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             value: rest.get(1).map(|s| s.to_ascii_lowercase()),
         },
         _ => Command::Bare {
-            text: text.to_string(),
+            text: words.join(" "),
+            game,
         },
     };
     Ok(cmd)
@@ -472,7 +475,35 @@ mod tests {
                 game: None
             }
         );
-        assert_eq!(parse("e4").unwrap(), Command::Bare { text: "e4".into() });
+        assert_eq!(
+            parse("e4").unwrap(),
+            Command::Bare {
+                text: "e4".into(),
+                game: None
+            }
+        );
+        // Issue 20, point 8: the game's number anywhere, apart from the move.
+        for text in ["e4 #2", "#2 e4", "  #2   e4 "] {
+            assert_eq!(
+                parse(text).unwrap(),
+                Command::Bare {
+                    text: "e4".into(),
+                    game: Some(2)
+                },
+                "{text}"
+            );
+        }
+        for text in ["move e4 #2", "move #2 e4", "#2 move e4"] {
+            assert_eq!(
+                parse(text).unwrap(),
+                Command::Move {
+                    text: "e4".into(),
+                    game: Some(2)
+                },
+                "{text}"
+            );
+        }
+        assert!(parse("e4 #2 #3").is_err());
         assert_eq!(
             parse("rules can the minister cross a void?").unwrap(),
             Command::Rules {

@@ -161,6 +161,7 @@ impl Core {
         ch: &str,
         me: &str,
         text: &str,
+        game: GameRef,
     ) -> Result<Done, Failure> {
         let unknown =
             || Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string());
@@ -170,6 +171,16 @@ impl Core {
             .unwrap_or(self.settings.bare_moves);
         if !bare_on {
             return Err(unknown());
+        }
+        if let Some(id) = game {
+            // `e4 #2` or `#2 e4`: that game, as `move e4 #2` would.
+            let g = self.pick(tx, ch, me, Some(id), true).await?;
+            return match g.pos.parse_move(text) {
+                Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => {
+                    Err(unknown())
+                }
+                _ => self.play(tx, ch, me, g, text).await,
+            };
         }
         let mine: Vec<GameRow> = store::active_games(tx, ch)
             .await?
