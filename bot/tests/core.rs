@@ -1454,3 +1454,41 @@ async fn a_game_number_anywhere_names_the_game() {
     )
     .await;
 }
+
+/// Issue 20, point 9: first contact. A move with no game to play it in,
+/// or before `accept`, says what to do next; a challenge that names no
+/// game says which one and on what board; chatter stays unanswered.
+#[tokio::test]
+async fn a_newcomer_is_told_what_to_do_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    let r = bot.say("alice", "e4").await;
+    assert!(
+        r.is_error && r.text.contains("challenge @someone"),
+        "{}",
+        r.text
+    );
+    let r = bot.ok("alice", "challenge @bob").await;
+    assert!(
+        r.text.contains("Void Chess, our flagship, on a 9x9 board"),
+        "{}",
+        r.text
+    );
+    let r = bot.say("alice", "e4").await;
+    assert!(r.text.contains("waits for their `accept`"), "{}", r.text);
+    let r = bot.say("bob", "e6").await;
+    assert!(r.text.contains("say `accept` to begin"), "{}", r.text);
+    // Not addressed, not a move: nothing is said.
+    let mut ev = bot.event("carol", "hello everyone");
+    ev.addressed = false;
+    assert!(bot.core.handle(&ev).await.is_none());
+    bot.ok("bob", "accept").await;
+    bot.ok("alice", "e4").await;
+    let r = bot.say("bob", "e7e5").await;
+    assert!(
+        r.text
+            .contains("this board is 9x9, and the pawns start on ranks 2 and 8"),
+        "{}",
+        r.text
+    );
+}

@@ -631,6 +631,16 @@ impl Position {
         };
         if let Some(from) = from_square {
             match b.piece_at(from) {
+                None if rules.size().ranks() != 8 && matches!(from.rank(), 6 | 7) => {
+                    // Coordinates from an 8x8 habit (`e7e5` on 9x9): Black's
+                    // pieces stand on ranks 7 and 8 there.
+                    return format!(
+                        "there is no piece on {from}: this board is {}, and the pawns start on ranks {} and {}",
+                        rules.size(),
+                        rules.double_step_rank(crate::Color::White) + 1,
+                        rules.double_step_rank(crate::Color::Black) + 1
+                    );
+                }
                 None => return format!("there is no piece on {from}"),
                 Some(pc) if pc.color != us => {
                     return format!("the {} on {from} is not yours", pc.role)

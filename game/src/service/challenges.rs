@@ -24,6 +24,7 @@ impl Core {
                 "You cannot challenge yourself. Challenge another player with `challenge @name`.",
             );
         }
+        let picked = variant.is_none();
         let rules = match variant.as_deref() {
             None => variants::void(),
             Some(v) => voidmate_rules::variant(v).map_err(|e| Failure::User(format!("{e}.")))?,
@@ -111,12 +112,21 @@ impl Core {
         Ok(Done {
             engine: None,
             text: format!(
-                "@{opponent}, {me} challenges you to {} ({time}{}); {me} would play {side}.{programs} Answer with `accept` or `decline`.",
+                "@{opponent}, {me} challenges you to {} ({time}{}); {me} would play {side}.{programs}{} Answer with `accept` or `decline`.",
                 rules.title(),
                 match mode {
                     ProgramMode::Default => "",
                     ProgramMode::Symmetric => ", one programmed roster for both",
                     ProgramMode::Private => ", private programs",
+                },
+                if picked {
+                    format!(
+                        " No game was named, so it is {}, our flagship, on a {} board (`variants` lists the others; `challenge @{opponent} standard` for chess).",
+                        rules.title(),
+                        rules.size()
+                    )
+                } else {
+                    String::new()
                 },
             ),
             picture: None,

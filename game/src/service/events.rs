@@ -197,7 +197,7 @@ impl Core {
                 let g = self.pick(tx, ch, me, game, true).await?;
                 self.play(tx, ch, me, g, &text).await
             }
-            Command::Bare { text, game } => self.bare(tx, ch, me, &text, game).await,
+            Command::Bare { text, game } => self.bare(tx, ch, me, &text, game, ev.addressed).await,
             Command::Board { game } => {
                 let g = self.pick_any(tx, ch, me, game).await?;
                 let text = format!("{}: {}.", g.title(), g.status());

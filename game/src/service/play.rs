@@ -162,6 +162,7 @@ impl Core {
         me: &str,
         text: &str,
         game: GameRef,
+        addressed: bool,
     ) -> Result<Done, Failure> {
         let unknown =
             || Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string());
@@ -210,6 +211,29 @@ impl Core {
                     g.row.id,
                     g.name(g.pos.turn())
                 )),
+                // Someone who speaks to the bot with a move and has no game
+                // here is told what to do next (chatter stays unanswered).
+                [] if addressed && looks_like_a_move(text) => {
+                    let waiting = store::pending_challenges(tx, ch).await?;
+                    if let Some(c) = waiting.iter().find(|c| c.challenged == me) {
+                        refuse(format!(
+                            "{} challenged you to {}: say `accept` to begin, then play {text}.",
+                            c.challenger,
+                            variants::by_name(&c.variant)
+                                .map(|r| r.title())
+                                .unwrap_or("a game")
+                        ))
+                    } else if let Some(c) = waiting.iter().find(|c| c.challenger == me) {
+                        refuse(format!(
+                            "Your challenge to {} waits for their `accept`; play {text} once the game begins.",
+                            c.challenged
+                        ))
+                    } else {
+                        refuse(format!(
+                            "You have no game here to play {text} in. Start one with `challenge @someone` (Void Chess on a 9x9 board unless you name another game; `variants` lists them)."
+                        ))
+                    }
+                }
                 _ => Err(unknown()),
             },
             1 => {
@@ -399,4 +423,21 @@ impl Core {
         out.truncate(limit);
         out
     }
+}
+
+/// Whether `text` reads as a move in some game (a hint for someone with no
+/// game to play it in): the reader finds a move in it at the start of one
+/// of them. Suicide Void Chess opens with the void's placement, where any
+/// text is refused as the wrong kind of move, so it tells nothing here.
+fn looks_like_a_move(text: &str) -> bool {
+    use voidmate_rules::variant::Voids;
+    voidmate_rules::GameKind::ALL.iter().any(|kind| {
+        kind.rules().variant().voids() != Voids::Placed
+            && !matches!(
+                Position::new(kind.rules())
+                    .parse_move(text)
+                    .map_err(|e| e.kind),
+                Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+            )
+    })
 }
