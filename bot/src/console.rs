@@ -11,6 +11,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 /// The bot's name in console mode.
 pub const BOT_NAME: &str = "voidmate";
 
+/// How often the console runs the periodic check while waiting for a line.
+const TICK: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Board images older than this are removed when a console session starts:
 /// each move writes one, and nothing else ever clears the folder.
 pub const KEEP_IMAGES: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
@@ -76,7 +79,26 @@ impl Console {
                 write!(out, "{}> ", self.speaker)?;
                 out.flush()?;
             }
-            let Some(line) = lines.next_line().await? else {
+            // While nobody types, the periodic check runs as in the chat
+            // adapters: flags fall, reminders and losses on time are said by
+            // themselves. (`next_line` is cancel-safe: a line half-read when
+            // the timer fires is kept for the next call.)
+            let line = loop {
+                tokio::select! {
+                    line = lines.next_line() => break line?,
+                    _ = tokio::time::sleep(TICK) => {
+                        let notices = self.core.tick().await;
+                        if !notices.is_empty() {
+                            self.print_notices(&mut out, notices).await?;
+                            if interactive {
+                                write!(out, "{}> ", self.speaker)?;
+                            }
+                            out.flush()?;
+                        }
+                    }
+                }
+            };
+            let Some(line) = line else {
                 break;
             };
             let line = line.trim();

@@ -568,3 +568,38 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     let (ok, _, err) = voidmate(&["check-db", "--db", "/nonexistent/v.db"]);
     assert!(!ok && err.contains("there is no database"), "{err}");
 }
+
+/// Issue 20, point 10: the console runs the periodic check by itself, as
+/// the chat adapters do: a correspondence game is lost on time and said so
+/// while nobody types.
+#[test]
+fn the_console_announces_a_loss_on_time_by_itself() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("voidmate.toml");
+    std::fs::write(&config, "[clock]\nday_seconds = 1\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args(["console", "--config", config.to_str().unwrap()])
+        .args(["--db", dir.path().join("v.db").to_str().unwrap()])
+        .args(["--images", dir.path().join("img").to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run voidmate");
+    let mut stdin = child.stdin.take().unwrap();
+    // One "day" (a second here) per move: alice never moves.
+    stdin
+        .write_all(b"challenge @bob standard 1d\nas bob\naccept\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("alice did not move in time. bob wins on time"),
+        "{text}"
+    );
+}
