@@ -63,15 +63,7 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         let t = tint(base, c.last_move);
         fill_with(&mut img, t, |_, _| 1.0);
         if c.last_move_border {
-            let b = (w / 16.0).max(2.0);
-            fill_with(&mut img, c.last_move.rgb, |x, y| {
-                let edge = x.min(y).min(w - x).min(w - y);
-                if edge < b {
-                    1.0
-                } else {
-                    0.0
-                }
-            });
+            frame(&mut img, w, (w / 16.0).max(2.0), c.last_move.rgb);
         }
     }
     if key.marks & marks::SELECTED != 0 {
@@ -81,15 +73,7 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         draw_unstable(theme, &mut img, w, owner);
     }
     if key.marks & marks::LAST_MOVE != 0 && special {
-        let band = (w / 9.0).max(3.0);
-        fill_with(&mut img, c.last_move.rgb, |x, y| {
-            let edge = x.min(y).min(w - x).min(w - y);
-            if edge < band {
-                1.0
-            } else {
-                0.0
-            }
-        });
+        frame(&mut img, w, (w / 9.0).max(3.0), c.last_move.rgb);
     }
     if key.marks & marks::CHECK != 0 {
         // A glow under the king, and a ring round it, so check does not rest on colour.
@@ -116,6 +100,18 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         fill(&mut img, &r, c.marker.rgb, c.marker.alpha);
     }
     img
+}
+
+/// A band of `band` pixels along the square's four edges.
+fn frame(img: &mut RgbaImage, w: f32, band: f32, rgb: [u8; 3]) {
+    fill_with(img, rgb, |x, y| {
+        let edge = x.min(y).min(w - x).min(w - y);
+        if edge < band {
+            1.0
+        } else {
+            0.0
+        }
+    });
 }
 
 /// A hole in the board: near-black with a lit rim and a scatter of stars, so

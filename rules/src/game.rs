@@ -108,47 +108,39 @@ impl GameKind {
             .expect("every game is registered")
     }
 
-    /// What the game calls its sides: Super Chess has Player 1 (who moves
-    /// first, White in FEN) and Player 2.
-    pub const fn side_name(self, color: Color) -> &'static str {
-        match (self, color) {
-            (GameKind::Super16, Color::White) => "Player 1",
-            (GameKind::Super16, Color::Black) => "Player 2",
-            (
-                GameKind::Standard
-                | GameKind::Void
-                | GameKind::Antichess
-                | GameKind::SuicideVoid
-                | GameKind::SuicideVoidPromotionWins
-                | GameKind::Chess99
-                | GameKind::BlackHoles,
-                Color::White,
-            ) => "White",
-            (
-                GameKind::Standard
-                | GameKind::Void
-                | GameKind::Antichess
-                | GameKind::SuicideVoid
-                | GameKind::SuicideVoidPromotionWins
-                | GameKind::Chess99
-                | GameKind::BlackHoles,
-                Color::Black,
-            ) => "Black",
-        }
-    }
-
-    /// The pieces' colours when nobody chose others (names the board
-    /// renderer knows): Super Chess ships red and blue.
-    pub const fn default_colours(self) -> [&'static str; 2] {
+    /// Whether the sides are Player 1 and Player 2 with colours of their
+    /// choosing (Super Chess), rather than White and Black.
+    pub const fn has_numbered_players(self) -> bool {
         match self {
-            GameKind::Super16 => ["red", "blue"],
+            GameKind::Super16 => true,
             GameKind::Standard
             | GameKind::Void
             | GameKind::Antichess
             | GameKind::SuicideVoid
             | GameKind::SuicideVoidPromotionWins
             | GameKind::Chess99
-            | GameKind::BlackHoles => ["white", "black"],
+            | GameKind::BlackHoles => false,
+        }
+    }
+
+    /// What the game calls its sides: Super Chess has Player 1 (who moves
+    /// first, White in FEN) and Player 2.
+    pub const fn side_name(self, color: Color) -> &'static str {
+        match (self.has_numbered_players(), color) {
+            (true, Color::White) => "Player 1",
+            (true, Color::Black) => "Player 2",
+            (false, Color::White) => "White",
+            (false, Color::Black) => "Black",
+        }
+    }
+
+    /// The pieces' colours when nobody chose others (names the board
+    /// renderer knows): Super Chess's players start red and blue.
+    pub const fn default_colours(self) -> [&'static str; 2] {
+        if self.has_numbered_players() {
+            ["red", "blue"]
+        } else {
+            ["white", "black"]
         }
     }
 

@@ -176,12 +176,7 @@ impl Core {
         if let Some(id) = game {
             // `e4 #2` or `#2 e4`: that game, as `move e4 #2` would.
             let g = self.pick(tx, ch, me, Some(id), true).await?;
-            return match g.pos.parse_move(text) {
-                Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => {
-                    Err(unknown())
-                }
-                _ => self.play(tx, ch, me, g, text).await,
-            };
+            return self.play_if_move(tx, ch, me, g, text).await;
         }
         let mine: Vec<GameRow> = store::active_games(tx, ch)
             .await?
@@ -238,14 +233,7 @@ impl Core {
             },
             1 => {
                 let g = to_move.pop().unwrap();
-                match g.pos.parse_move(text) {
-                    Err(e)
-                        if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) =>
-                    {
-                        Err(unknown())
-                    }
-                    _ => self.play(tx, ch, me, g, text).await,
-                }
+                self.play_if_move(tx, ch, me, g, text).await
             }
             _ => {
                 let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.row.id)).collect();
@@ -255,6 +243,24 @@ impl Core {
                     ids[0]
                 ))
             }
+        }
+    }
+
+    /// A bare move in `g`: text that is no move at all is no command
+    /// either; anything else is played, or refused with its reason.
+    async fn play_if_move(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &str,
+        g: Game,
+        text: &str,
+    ) -> Result<Done, Failure> {
+        match g.pos.parse_move(text) {
+            Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => Err(
+                Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string()),
+            ),
+            _ => self.play(tx, ch, me, g, text).await,
         }
     }
 
