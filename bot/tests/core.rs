@@ -1492,3 +1492,46 @@ async fn a_newcomer_is_told_what_to_do_next() {
         r.text
     );
 }
+
+/// Issue 20, point 10: a correspondence game shows the time left for the
+/// move, in `board` and in the reply to a move.
+#[tokio::test]
+async fn correspondence_games_show_the_time_left() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    use voidmate::game::TimeSource;
+    let dir = tempfile::tempdir().unwrap();
+    let millis = Arc::new(AtomicI64::new(1_700_000_000_000));
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.clock.day_seconds = 100;
+    let mut bot = Bot {
+        core: Core::open_with_time(&cfg, TimeSource::manual(millis.clone()))
+            .await
+            .unwrap(),
+        n: 0,
+        channel: "room".into(),
+    };
+    bot.ok("alice", "challenge @bob standard 3d").await;
+    bot.ok("bob", "accept").await;
+    let board = bot.ok("alice", "board").await;
+    assert!(
+        board.text.contains("alice to move; 3 days left"),
+        "{}",
+        board.text
+    );
+    millis.fetch_add(150_000, Ordering::SeqCst);
+    let board = bot.ok("alice", "board").await;
+    assert!(
+        board.text.contains("alice to move; 1 day left"),
+        "{}",
+        board.text
+    );
+    let r = bot.ok("alice", "e4").await;
+    assert!(r.text.contains("Time for this move: 3 days."), "{}", r.text);
+    let board = bot.ok("bob", "board").await;
+    assert!(
+        board.text.contains("bob to move; 3 days left"),
+        "{}",
+        board.text
+    );
+}

@@ -72,6 +72,7 @@ impl Core {
             moves,
             last,
             now_ms: self.time.now_ms(),
+            day_seconds: self.settings.day_seconds,
         })
     }
 

@@ -92,7 +92,11 @@ impl Core {
             let _ = write!(text, " {outcome}. Result: {result}.");
             store::set_deadline(tx, g.row.id, None).await?;
         } else {
-            store::set_deadline(tx, g.row.id, self.deadline(&g.row.time_control)).await?;
+            let deadline = self.deadline(&g.row.time_control);
+            store::set_deadline(tx, g.row.id, deadline).await?;
+            // The board drawn below shows the new move's time.
+            g.row.deadline_at = deadline.map(|d| d.at);
+            g.row.reminded = false;
             if self.is_bot(g.name(next)) {
                 engine = Some(g.row.id);
             } else {
@@ -101,6 +105,14 @@ impl Core {
             }
             if let Some(c) = g.clocks_text() {
                 let _ = write!(text, " {}{}.", c[..1].to_uppercase(), &c[1..]);
+            }
+            if let Some(d) = deadline {
+                let left = d.at - self.time.now_ms().div_euclid(1000);
+                let _ = write!(
+                    text,
+                    " Time for this move: {}.",
+                    human_duration(left, self.settings.day_seconds)
+                );
             }
         }
         let picture = self

@@ -11,6 +11,8 @@ pub(super) struct Game {
     pub(super) last: Option<(Square, Square)>,
     /// When the game was read (for clocks).
     pub(super) now_ms: i64,
+    /// Seconds in a "day" of a days-per-move time control.
+    pub(super) day_seconds: i64,
 }
 
 impl Game {
@@ -104,9 +106,18 @@ impl Game {
                 all => format!("waiting for the programs of {}", all.join(" and ")),
             }
         } else {
-            match self.clocks_text() {
-                Some(c) => format!("{} to move; {c}", self.name(self.pos.turn())),
-                None => format!("{} to move", self.name(self.pos.turn())),
+            let mover = self.name(self.pos.turn());
+            match (self.clocks_text(), self.row.deadline_at) {
+                (Some(c), _) => format!("{mover} to move; {c}"),
+                // Correspondence: the time left for this move.
+                (None, Some(deadline)) => format!(
+                    "{mover} to move; {} left",
+                    human_duration(
+                        (deadline - self.now_ms.div_euclid(1000)).max(0),
+                        self.day_seconds
+                    )
+                ),
+                (None, None) => format!("{mover} to move"),
             }
         }
     }
