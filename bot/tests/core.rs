@@ -31,6 +31,17 @@ impl Bot {
         }
     }
 
+    /// A bot whose clock a test moves by hand.
+    async fn with_clock(cfg: Config, millis: std::sync::Arc<std::sync::atomic::AtomicI64>) -> Bot {
+        Bot {
+            core: Core::open_with_time(&cfg, voidmate::game::TimeSource::manual(millis))
+                .await
+                .unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
     fn event(&mut self, who: &str, text: &str) -> Incoming {
         self.n += 1;
         Incoming {
@@ -1221,20 +1232,11 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
 async fn undeliverable_notices_back_off_park_and_come_back() {
     use std::sync::atomic::{AtomicI64, Ordering};
     use std::sync::Arc;
-    use voidmate::game::{Refusal, TimeSource, PARK_AFTER};
+    use voidmate::game::{Refusal, PARK_AFTER};
     let dir = tempfile::tempdir().unwrap();
     let millis = Arc::new(AtomicI64::new(1_000_000));
     let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
-    let mut bot = Bot {
-        core: Core::open_with_time(
-            &config(&dir.path().join("v.db")),
-            TimeSource::manual(millis.clone()),
-        )
-        .await
-        .unwrap(),
-        n: 0,
-        channel: "room".into(),
-    };
+    let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), millis.clone()).await;
     bot.ok("alice", "challenge @bob standard 1+0").await;
     bot.ok("bob", "accept").await;
     advance(61_000);
@@ -1310,20 +1312,13 @@ async fn undeliverable_notices_back_off_park_and_come_back() {
 async fn the_tick_reads_only_games_that_are_due() {
     use std::sync::atomic::{AtomicI64, Ordering};
     use std::sync::Arc;
-    use voidmate::game::TimeSource;
     let dir = tempfile::tempdir().unwrap();
     let start = 1_700_000_000_000i64;
     let millis = Arc::new(AtomicI64::new(start));
     let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
     let mut cfg = config(&dir.path().join("v.db"));
     cfg.clock.day_seconds = 100;
-    let mut bot = Bot {
-        core: Core::open_with_time(&cfg, TimeSource::manual(millis.clone()))
-            .await
-            .unwrap(),
-        n: 0,
-        channel: "room".into(),
-    };
+    let mut bot = Bot::with_clock(cfg, millis.clone()).await;
     let pool = bot.core.store().pool().clone();
     let due = |id: i64| {
         let pool = pool.clone();
@@ -1499,18 +1494,11 @@ async fn a_newcomer_is_told_what_to_do_next() {
 async fn correspondence_games_show_the_time_left() {
     use std::sync::atomic::{AtomicI64, Ordering};
     use std::sync::Arc;
-    use voidmate::game::TimeSource;
     let dir = tempfile::tempdir().unwrap();
     let millis = Arc::new(AtomicI64::new(1_700_000_000_000));
     let mut cfg = config(&dir.path().join("v.db"));
     cfg.clock.day_seconds = 100;
-    let mut bot = Bot {
-        core: Core::open_with_time(&cfg, TimeSource::manual(millis.clone()))
-            .await
-            .unwrap(),
-        n: 0,
-        channel: "room".into(),
-    };
+    let mut bot = Bot::with_clock(cfg, millis.clone()).await;
     bot.ok("alice", "challenge @bob standard 3d").await;
     bot.ok("bob", "accept").await;
     let board = bot.ok("alice", "board").await;
