@@ -4,7 +4,15 @@
 use anyhow::Result;
 use std::time::{Duration, Instant};
 use voidmate::config::Config;
-use voidmate::game::{Core, Incoming};
+use voidmate::console::{console_player, PLATFORM};
+use voidmate::game::{contract, Core, Incoming, PlayerId};
+
+/// A line said in the console's namespace, `@names` resolved.
+fn line(event_id: String, channel: &str, author: &str, text: &str) -> Incoming {
+    let mut ev = Incoming::line(event_id, channel, console_player(author), text, true);
+    ev.mentions = contract::handles(text, PLATFORM);
+    ev
+}
 
 const MOVES: [&str; 4] = ["e4", "e6", "d4", "d6"];
 
@@ -17,19 +25,12 @@ pub async fn run(games: usize) -> Result<String> {
     let mut n = 0u64;
     let mut say = |channel: &str, author: &str, text: &str| {
         n += 1;
-        Incoming {
-            event_id: format!("bench-{n}"),
-            channel: channel.into(),
-            author: author.into(),
-            text: text.into(),
-            addressed: true,
-            private: false,
-        }
+        line(format!("bench-{n}"), channel, author, text)
     };
     let start = Instant::now();
     for g in 0..games {
         let ch = format!("bench-{g}");
-        core.handle(&say(&ch, "white", "challenge bob void")).await;
+        core.handle(&say(&ch, "white", "challenge @bob void")).await;
         core.handle(&say(&ch, "bob", "accept")).await;
     }
     let setup = start.elapsed();
@@ -131,14 +132,7 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
     let mut n = 0u64;
     let mut say = |author: &str, text: &str| {
         n += 1;
-        Incoming {
-            event_id: format!("suggest-{n}"),
-            channel: "busy".into(),
-            author: author.into(),
-            text: text.into(),
-            addressed: true,
-            private: false,
-        }
+        line(format!("suggest-{n}"), "busy", author, text)
     };
     for i in 0..50 {
         let (white, black) = if i == 0 {
@@ -151,13 +145,14 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
         core.handle(&say(&black, "accept")).await;
     }
     let mut suggestions = Vec::new();
+    let alice = PlayerId::new(PLATFORM, "alice");
     for typed in ["", "e", "M", "g1", "Nf", "d", "", "h"]
         .iter()
         .cycle()
         .take(400)
     {
         let t = Instant::now();
-        let found = core.suggest_moves("busy", "alice", typed, 25).await;
+        let found = core.suggest_moves("busy", &alice, typed, 25).await;
         suggestions.push(t.elapsed());
         anyhow::ensure!(
             !typed.is_empty() || !found.is_empty(),

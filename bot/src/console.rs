@@ -2,7 +2,7 @@
 //! channel (`console`); `as NAME` changes who is speaking. Board images are
 //! written to a folder and their paths printed.
 
-use crate::game::{Core, Incoming};
+use crate::game::{contract, Core, Incoming, Input, Player, PlayerId};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,6 +43,14 @@ pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usiz
         .count()
 }
 
+/// The console's namespace of identities.
+pub const PLATFORM: &str = "console";
+
+/// Someone in the terminal, whose name is their identity.
+pub fn console_player(name: &str) -> Player {
+    Player::new(PlayerId::new(PLATFORM, name), name)
+}
+
 pub struct Console {
     pub core: Core,
     pub image_dir: PathBuf,
@@ -56,7 +64,10 @@ impl Console {
         mut out: impl Write,
     ) -> Result<()> {
         // In the terminal the bot is "voidmate": `challenge @voidmate` plays it.
-        self.core.add_bot_name(BOT_NAME);
+        self.core
+            .add_bot(console_player(BOT_NAME))
+            .await
+            .context("cannot record the bot's identity")?;
         std::fs::create_dir_all(&self.image_dir).with_context(|| {
             format!(
                 "cannot create the image folder {}",
@@ -125,11 +136,13 @@ impl Console {
                 Some(rest) => (format!("dm:{}", self.speaker), rest.trim(), true),
                 None => ("console".to_string(), line, false),
             };
+            // In the terminal a name is an identity: `@bob` is console:bob.
             let ev = Incoming {
                 event_id: format!("console-{session}-{n}"),
                 channel,
-                author: self.speaker.clone(),
-                text: text.to_string(),
+                author: console_player(&self.speaker),
+                input: Input::Line(text.to_string()),
+                mentions: contract::handles(text, PLATFORM),
                 addressed: true,
                 private,
             };

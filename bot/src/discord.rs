@@ -16,7 +16,11 @@
 //! database, so mentions still notify after a restart.
 
 use crate::config::Adapter;
-use crate::game::{help, store, Action, BoardCard, Core, Incoming, Refusal, Reply};
+use crate::game::command::{self, Answer, Command, ProgramMode, Someone, TimeControl};
+use crate::game::{
+    help, Action, BoardCard, Core, Incoming, Input, Mentioned, Player, PlayerId, Refusal, Reply,
+    Segment,
+};
 use anyhow::{anyhow, bail, Context as _, Result};
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder as _;
@@ -27,7 +31,6 @@ use serenity::{
     CreateMessage, EditInteractionResponse, EditMessage, GatewayIntents, GuildId, InteractionId,
     User, UserId,
 };
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use voidmate_rules::GameKind;
@@ -148,61 +151,40 @@ impl DiscordConfig {
 pub struct Data {
     core: Core,
     cfg: DiscordConfig,
-    /// Username to user id, as seen; mirrored in the database.
-    users: Arc<Mutex<HashMap<String, UserId>>>,
     /// The bot's own id, from the ready event.
     me: Arc<OnceLock<UserId>>,
 }
 
-fn user_key(name: &str) -> String {
-    format!("discord.user.{name}")
+/// The Discord namespace of player ids: `discord:80351110224678912`.
+pub const PLATFORM: &str = "discord";
+
+/// A Discord user as a player: their id, which a rename keeps, and the
+/// name Discord shows for them now (the global display name, else the
+/// username).
+fn player(user: &User) -> Player {
+    let name = user
+        .global_name
+        .clone()
+        .unwrap_or_else(|| user.name.clone());
+    Player::new(PlayerId::new(PLATFORM, &user.id.to_string()), name)
+}
+
+/// The Discord user behind a player of this platform.
+fn user_id(p: &Player) -> Option<UserId> {
+    if p.id.platform() != PLATFORM {
+        return None;
+    }
+    p.id.local()
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n != 0)
+        .map(UserId::new)
 }
 
 impl Data {
-    /// The name the core knows `user` by; remembers how to mention them.
-    async fn player(&self, user: &User) -> String {
-        let name = user.name.clone();
-        let known = self.users.lock().expect("not poisoned").get(&name) == Some(&user.id);
-        if !known {
-            let pool = self.core.store().pool();
-            if let Err(e) =
-                store::set_adapter_value(pool, &user_key(&name), &user.id.to_string()).await
-            {
-                tracing::warn!(user = %name, "cannot remember a Discord user: {e}");
-            }
-            self.users
-                .lock()
-                .expect("not poisoned")
-                .insert(name.clone(), user.id);
-        }
-        name
-    }
-
-    async fn user_id(&self, name: &str) -> Option<UserId> {
-        let name = name.trim_start_matches('@');
-        if let Some(id) = self.users.lock().expect("not poisoned").get(name) {
-            return Some(*id);
-        }
-        let saved = store::adapter_value(self.core.store().pool(), &user_key(name))
-            .await
-            .ok()??;
-        let id = UserId::new(saved.parse().ok()?);
-        self.users
-            .lock()
-            .expect("not poisoned")
-            .insert(name.to_string(), id);
-        Some(id)
-    }
-
     /// A core reply as a Discord message.
     async fn outgoing(&self, reply: Reply) -> Outgoing {
-        let mut ids = Vec::new();
-        for name in &reply.mentions {
-            if let Some(id) = self.user_id(name).await {
-                ids.push((name.trim_start_matches('@').to_string(), id));
-            }
-        }
-        Outgoing::new(reply, ids)
+        Outgoing::new(reply)
     }
 }
 
@@ -217,34 +199,44 @@ struct Outgoing {
 }
 
 impl Outgoing {
-    /// `mentions`: the users to notify, by the name the core uses and id.
-    fn new(reply: Reply, mentions: Vec<(String, UserId)>) -> Outgoing {
-        // "@bob" in the text becomes a mention; anyone else to notify is
-        // named up front.
-        let mut text = reply.text.clone();
-        let mut content = String::new();
-        for (name, id) in &mentions {
-            let at = format!("@{name}");
-            if text.contains(&at) {
-                text = text.replace(&at, &format!("<@{id}>"));
-            } else {
-                content.push_str(&format!("<@{id}> "));
+    /// The text's mentions become Discord mentions where they stand;
+    /// anyone else to notify is named up front. Only they are pinged.
+    fn new(reply: Reply) -> Outgoing {
+        let mut text = String::new();
+        let mut mentions: Vec<UserId> = Vec::new();
+        for seg in reply.text.segments() {
+            match seg {
+                Segment::Plain(t) => text.push_str(t),
+                Segment::Mention(p) => match user_id(p) {
+                    Some(id) => {
+                        text.push_str(&format!("<@{id}>"));
+                        if !mentions.contains(&id) {
+                            mentions.push(id);
+                        }
+                    }
+                    None => text.push_str(&format!("@{}", p.name)),
+                },
             }
         }
-        let reply = Reply { text, ..reply };
-        let mentions: Vec<UserId> = mentions.into_iter().map(|(_, id)| id).collect();
+        let mut content = String::new();
+        for id in reply.notify.iter().filter_map(user_id) {
+            if !mentions.contains(&id) {
+                content.push_str(&format!("<@{id}> "));
+                mentions.push(id);
+            }
+        }
         let mut files = Vec::new();
-        if content.len() + reply.text.len() > MAX_CONTENT {
+        if content.len() + text.len() > MAX_CONTENT {
             // A long history or PGN: the whole text as a file, nothing cut.
-            let first = reply.text.lines().next().unwrap_or("");
+            let first = text.lines().next().unwrap_or("");
             let first: String = first.chars().take(MAX_CONTENT - 200).collect();
             content.push_str(&format!("{first}\n(The full text is attached.)"));
             files.push(CreateAttachment::bytes(
-                reply.text.clone().into_bytes(),
+                reply.text.to_string().into_bytes(),
                 "voidmate.txt",
             ));
         } else {
-            content.push_str(&reply.text);
+            content.push_str(&text);
         }
         let mut embed = None;
         if let Some(image) = reply.image {
@@ -366,14 +358,18 @@ fn board_embed(card: &BoardCard) -> CreateEmbed {
     e
 }
 
-/// A button's id says what it answers and who may press it:
-/// `vm:y:c:alice:bob` (bob accepts alice's challenge), `vm:n:d:12:bob`.
+/// A button's id says what it answers and who may press it, by user id:
+/// `vm:y:c:ALICE:BOB` (BOB accepts ALICE's challenge), `vm:n:d:12:BOB`.
+/// At most 100 characters, as Discord allows: two snowflakes of at most
+/// 20 digits fit.
 fn custom_id(action: &Action, accept: bool) -> String {
     let yes = if accept { "y" } else { "n" };
     match action {
-        Action::AnswerChallenge { challenger, to } => format!("vm:{yes}:c:{challenger}:{to}"),
-        Action::AnswerDraw { game, to } => format!("vm:{yes}:d:{game}:{to}"),
-        Action::AnswerUndo { game, to } => format!("vm:{yes}:u:{game}:{to}"),
+        Action::AnswerChallenge { challenger, to } => {
+            format!("vm:{yes}:c:{}:{}", challenger.id.local(), to.local())
+        }
+        Action::AnswerDraw { game, to } => format!("vm:{yes}:d:{game}:{}", to.local()),
+        Action::AnswerUndo { game, to } => format!("vm:{yes}:u:{game}:{}", to.local()),
     }
 }
 
@@ -387,13 +383,17 @@ fn parse_custom_id(id: &str) -> Option<(Action, bool)> {
         "n" => false,
         _ => return None,
     };
-    let (kind, arg, to) = (parts.next()?, parts.next()?, parts.next()?.to_string());
-    if parts.next().is_some() {
+    let (kind, arg, to) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || to.parse::<u64>().is_err() {
         return None;
     }
+    let to = PlayerId::new(PLATFORM, to);
     let action = match kind {
         "c" => Action::AnswerChallenge {
-            challenger: arg.to_string(),
+            challenger: Player::stored(
+                PlayerId::new(PLATFORM, &arg.parse::<u64>().ok()?.to_string()).as_str(),
+                None,
+            ),
             to,
         },
         "d" => Action::AnswerDraw {
@@ -479,25 +479,25 @@ impl Responder<'_> {
     }
 }
 
-/// Runs one slash command as chat text.
-async fn run(ctx: Ctx<'_>, text: String) -> Result<(), Error> {
-    run_as(ctx, text, false).await
+/// Runs one slash command, typed: the core reads no text again.
+async fn run(ctx: Ctx<'_>, cmd: Command) -> Result<(), Error> {
+    run_as(ctx, cmd, false).await
 }
 
-/// Runs one slash command as chat text; `private`: answered to its author
-/// alone (so is everything used in a direct message with the bot).
-async fn run_as(ctx: Ctx<'_>, text: String, private: bool) -> Result<(), Error> {
+/// Runs one slash command; `private`: answered to its author alone (so is
+/// everything used in a direct message with the bot).
+async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Error> {
     let poise::Context::Application(app) = ctx else {
         return Ok(());
     };
     let data = ctx.data();
     let interaction = app.interaction;
-    let author = data.player(&interaction.user).await;
     let incoming = Incoming {
         event_id: format!("discord:{}", interaction.id),
         channel: interaction.channel_id.to_string(),
-        author,
-        text,
+        author: player(&interaction.user),
+        input: Input::Command(cmd),
+        mentions: Vec::new(),
         addressed: true,
         private: private || interaction.guild_id.is_none(),
     };
@@ -685,11 +685,11 @@ pub enum AnswerChoice {
 }
 
 impl AnswerChoice {
-    fn word(self) -> &'static str {
-        match self {
-            AnswerChoice::Offer => "",
-            AnswerChoice::Accept => " accept",
-            AnswerChoice::Decline => " decline",
+    fn answer(choice: Option<AnswerChoice>) -> Answer {
+        match choice {
+            None | Some(AnswerChoice::Offer) => Answer::Ask,
+            Some(AnswerChoice::Accept) => Answer::Accept,
+            Some(AnswerChoice::Decline) => Answer::Decline,
         }
     }
 }
@@ -701,18 +701,19 @@ pub enum ThemeChoice {
     HighContrast,
 }
 
-fn game_ref(game: Option<i64>) -> String {
-    game.map(|g| format!(" #{g}")).unwrap_or_default()
-}
-
 // ---- commands ----
 
 async fn complete_move(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
     let data = ctx.data();
-    let me = data.player(ctx.author()).await;
+    let me = player(ctx.author());
     let moves = data
         .core
-        .suggest_moves(&ctx.channel_id().to_string(), &me, partial, MAX_SUGGESTIONS)
+        .suggest_moves(
+            &ctx.channel_id().to_string(),
+            &me.id,
+            partial,
+            MAX_SUGGESTIONS,
+        )
         .await;
     CreateAutocompleteResponse::new().set_choices(
         moves
@@ -750,31 +751,18 @@ async fn challenge(
         ModeChoice,
     >,
 ) -> Result<(), Error> {
-    let opponent = ctx.data().player(&user).await;
-    let mut text = format!("challenge @{opponent}");
-    if let Some(v) = variant {
-        text.push(' ');
-        text.push_str(v.code());
-    }
-    if let Some(t) = time {
-        text.push(' ');
-        text.push_str(t.code());
-    }
-    if let Some(c) = color {
-        text.push_str(if c == ColorChoice::White {
-            " white"
-        } else {
-            " black"
-        });
-    }
-    if let Some(l) = level {
-        text.push_str(&format!(" level {l}"));
-    }
-    if let Some(m) = programs {
-        text.push(' ');
-        text.push_str(m.code());
-    }
-    run(ctx, text).await
+    let cmd = Command::Challenge {
+        opponent: Someone::Known(player(&user)),
+        variant: variant.map(|v| v.code().to_string()),
+        time: time.and_then(|t| TimeControl::parse(t.code())),
+        color: color.map(|c| match c {
+            ColorChoice::White => command::ColorChoice::White,
+            ColorChoice::Black => command::ColorChoice::Black,
+        }),
+        level,
+        mode: programs.and_then(|m| ProgramMode::parse(m.code())),
+    };
+    run(ctx, cmd).await
 }
 
 /// Super Chess: send or see your private program (only you see the answer).
@@ -785,13 +773,8 @@ async fn program(
     program: Option<String>,
     #[description = "Game number, when you have several waiting"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let text = format!(
-        "program{}{}",
-        game_ref(game),
-        program.map(|p| format!(" {p}")).unwrap_or_default()
-    );
     // Never in the channel: the answer goes to the author alone.
-    run_as(ctx, text, true).await
+    run_as(ctx, Command::program(program.as_deref(), game), true).await
 }
 
 /// Super Chess: write (or show) the roster of your symmetric challenge here.
@@ -801,11 +784,7 @@ async fn roster(
     #[description = "Like `N: jump 2,1 1,2; R: slide 1,0`; empty shows the current one"]
     program: Option<String>,
 ) -> Result<(), Error> {
-    let text = format!(
-        "program{}",
-        program.map(|p| format!(" {p}")).unwrap_or_default()
-    );
-    run(ctx, text).await
+    run(ctx, Command::program(program.as_deref(), None)).await
 }
 
 /// Choose the colour of your pieces in your game here.
@@ -815,12 +794,8 @@ async fn colour(
     #[description = "The colour"] colour: Option<PaintChoice>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let text = format!(
-        "colour{}{}",
-        colour.map(|c| format!(" {}", c.code())).unwrap_or_default(),
-        game_ref(game)
-    );
-    run(ctx, text).await
+    let colour = colour.map(PaintChoice::code);
+    run(ctx, Command::Colour { colour, game }).await
 }
 
 /// Accept a challenge waiting for you here.
@@ -829,11 +804,8 @@ async fn accept(
     ctx: Ctx<'_>,
     #[description = "Whose challenge (if several)"] user: Option<User>,
 ) -> Result<(), Error> {
-    let text = match user {
-        Some(u) => format!("accept @{}", ctx.data().player(&u).await),
-        None => "accept".into(),
-    };
-    run(ctx, text).await
+    let challenger = user.map(|u| Someone::Known(player(&u)));
+    run(ctx, Command::Accept { challenger }).await
 }
 
 /// Decline a challenge, or withdraw your own.
@@ -842,11 +814,8 @@ async fn decline(
     ctx: Ctx<'_>,
     #[description = "Whose challenge (if several)"] user: Option<User>,
 ) -> Result<(), Error> {
-    let text = match user {
-        Some(u) => format!("decline @{}", ctx.data().player(&u).await),
-        None => "decline".into(),
-    };
-    run(ctx, text).await
+    let other = user.map(|u| Someone::Known(player(&u)));
+    run(ctx, Command::Decline { other }).await
 }
 
 /// Play a move in your game here.
@@ -859,7 +828,7 @@ async fn play(
     mv: String,
     #[description = "Game number, when you play several here"] game: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, format!("move {mv}{}", game_ref(game))).await
+    run(ctx, Command::play(&mv, game)).await
 }
 
 /// Show the board of the game here.
@@ -868,7 +837,7 @@ async fn board(
     ctx: Ctx<'_>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, format!("board{}", game_ref(game))).await
+    run(ctx, Command::Board { game }).await
 }
 
 /// List the legal moves, or those of the piece on one square.
@@ -878,8 +847,10 @@ async fn moves(
     #[description = "A square, like e2"] square: Option<String>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let sq = square.map(|s| format!(" {s}")).unwrap_or_default();
-    run(ctx, format!("moves{sq}{}", game_ref(game))).await
+    let square = square
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty());
+    run(ctx, Command::Moves { square, game }).await
 }
 
 /// Resign your game here.
@@ -888,7 +859,7 @@ async fn resign(
     ctx: Ctx<'_>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    run(ctx, format!("resign{}", game_ref(game))).await
+    run(ctx, Command::Resign { game }).await
 }
 
 /// Offer a draw, or answer an offer.
@@ -898,8 +869,8 @@ async fn draw(
     #[description = "Offer, accept or decline"] answer: Option<AnswerChoice>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let word = answer.map(AnswerChoice::word).unwrap_or("");
-    run(ctx, format!("draw{word}{}", game_ref(game))).await
+    let answer = AnswerChoice::answer(answer);
+    run(ctx, Command::Draw { answer, game }).await
 }
 
 /// Ask to take back your last move, or answer such a request.
@@ -909,8 +880,8 @@ async fn undo(
     #[description = "Ask, accept or decline"] answer: Option<AnswerChoice>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let word = answer.map(AnswerChoice::word).unwrap_or("");
-    run(ctx, format!("undo{word}{}", game_ref(game))).await
+    let answer = AnswerChoice::answer(answer);
+    run(ctx, Command::Undo { answer, game }).await
 }
 
 /// Claim a Chess 99 draw: both kings attacked, or the 99-move rule with your move.
@@ -923,14 +894,13 @@ async fn claim(
     mv: Option<String>,
     #[description = "Game number"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let mv = mv.map(|m| format!(" {m}")).unwrap_or_default();
-    run(ctx, format!("claim{mv}{}", game_ref(game))).await
+    run(ctx, Command::claim(mv.as_deref(), game)).await
 }
 
 /// The games and challenges in this channel.
 #[poise::command(slash_command)]
 async fn games(ctx: Ctx<'_>) -> Result<(), Error> {
-    run(ctx, "games".into()).await
+    run(ctx, Command::Games).await
 }
 
 /// The moves of a game so far.
@@ -940,14 +910,14 @@ async fn history(
     #[description = "Game number"] game: Option<i64>,
     #[description = "As PGN"] pgn: Option<bool>,
 ) -> Result<(), Error> {
-    let word = if pgn == Some(true) { "pgn" } else { "history" };
-    run(ctx, format!("{word}{}", game_ref(game))).await
+    let pgn = pgn == Some(true);
+    run(ctx, Command::History { game, pgn }).await
 }
 
 /// The games I play.
 #[poise::command(slash_command)]
 async fn variants(ctx: Ctx<'_>) -> Result<(), Error> {
-    run(ctx, "variants".into()).await
+    run(ctx, Command::Variants).await
 }
 
 /// The rules of a game, or an answer to a question about them.
@@ -959,13 +929,12 @@ async fn rules(
     #[autocomplete = "complete_topic"]
     topic: Option<String>,
 ) -> Result<(), Error> {
-    let mut text = String::from("rules");
-    match (variant, topic) {
-        (Some(v), None) => text = format!("rules {}", v.code()),
-        (_, Some(t)) => text = format!("rules {t}"),
-        (None, None) => {}
-    }
-    run(ctx, text).await
+    let query = match (variant, topic) {
+        (_, Some(t)) => t,
+        (Some(v), None) => v.code().to_string(),
+        (None, None) => String::new(),
+    };
+    run(ctx, Command::Rules { query }).await
 }
 
 /// How to use me.
@@ -974,11 +943,10 @@ async fn help(
     ctx: Ctx<'_>,
     #[description = "A command, like challenge"] command: Option<String>,
 ) -> Result<(), Error> {
-    let text = match command {
-        Some(c) => format!("help {}", c.trim_start_matches('/')),
-        None => "help".into(),
-    };
-    run(ctx, text).await
+    let topic = command
+        .map(|c| c.trim().trim_start_matches('/').to_ascii_lowercase())
+        .filter(|c| !c.is_empty());
+    run(ctx, Command::Help { topic }).await
 }
 
 /// This channel's settings: board theme and bare moves.
@@ -990,37 +958,40 @@ async fn settings(
         bool,
     >,
 ) -> Result<(), Error> {
-    let core_text = match (theme, bare_moves) {
-        (Some(ThemeChoice::Classic), _) => "settings theme classic".to_string(),
-        (Some(ThemeChoice::HighContrast), _) => "settings theme high-contrast".to_string(),
-        (None, Some(on)) => format!("settings bare-moves {}", if on { "on" } else { "off" }),
-        (None, None) => "settings".to_string(),
+    let setting = |key: &str, value: &str| Command::Settings {
+        key: Some(key.into()),
+        value: Some(value.into()),
     };
-    if theme.is_some() && bare_moves.is_some() {
+    let on = |on: bool| if on { "on" } else { "off" };
+    let cmd = match (theme, bare_moves) {
+        (Some(ThemeChoice::Classic), _) => setting("theme", "classic"),
+        (Some(ThemeChoice::HighContrast), _) => setting("theme", "high-contrast"),
+        (None, Some(b)) => setting("bare-moves", on(b)),
+        (None, None) => Command::Settings {
+            key: None,
+            value: None,
+        },
+    };
+    if let (Some(_), Some(b)) = (theme, bare_moves) {
         // One setting per command in the core; apply the other first.
-        let on = if bare_moves == Some(true) {
-            "on"
-        } else {
-            "off"
-        };
         let poise::Context::Application(app) = ctx else {
             return Ok(());
         };
-        let data = ctx.data();
-        let author = data.player(ctx.author()).await;
-        let _ = data
+        let _ = ctx
+            .data()
             .core
             .handle(&Incoming {
                 event_id: format!("discord:{}:bare", app.interaction.id),
                 channel: ctx.channel_id().to_string(),
-                author,
-                text: format!("settings bare-moves {on}"),
+                author: player(ctx.author()),
+                input: Input::Command(setting("bare-moves", on(b))),
+                mentions: Vec::new(),
                 addressed: true,
                 private: false,
             })
             .await;
     }
-    run(ctx, core_text).await
+    run(ctx, cmd).await
 }
 
 /// Every slash command, as registered.
@@ -1072,21 +1043,21 @@ async fn on_button(
     let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
         return Ok(());
     };
-    let who = data.player(&press.user).await;
+    let who = player(&press.user);
     let respond = Responder {
         http: &ctx.http,
         id: press.id,
         token: &press.token,
     };
-    if who != action.who() {
+    if &who.id != action.who() {
         let what = match action {
             Action::AnswerChallenge { .. } => "challenge",
             Action::AnswerDraw { .. } => "draw offer",
             Action::AnswerUndo { .. } => "takeback request",
         };
         let out = Outgoing::error(format!(
-            "This is not your game: only {} can answer this {what}.",
-            action.who()
+            "This is not your game: only <@{}> can answer this {what}.",
+            action.who().local()
         ));
         CreateInteractionResponse::Message(out.response())
             .execute(&ctx.http, (press.id, press.token.as_str()))
@@ -1097,7 +1068,8 @@ async fn on_button(
         event_id: format!("discord:{}", press.id),
         channel: press.channel_id.to_string(),
         author: who,
-        text: action.answer(accept),
+        input: Input::Command(action.answer(accept)),
+        mentions: Vec::new(),
         addressed: true,
         private: false,
     };
@@ -1138,21 +1110,31 @@ async fn on_message(
     if !mentioned && !replied && !direct {
         return Ok(());
     }
-    let mut text = msg
-        .content
-        .replace(&format!("<@{me}>"), " ")
-        .replace(&format!("<@!{me}>"), " ");
-    for u in msg.mentions.iter().filter(|u| u.id != me) {
-        let name = data.player(u).await;
-        for form in [format!("<@{}>", u.id), format!("<@!{}>", u.id)] {
-            text = text.replace(&form, &format!("@{name}"));
+    // A leading mention of the bot only addresses it; any other mention of
+    // it names it (`@Voidmate Chess challenge @Voidmate Chess`, or just
+    // `challenge @Voidmate Chess`).
+    let content = msg.content.trim_start();
+    let text = [format!("<@{me}>"), format!("<@!{me}>")]
+        .iter()
+        .find_map(|m| content.strip_prefix(m.as_str()))
+        .unwrap_or(content);
+    // Everyone mentioned, as Discord resolved them: `<@id>` in the text is
+    // that user, whatever their name.
+    let mut mentions = Vec::new();
+    for u in &msg.mentions {
+        for written in [format!("<@{}>", u.id), format!("<@!{}>", u.id)] {
+            mentions.push(Mentioned {
+                written,
+                who: player(u),
+            });
         }
     }
     let incoming = Incoming {
         event_id: format!("discord:{}", msg.id),
         channel: msg.channel_id.to_string(),
-        author: data.player(&msg.author).await,
-        text: text.split_whitespace().collect::<Vec<_>>().join(" "),
+        author: player(&msg.author),
+        input: Input::Line(text.split_whitespace().collect::<Vec<_>>().join(" ")),
+        mentions,
         // A reply without a mention is only taken as a move; "nice one!"
         // under a board is not a command.
         addressed: mentioned || direct,
@@ -1227,7 +1209,6 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
     let data = Data {
         core,
         cfg: cfg.clone(),
-        users: Arc::default(),
         me: Arc::default(),
     };
     let ticker: Arc<Mutex<Option<AbortOnDrop>>> = Arc::new(Mutex::new(None));
@@ -1247,7 +1228,11 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
                 Box::pin(async move {
                     let _ = data.me.set(ready.user.id);
                     // Challenging the bot itself plays its engine.
-                    data.core.add_bot_name(&ready.user.name);
+                    let bot = Player::new(
+                        PlayerId::new(PLATFORM, &ready.user.id.to_string()),
+                        ready.user.name.clone(),
+                    );
+                    data.core.add_bot(bot).await?;
                     let commands = &framework.options().commands;
                     match data.cfg.guild {
                         Some(guild) => {
@@ -1316,6 +1301,7 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Text;
 
     #[test]
     fn every_variant_is_a_choice() {
@@ -1352,18 +1338,20 @@ mod tests {
 
     #[test]
     fn button_ids_round_trip_and_fit() {
+        // Snowflakes are 64-bit: the longest are 20 digits.
+        let id = |n: u64| PlayerId::new(PLATFORM, &n.to_string());
         let actions = [
             Action::AnswerChallenge {
-                challenger: "a_very_long_username_of_32_chars".into(),
-                to: "another.long.username.of.32.char".into(),
+                challenger: Player::stored(id(u64::MAX).as_str(), None),
+                to: id(u64::MAX - 1),
             },
             Action::AnswerDraw {
                 game: 123456789,
-                to: "bob".into(),
+                to: id(42),
             },
             Action::AnswerUndo {
-                game: 7,
-                to: "carol".into(),
+                game: i64::MAX,
+                to: id(80351110224678912),
             },
         ];
         for a in actions {
@@ -1375,20 +1363,51 @@ mod tests {
         }
         assert_eq!(parse_custom_id("vm:y:x:1:bob"), None);
         assert_eq!(parse_custom_id("other:y:c:a:b"), None);
-        assert_eq!(parse_custom_id("vm:y:d:notanumber:b"), None);
+        assert_eq!(parse_custom_id("vm:y:d:notanumber:1"), None);
+        // Ids from before identities (names) are no one's: the button is
+        // ignored rather than answered for whoever has that name now.
+        assert_eq!(parse_custom_id("vm:y:c:alice:bob"), None);
+        assert_eq!(parse_custom_id("vm:y:d:12:bob"), None);
+    }
+
+    /// Mentions are rendered where the core put them, by id: a name with
+    /// spaces, or one that is also a word in the text, changes nothing.
+    #[test]
+    fn mentions_render_by_id_and_ping_only_those_named() {
+        let bob = Player::new(PlayerId::new(PLATFORM, "42"), "Bob Smith");
+        let carol = Player::new(PlayerId::new(PLATFORM, "43"), "carol");
+        let console = Player::new(PlayerId::new("console", "dave"), "dave");
+        let text = Text::new()
+            .mention(&bob)
+            .say(", carol challenges you; Bob Smith is not pinged twice. ")
+            .mention(&console);
+        let reply = Reply {
+            text,
+            image: None,
+            notify: vec![bob.clone(), carol.clone()],
+            actions: vec![],
+            is_error: false,
+        };
+        let out = Outgoing::new(reply);
+        assert_eq!(
+            out.content,
+            "<@43> <@42>, carol challenges you; Bob Smith is not pinged twice. @dave"
+        );
+        assert_eq!(out.mentions, vec![UserId::new(42), UserId::new(43)]);
     }
 
     #[test]
     fn a_long_text_goes_out_whole_as_a_file() {
         let text = "1. e4 e5 ".repeat(400);
+        let bob = Player::new(PlayerId::new(PLATFORM, "42"), "bob");
         let reply = Reply {
-            text: text.clone(),
+            text: text.clone().into(),
             image: None,
-            mentions: vec![],
+            notify: vec![bob],
             actions: vec![],
             is_error: false,
         };
-        let out = Outgoing::new(reply, vec![("bob".into(), UserId::new(42))]);
+        let out = Outgoing::new(reply);
         assert!(out.content.len() <= MAX_CONTENT);
         assert!(out.content.starts_with("<@42> "));
         assert_eq!(out.files.len(), 1);

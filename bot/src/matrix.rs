@@ -12,7 +12,9 @@
 //! Messages from before the bot joined a room are history, not commands.
 
 use crate::config::Adapter;
-use crate::game::{store, Core, Incoming, Refusal, Reply};
+use crate::game::{
+    store, Core, Incoming, Input, Mentioned, Player, PlayerId, Refusal, Reply, Segment,
+};
 use anyhow::{anyhow, bail, Context, Result};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
@@ -205,7 +207,14 @@ impl MatrixBot {
             cross_sign(&client, &cfg.user, &password).await;
         }
         // Challenging the bot's own user plays its engine.
-        core.add_bot_name(cfg.user.trim_start_matches('@'));
+        let me = UserId::parse(cfg.user.as_str())
+            .map_err(|e| anyhow!("[matrix] user {} is not a Matrix user id: {e}", cfg.user))?;
+        core.add_bot(Player::new(
+            PlayerId::new(PLATFORM, me.as_str()),
+            me.localpart(),
+        ))
+        .await
+        .context("cannot record the bot's identity")?;
         let shared = Arc::new(Shared {
             core,
             cfg,
@@ -419,26 +428,17 @@ async fn on_message(
     // A room of the bot and one person is a direct conversation: everything
     // said there is for the bot, and private (Super Chess programs).
     let direct = room.joined_members_count() <= 2;
-    let (addressed, mut command) = match body.strip_prefix(shared.cfg.prefix.as_str()) {
+    let (addressed, command) = match body.strip_prefix(shared.cfg.prefix.as_str()) {
         Some(rest) => (true, rest.trim().to_string()),
         None => (direct, body.to_string()),
     };
-    // A challenge written with a mention pill names the user in `mentions`.
-    if let Some(m) = &ev.content.mentions {
-        if command.starts_with("challenge") && m.user_ids.len() == 1 {
-            let user = m.user_ids.iter().next().expect("one").as_str();
-            let mut words: Vec<String> = command.split_whitespace().map(String::from).collect();
-            if words.len() >= 2 {
-                words[1] = user.to_string();
-                command = words.join(" ");
-            }
-        }
-    }
+    let mentions = mentioned(&room, &client, &ev, &command).await;
     let incoming = Incoming {
         event_id: ev.event_id.to_string(),
         channel: room.room_id().to_string(),
-        author: ev.sender.as_str().trim_start_matches('@').to_string(),
-        text: command,
+        author: member(&room, &ev.sender).await,
+        input: Input::Line(command),
+        mentions,
         addressed,
         private: direct,
     };
@@ -464,8 +464,9 @@ async fn on_reaction(
     let incoming = Incoming {
         event_id: ev.event_id.to_string(),
         channel: room.room_id().to_string(),
-        author: ev.sender.as_str().trim_start_matches('@').to_string(),
-        text: "accept".into(),
+        author: member(&room, &ev.sender).await,
+        input: Input::Line("accept".into()),
+        mentions: Vec::new(),
         addressed: true,
         private: false,
     };
@@ -477,12 +478,96 @@ async fn on_reaction(
     }
 }
 
+/// The Matrix namespace of player ids: `matrix:@alice:example.org`.
+pub const PLATFORM: &str = "matrix";
+
+/// `user` in `room` as a player: their id, and the name the room shows.
+async fn member(room: &Room, user: &UserId) -> Player {
+    let name = match room.get_member_no_sync(user).await {
+        Ok(Some(m)) => m.name().to_string(),
+        _ => user.localpart().to_string(),
+    };
+    Player::new(PlayerId::new(PLATFORM, user.as_str()), name)
+}
+
+/// Who a message names: the users of its intentional mentions (pills,
+/// written as their id or as the name the pill shows), and user ids typed
+/// in the command, `@bob` without a server meaning the bot's server.
+async fn mentioned(
+    room: &Room,
+    client: &Client,
+    ev: &OriginalSyncRoomMessageEvent,
+    command: &str,
+) -> Vec<Mentioned> {
+    let mut out = Vec::new();
+    if let Some(m) = &ev.content.mentions {
+        for user in &m.user_ids {
+            let who = member(room, user).await;
+            for written in [user.to_string(), who.name.clone()] {
+                out.push(Mentioned {
+                    written,
+                    who: who.clone(),
+                });
+            }
+        }
+    }
+    let server = client.user_id().map(|u| u.server_name().to_owned());
+    for word in command.split_whitespace().filter(|w| w.starts_with('@')) {
+        let full = match (word.contains(':'), &server) {
+            (true, _) => word.to_string(),
+            (false, Some(server)) => format!("{word}:{server}"),
+            (false, None) => continue,
+        };
+        if let Ok(user) = UserId::parse(full.as_str()) {
+            out.push(Mentioned {
+                written: word.to_string(),
+                who: member(room, &user).await,
+            });
+        }
+    }
+    out
+}
+
+/// The Matrix users a reply mentions or must notify.
 fn user_ids(reply: &Reply) -> Vec<OwnedUserId> {
-    reply
-        .mentions
-        .iter()
-        .filter_map(|m| UserId::parse(format!("@{}", m.trim_start_matches('@'))).ok())
-        .collect()
+    let mut out: Vec<OwnedUserId> = Vec::new();
+    for p in reply.text.mentioned().chain(reply.notify.iter()) {
+        if p.id.platform() != PLATFORM {
+            continue;
+        }
+        if let Ok(u) = UserId::parse(p.id.local()) {
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+    }
+    out
+}
+
+/// A reply's text as HTML, each mention a pill (a link to the user).
+fn html_with_pills(reply: &Reply) -> String {
+    let mut html = String::new();
+    for seg in reply.text.segments() {
+        match seg {
+            Segment::Plain(t) => html.push_str(&escape_html(t).replace('\n', "<br>")),
+            Segment::Mention(p) if p.id.platform() == PLATFORM => {
+                html.push_str(&format!(
+                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
+                    p.id.local(),
+                    escape_html(&p.name)
+                ));
+            }
+            Segment::Mention(p) => html.push_str(&escape_html(&format!("@{}", p.name))),
+        }
+    }
+    html
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// Width and height from a PNG's header.
@@ -495,7 +580,11 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 /// Posts a reply; `true` if its text went out.
 async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) -> bool {
     let mentions = user_ids(&reply);
-    let mut content = RoomMessageEventContent::notice_plain(reply.text.clone());
+    let mut content = if reply.text.mentioned().next().is_some() {
+        RoomMessageEventContent::notice_html(reply.text.to_string(), html_with_pills(&reply))
+    } else {
+        RoomMessageEventContent::notice_plain(reply.text.to_string())
+    };
     if let Some(original) = to {
         content = content.make_reply_to(original, ForwardThread::Yes, AddMentions::No);
     }

@@ -4,7 +4,8 @@
 use sqlx::Row;
 use std::path::Path;
 use voidmate::config::Config;
-use voidmate::game::{Core, Incoming, Reply};
+use voidmate::console::{console_player, PLATFORM};
+use voidmate::game::{contract, Core, Incoming, Reply};
 
 struct Bot {
     core: Core,
@@ -44,14 +45,31 @@ impl Bot {
 
     fn event(&mut self, who: &str, text: &str) -> Incoming {
         self.n += 1;
-        Incoming {
-            event_id: format!("{}-{}-{}", self.channel, self.n, std::process::id()),
-            channel: self.channel.clone(),
-            author: who.into(),
-            text: text.into(),
-            addressed: true,
-            private: false,
-        }
+        let mut ev = Incoming::line(
+            format!("{}-{}-{}", self.channel, self.n, std::process::id()),
+            self.channel.clone(),
+            console_player(who),
+            text,
+            true,
+        );
+        ev.mentions = contract::handles(text, PLATFORM);
+        ev
+    }
+
+    /// A typed command (a slash command, a button) from `who`; must succeed.
+    async fn typed(&mut self, who: &str, cmd: voidmate::game::command::Command) -> Reply {
+        let mut ev = self.event(who, "");
+        ev.input = voidmate::game::Input::Command(cmd);
+        let r = self.core.handle(&ev).await.expect("a reply");
+        assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
+        r
+    }
+
+    /// A line from `who` as the platform shows them now (any id, any name).
+    async fn say_as(&mut self, who: voidmate::game::Player, text: &str) -> Reply {
+        let mut ev = self.event("", text);
+        ev.author = who;
+        self.core.handle(&ev).await.expect("a reply")
     }
 
     async fn say(&mut self, who: &str, text: &str) -> Reply {
@@ -74,7 +92,7 @@ impl Bot {
         let before = snapshot(&self.core).await;
         let r = self.say(who, text).await;
         assert!(r.is_error, "{text} should be refused, got: {}", r.text);
-        assert_eq!(r.text, msg, "reply to {text}");
+        assert_eq!(r.text.as_str(), msg, "reply to {text}");
         assert!(r.image.is_none());
         assert_eq!(
             snapshot(&self.core).await,
@@ -82,6 +100,16 @@ impl Bot {
             "{text} changed the stored state"
         );
     }
+}
+
+/// Who `name` is in the console's namespace.
+fn id(name: &str) -> voidmate::game::PlayerId {
+    voidmate::game::PlayerId::new(PLATFORM, name)
+}
+
+/// The names of whom a reply notifies.
+fn names(players: &[voidmate::game::Player]) -> Vec<String> {
+    players.iter().map(|p| p.name.clone()).collect()
 }
 
 /// Everything stored about games, moves, challenges and settings.
@@ -131,15 +159,65 @@ async fn start_game(bot: &mut Bot, variant: &str) {
     assert!(r.text.starts_with("Game #"), "{}", r.text);
 }
 
+/// Issue 17, point 3: a player is an identity. A new display name shows in
+/// replies and the board's caption, and keeps every game; someone else who
+/// takes the old name has nothing; a name typed without a mention finds the
+/// one player seen under it, and an unknown name is refused, not invented.
+#[tokio::test]
+async fn players_are_identities_and_names_only_show() {
+    use voidmate::game::Player;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "standard").await;
+    let alicia = Player::new(id("alice"), "Alicia");
+    let r = bot.say_as(alicia.clone(), "e4").await;
+    assert_eq!(r.text, "#1: Alicia played e4. bob, your move.");
+    let card = r.image.unwrap().board.unwrap();
+    assert_eq!(
+        (card.white.as_str(), card.black.as_str()),
+        ("Alicia", "bob")
+    );
+    let r = bot.ok("bob", "e5").await;
+    assert_eq!(r.text, "#1: bob played e5. Alicia, your move.");
+    assert_eq!(r.notify, std::slice::from_ref(&alicia));
+
+    let before = snapshot(&bot.core).await;
+    let impostor = Player::new(voidmate::game::PlayerId::new("console", "eve"), "alice");
+    for cmd in ["resign", "Nf3", "draw", "move Nf3 #1"] {
+        let r = bot.say_as(impostor.clone(), cmd).await;
+        assert!(r.is_error, "{cmd}: {}", r.text);
+    }
+    assert_eq!(
+        snapshot(&bot.core).await,
+        before,
+        "the impostor changed nothing"
+    );
+
+    // carol names her opponent as the platform last showed them.
+    let r = bot.ok("carol", "challenge alicia").await;
+    assert!(
+        r.text.contains("@Alicia, carol challenges you"),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.notify, [alicia]);
+    bot.refused(
+        "dave",
+        "challenge zed",
+        "I do not know who `zed` is. Mention them (type @ and pick them) so that I know whom you mean.",
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn a_whole_game_from_challenge_to_checkmate() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = Bot::open(&dir.path().join("v.db")).await;
     let c = bot.ok("alice", "challenge @bob standard").await;
-    assert_eq!(c.mentions, ["bob"]);
+    assert_eq!(names(&c.notify), ["bob"]);
     let a = bot.ok("bob", "accept").await;
     assert!(a.image.is_some());
-    assert_eq!(a.mentions, ["alice"]);
+    assert_eq!(names(&a.notify), ["alice"]);
     bot.ok("alice", "move f3").await;
     bot.ok("bob", "e5").await;
     bot.ok("alice", "g4").await;
@@ -563,7 +641,7 @@ async fn correspondence_deadlines_remind_then_forfeit_and_survive_restarts() {
             {
                 assert!(!reminded, "one reminder only");
                 reminded = true;
-                assert_eq!(reply.mentions, ["bob"]);
+                assert_eq!(names(&reply.notify), ["bob"]);
             } else {
                 forfeited = Some(reply.text);
             }
@@ -621,30 +699,30 @@ async fn replies_carry_the_questions_an_adapter_turns_into_buttons() {
     let mut bot = Bot::open(&dir.path().join("v.db")).await;
     let c = bot.ok("alice", "challenge @bob standard").await;
     let action = Action::AnswerChallenge {
-        challenger: "alice".into(),
-        to: "bob".into(),
+        challenger: console_player("alice"),
+        to: id("bob"),
     };
     assert_eq!(c.actions, std::slice::from_ref(&action));
-    assert_eq!(action.who(), "bob");
-    // The button's answer is an ordinary command from the one who pressed it.
-    bot.ok("bob", &action.answer(true)).await;
+    assert_eq!(action.who(), &id("bob"));
+    // The button's answer is a typed command from the one who pressed it.
+    bot.typed("bob", action.answer(true)).await;
     bot.ok("alice", "e4").await;
     let offer = bot.ok("bob", "draw").await;
     assert_eq!(
         offer.actions,
         [Action::AnswerDraw {
             game: 1,
-            to: "alice".into()
+            to: id("alice")
         }]
     );
-    let no = bot.ok("alice", &offer.actions[0].answer(false)).await;
+    let no = bot.typed("alice", offer.actions[0].answer(false)).await;
     assert_eq!(no.text, "alice declines the draw in game #1.");
     let ask = bot.ok("alice", "undo").await;
     assert_eq!(
         ask.actions,
         [Action::AnswerUndo {
             game: 1,
-            to: "bob".into()
+            to: id("bob")
         }]
     );
     assert!(bot.ok("bob", "board").await.actions.is_empty());
@@ -655,20 +733,26 @@ async fn move_suggestions_follow_what_was_typed() {
     let dir = tempfile::tempdir().unwrap();
     let mut bot = Bot::open(&dir.path().join("v.db")).await;
     start_game(&mut bot, "standard").await;
-    let mut knights = bot.core.suggest_moves("room", "alice", "n", 25).await;
+    let mut knights = bot.core.suggest_moves("room", &id("alice"), "n", 25).await;
     knights.sort();
     assert_eq!(knights, ["Na3", "Nc3", "Nf3", "Nh3"]);
     assert_eq!(
-        bot.core.suggest_moves("room", "alice", "", 25).await.len(),
+        bot.core
+            .suggest_moves("room", &id("alice"), "", 25)
+            .await
+            .len(),
         20
     );
     assert_eq!(
-        bot.core.suggest_moves("room", "alice", "", 5).await.len(),
+        bot.core
+            .suggest_moves("room", &id("alice"), "", 5)
+            .await
+            .len(),
         5
     );
     assert_eq!(
         bot.core
-            .suggest_moves("room", "alice", "g1", 25)
+            .suggest_moves("room", &id("alice"), "g1", 25)
             .await
             .len(),
         2,
@@ -676,14 +760,14 @@ async fn move_suggestions_follow_what_was_typed() {
     );
     assert!(
         bot.core
-            .suggest_moves("room", "bob", "", 25)
+            .suggest_moves("room", &id("bob"), "", 25)
             .await
             .is_empty(),
         "not bob's move"
     );
     assert!(bot
         .core
-        .suggest_moves("elsewhere", "alice", "", 25)
+        .suggest_moves("elsewhere", &id("alice"), "", 25)
         .await
         .is_empty());
 }
@@ -700,7 +784,7 @@ async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
         "{}",
         start.text
     );
-    assert_eq!(start.mentions, ["bob"]);
+    assert_eq!(names(&start.notify), ["bob"]);
     bot.refused(
         "bob",
         "e5",
@@ -716,11 +800,13 @@ async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
         "alice to move: exd5@…\nA capture moves the void too: add an empty square, like exd5@e2."
     );
     assert_eq!(
-        bot.core.suggest_moves("room", "alice", "ex", 25).await,
+        bot.core.suggest_moves("room", &id("alice"), "ex", 25).await,
         ["exd5@"]
     );
     assert_eq!(
-        bot.core.suggest_moves("room", "alice", "exd5@e", 25).await,
+        bot.core
+            .suggest_moves("room", &id("alice"), "exd5@e", 25)
+            .await,
         ["exd5@e2", "exd5@e3", "exd5@e4", "exd5@e6"]
     );
     bot.refused(
@@ -821,7 +907,7 @@ async fn challenging_the_bot_starts_a_game_against_the_engine() {
     let mut cfg = config(&dir.path().join("v.db"));
     cfg.engine.move_time_ms = 50;
     let mut bot = Bot::with(cfg).await;
-    bot.core.add_bot_name("voidmate");
+    bot.core.add_bot(console_player("voidmate")).await.unwrap();
     // The engine has White: it moves in the same reply that starts the game.
     let start = bot
         .ok("alice", "challenge @voidmate standard black 1")
@@ -833,7 +919,7 @@ async fn challenging_the_bot_starts_a_game_against_the_engine() {
         "{}",
         start.text
     );
-    assert_eq!(start.mentions, ["alice"]);
+    assert_eq!(names(&start.notify), ["alice"]);
     assert!(start.image.is_some());
     bot.refused(
         "alice",
@@ -943,7 +1029,7 @@ async fn clocks_run_add_increments_warn_and_fall_and_a_restart_costs_nothing() {
         notices[0].reply.text,
         "Game #1: bob's time ran out. alice wins on time (1-0)."
     );
-    assert_eq!(notices[0].reply.mentions, ["bob", "alice"]);
+    assert_eq!(names(&notices[0].reply.notify), ["bob", "alice"]);
     bot.core.delivered(notices[0].id).await;
     bot.refused(
         "bob",
@@ -1172,7 +1258,7 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
         // Long enough to be cut off in the middle of the search.
         cfg.engine.move_time_ms = 3000;
         let mut bot = Bot::with(cfg).await;
-        bot.core.add_bot_name("voidmate");
+        bot.core.add_bot(console_player("voidmate")).await.unwrap();
         bot.ok("alice", "challenge @voidmate standard white 5")
             .await;
         let ev = bot.event("alice", "e4");
@@ -1185,7 +1271,7 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
     let mut cfg = config(&path);
     cfg.engine.move_time_ms = 50;
     let core = Core::open(&cfg).await.unwrap();
-    core.add_bot_name("voidmate");
+    core.add_bot(console_player("voidmate")).await.unwrap();
     let mut announced = Vec::new();
     for _ in 0..200 {
         for notice in core.tick().await {
@@ -1206,7 +1292,7 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
         "{}",
         notice.reply.text
     );
-    assert_eq!(notice.reply.mentions, ["alice"]);
+    assert_eq!(names(&notice.reply.notify), ["alice"]);
     assert!(notice.reply.image.is_some(), "the board goes with it");
     // Played once: further checks start no second search.
     for _ in 0..5 {
@@ -1408,7 +1494,7 @@ async fn an_engine_game_of_super_chess_names_players_1_and_2() {
     let mut cfg = config(&dir.path().join("v.db"));
     cfg.engine.move_time_ms = 50;
     let mut bot = Bot::with(cfg).await;
-    bot.core.add_bot_name("voidmate");
+    bot.core.add_bot(console_player("voidmate")).await.unwrap();
     let r = bot.ok("alice", "challenge @voidmate super16 1").await;
     assert!(
         r.text.contains("alice (Player 1) vs voidmate (Player 2)"),

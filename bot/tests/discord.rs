@@ -3,7 +3,7 @@
 
 mod fake_discord;
 
-use fake_discord::{message, user, FakeDiscord, APP, CHANNEL, GUILD};
+use fake_discord::{message, user, FakeDiscord, APP, BOT_NAME, CHANNEL, GUILD};
 use serde_json::{json, Value};
 use std::path::Path;
 use voidmate::config::Config;
@@ -166,7 +166,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         json!(["22"])
     );
     let buttons = challenge.buttons();
-    assert_eq!(buttons, ["vm:y:c:alice:bob", "vm:n:c:alice:bob"]);
+    assert_eq!(buttons, ["vm:y:c:11:22", "vm:n:c:11:22"]);
     let question = id;
 
     // carol may not answer it.
@@ -175,7 +175,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert!(refused.ephemeral());
     assert_eq!(
         refused.content(),
-        "This is not your game: only bob can answer this challenge."
+        "This is not your game: only <@22> can answer this challenge."
     );
 
     // bob accepts: the game starts with a board and alice is called.
@@ -279,8 +279,8 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
 
     // alice answers the board with a reply "g4": Discord mentions the bot
     // for a reply, but the content has only the move.
-    let bot_board = message(777, user(APP, "voidmate"), board_msg.content());
-    let said = fake.say(ALICE, "g4", json!([user(APP, "voidmate")]), Some(bot_board));
+    let bot_board = message(777, user(APP, BOT_NAME), board_msg.content());
+    let said = fake.say(ALICE, "g4", json!([user(APP, BOT_NAME)]), Some(bot_board));
     let answer = fake
         .wait_for("a reply to the move message", |r| {
             r.method == "POST"
@@ -472,7 +472,7 @@ async fn slow_answers_are_deferred_and_errors_stay_private() {
 
     // A message that mentions the bot is a command; chatter gets told off
     // publicly (there is no private reply to a message).
-    let mention = json!([user(APP, "voidmate")]);
+    let mention = json!([user(APP, BOT_NAME)]);
     let said = fake.say(ALICE, &format!("<@{APP}> board"), mention.clone(), None);
     let shown = fake
         .wait_for("a board for the mention", |r| {
@@ -525,14 +525,14 @@ async fn challenging_the_bot_plays_its_engine() {
             option("color", 4, json!(black)),
             option("level", 4, json!(1))
         ]),
-        json!({"users": {APP.to_string(): user(APP, "voidmate")}}),
+        json!({"users": {APP.to_string(): user(APP, BOT_NAME)}}),
     );
     let start = fake.callback(id).await;
     assert!(
         start.content().starts_with("<@11> Game #1 begins")
             && start
                 .content()
-                .contains("I play at level 1. voidmate played "),
+                .contains("I play at level 1. Voidmate Chess played "),
         "{}",
         start.content()
     );
@@ -555,11 +555,120 @@ async fn challenging_the_bot_plays_its_engine() {
     let reply = fake.callback(id).await;
     assert!(
         reply.content().contains(&format!("alice played {first}"))
-            && reply.content().contains("voidmate played"),
+            && reply.content().contains("Voidmate Chess played"),
         "{}",
         reply.content()
     );
     assert_eq!(reply.field("To move").as_deref(), Some("alice"));
+
+    // By mention too, although its name has a space: bob writes
+    // `@Voidmate Chess challenge @Voidmate Chess standard`.
+    let me = json!([user(APP, BOT_NAME)]);
+    let said = fake.say(
+        BOB,
+        &format!("<@{APP}> challenge <@{APP}> standard"),
+        me,
+        None,
+    );
+    let started = fake
+        .wait_for("the game against the bot, by mention", |r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(
+        started.content().contains("Game #2 begins")
+            && started
+                .content()
+                .contains("bob (White) vs Voidmate Chess (Black)"),
+        "{}",
+        started.content()
+    );
+    bot.abort();
+}
+
+/// Issue 17, point 3 / issue 19, point 4: players are Discord user ids.
+/// alice renames and keeps her game; a newcomer who takes the name "alice"
+/// cannot act in it; replies show the name each goes by now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renamed_player_keeps_their_game_and_the_old_name_gives_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(standard))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    assert!(!fake.callback(id).await.ephemeral());
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    let begun = fake.callback(id).await;
+    assert!(
+        begun.content().contains("alice (White) vs bob (Black)"),
+        "{}",
+        begun.content()
+    );
+
+    let alicia = (ALICE.0, "alicia");
+    let id = fake.slash(
+        alicia,
+        "move",
+        json!([option("move", 3, json!("e4"))]),
+        json!({}),
+    );
+    let moved = fake.callback(id).await;
+    assert!(!moved.ephemeral(), "{}", moved.content());
+    assert!(
+        moved.content().contains("alicia played e4"),
+        "{}",
+        moved.content()
+    );
+    assert_eq!(moved.field("White").as_deref(), Some("alicia"));
+
+    // Someone else now called "alice" has no game here, by any command.
+    let impostor = (44, "alice");
+    let id = fake.slash(impostor, "resign", json!([]), json!({}));
+    let refused = fake.callback(id).await;
+    assert!(refused.ephemeral());
+    assert!(
+        refused
+            .content()
+            .starts_with("You have no game in progress here"),
+        "{}",
+        refused.content()
+    );
+    let id = fake.slash(
+        impostor,
+        "move",
+        json!([option("move", 3, json!("d4"))]),
+        json!({}),
+    );
+    assert!(fake.callback(id).await.ephemeral());
+
+    // bob moves; the one pinged is alicia, by id.
+    let id = fake.slash(
+        BOB,
+        "move",
+        json!([option("move", 3, json!("e5"))]),
+        json!({}),
+    );
+    let answer = fake.callback(id).await;
+    assert!(
+        answer.content().contains("alicia, your move"),
+        "{}",
+        answer.content()
+    );
+    assert_eq!(answer.message()["allowed_mentions"]["users"], json!(["11"]));
     bot.abort();
 }
 
@@ -621,7 +730,7 @@ async fn a_channel_that_refuses_posts_gets_a_bounded_number_of_attempts() {
     fake.say(
         ALICE,
         &format!("<@{APP}> games"),
-        json!([user(APP, "voidmate")]),
+        json!([user(APP, BOT_NAME)]),
         None,
     );
     let lost = fake

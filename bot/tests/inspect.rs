@@ -532,14 +532,14 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
         .into_iter()
         .enumerate()
         {
-            let ev = voidmate::game::Incoming {
-                event_id: format!("cli-{n}"),
-                channel: "room".into(),
-                author: who.into(),
-                text: text.into(),
-                addressed: true,
-                private: false,
-            };
+            let mut ev = voidmate::game::Incoming::line(
+                format!("cli-{n}"),
+                "room",
+                voidmate::console::console_player(who),
+                text,
+                true,
+            );
+            ev.mentions = voidmate::game::contract::handles(text, voidmate::console::PLATFORM);
             let r = core.handle(&ev).await.unwrap();
             assert!(!r.is_error, "{}", r.text);
         }

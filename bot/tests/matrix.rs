@@ -229,7 +229,7 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
     let bob_room = bob.get_room(&rid).unwrap();
 
     // Challenge, accepted with a reaction.
-    let ask = say(&room, "!vm challenge @bob:localhost void").await;
+    let ask = say(&room, "!vm challenge @bob void").await;
     let challenge = expect(&mut seen, &rid, "the challenge", |e| {
         notice(e).is_some_and(|t| t.contains("challenges you to Void Chess"))
     })
@@ -240,6 +240,18 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
             .contains(&UserId::parse("@bob:localhost").unwrap())
     });
     assert_eq!(mentioned, Some(true), "bob is mentioned");
+    // `@bob` without a server is bob of the bot's server, and the reply
+    // names him with a pill (a link to his user id), not just his name.
+    let MessageType::Notice(n) = &challenge.content.msgtype else {
+        panic!("the challenge is a notice")
+    };
+    let html = n.formatted.as_ref().map(|f| f.body.as_str()).unwrap_or("");
+    assert!(
+        html.starts_with(
+            "<a href=\"https://matrix.to/#/@bob:localhost\">bob</a>, alice challenges you"
+        ),
+        "{html}"
+    );
     bob_room
         .send(ReactionEventContent::new(Annotation::new(
             challenge.event_id.clone(),
@@ -287,12 +299,12 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
     // Moves: prefixed, bare, and an illegal one.
     say(&room, "!vm e4").await;
     expect(&mut seen, &rid, "e4 played", |e| {
-        notice(e).is_some_and(|t| t.starts_with("#1: alice:localhost played e4."))
+        notice(e).is_some_and(|t| t.starts_with("#1: alice played e4."))
     })
     .await;
     say(&bob_room, "e6").await;
     expect(&mut seen, &rid, "bare e6 played", |e| {
-        notice(e).is_some_and(|t| t.starts_with("#1: bob:localhost played e6."))
+        notice(e).is_some_and(|t| t.starts_with("#1: bob played e6."))
     })
     .await;
     let bad = say(&room, "!vm Ke3").await;
@@ -331,13 +343,13 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
     let while_down = say(&room, "!vm d4").await;
     let (bot, _) = start_bot(&server, &db, &store).await;
     let played = expect(&mut seen, &rid, "d4 after the restart", |e| {
-        notice(e).is_some_and(|t| t.starts_with("#1: alice:localhost played d4."))
+        notice(e).is_some_and(|t| t.starts_with("#1: alice played d4."))
     })
     .await;
     assert_eq!(replies_to(&played), Some(while_down));
     say(&room, "!vm board").await;
     expect(&mut seen, &rid, "the board", |e| {
-        notice(e).is_some_and(|t| t.contains("bob:localhost to move"))
+        notice(e).is_some_and(|t| t.contains("bob to move"))
     })
     .await;
     // Nothing else came back from before: every reply so far answered a new event once.

@@ -3,7 +3,8 @@
 
 use sqlx::Row;
 use voidmate::config::Config;
-use voidmate::game::{Core, Incoming, Reply};
+use voidmate::console::{console_player, PLATFORM};
+use voidmate::game::{contract, Core, Incoming, Reply};
 
 struct Bot {
     core: Core,
@@ -31,14 +32,15 @@ impl Bot {
 
     async fn send(&mut self, channel: &str, who: &str, text: &str, private: bool) -> Reply {
         self.n += 1;
-        let ev = Incoming {
-            event_id: format!("ev-{}", self.n),
-            channel: channel.into(),
-            author: who.into(),
-            text: text.into(),
-            addressed: true,
-            private,
-        };
+        let mut ev = Incoming::line(
+            format!("ev-{}", self.n),
+            channel,
+            console_player(who),
+            text,
+            true,
+        );
+        ev.mentions = contract::handles(text, PLATFORM);
+        ev.private = private;
         self.core.handle(&ev).await.expect("a reply")
     }
 
@@ -57,7 +59,7 @@ impl Bot {
             "{who}: {text} should be refused, got {}",
             r.text
         );
-        r.text
+        r.text.to_string()
     }
 
     /// In a direct message with the bot.

@@ -1,5 +1,6 @@
 //! Chat text to commands: the same words on every platform.
 
+use crate::contract::Player;
 use std::fmt;
 
 /// A game named in a command: `#12`.
@@ -15,7 +16,7 @@ pub enum Answer {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Challenge {
-        opponent: String,
+        opponent: Someone,
         variant: Option<String>,
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
@@ -25,10 +26,10 @@ pub enum Command {
         mode: Option<ProgramMode>,
     },
     Accept {
-        challenger: Option<String>,
+        challenger: Option<Someone>,
     },
     Decline {
-        other: Option<String>,
+        other: Option<Someone>,
     },
     Move {
         text: String,
@@ -93,6 +94,32 @@ pub enum Command {
 }
 
 impl Command {
+    /// A move as typed anywhere: spaces inside it do not count (`e7e8 =Q`).
+    pub fn play(text: &str, game: GameRef) -> Command {
+        Command::Move {
+            text: text.split_whitespace().collect(),
+            game,
+        }
+    }
+
+    /// A draw claim, with the move of a 99-move claim.
+    pub fn claim(text: Option<&str>, game: GameRef) -> Command {
+        let text: Option<String> = text.map(|t| t.split_whitespace().collect());
+        Command::Claim {
+            text: text.filter(|t| !t.is_empty()),
+            game,
+        }
+    }
+
+    /// A Super Chess program, shown (`None`) or sent.
+    pub fn program(text: Option<&str>, game: GameRef) -> Command {
+        let text = text.map(str::trim).filter(|t| !t.is_empty());
+        Command::Program {
+            text: text.map(str::to_string),
+            game,
+        }
+    }
+
     /// Commands that only read: they run without SQLite's write lock, so a
     /// busy database never holds them up.
     pub fn is_read_only(&self) -> bool {
@@ -106,6 +133,32 @@ impl Command {
                 | Command::Rules { .. }
                 | Command::Help { .. }
         )
+    }
+}
+
+/// A person named in a command: as written in a chat line (`@bob`,
+/// `<@80351110224678912>`), for the core to resolve against the mentions
+/// the adapter found, or already known (a slash command's user option, a
+/// button's question).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Someone {
+    Named(String),
+    Known(Player),
+}
+
+impl Someone {
+    /// A word from a chat line.
+    pub fn named(word: &str) -> Someone {
+        Someone::Named(word.to_string())
+    }
+}
+
+impl fmt::Display for Someone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Someone::Named(w) => f.write_str(w.trim_start_matches('@')),
+            Someone::Known(p) => write!(f, "{p}"),
+        }
     }
 }
 
@@ -247,7 +300,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
     let Some((&first, rest)) = words.split_first() else {
         return err("say something, like `help`");
     };
-    let name = |w: &str| w.trim_start_matches('@').to_string();
+    let name = |w: &str| Someone::named(w);
     let answer = |rest: &[&str], what: &str| -> Result<Answer, CommandError> {
         match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
             None | Some("offer") | Some("request") | Some("ask") => Ok(Answer::Ask),
@@ -427,7 +480,7 @@ mod tests {
         assert_eq!(
             parse("/challenge @bob 3d void black").unwrap(),
             Command::Challenge {
-                opponent: "bob".into(),
+                opponent: Someone::named("@bob"),
                 variant: Some("void".into()),
                 time: Some(TimeControl::Days(3)),
                 color: Some(ColorChoice::Black),
@@ -438,7 +491,7 @@ mod tests {
         assert_eq!(
             parse("challenge @bob super16 private second").unwrap(),
             Command::Challenge {
-                opponent: "bob".into(),
+                opponent: Someone::named("@bob"),
                 variant: Some("super16".into()),
                 time: None,
                 color: Some(ColorChoice::Black),

@@ -4,12 +4,14 @@
 
 pub mod command;
 pub mod config;
+pub mod contract;
 pub mod engine;
 pub mod help;
 pub mod isolate;
 mod service;
 pub mod store;
 
+pub use contract::{Input, Mentioned, Player, PlayerId, Segment, Text};
 pub use service::{
     Action, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Refusal, Reply, TimeSource,
     PARK_AFTER,

@@ -1,7 +1,10 @@
 //! Handling one event: read the command, act on the stored games in one
 //! transaction, then draw the board (off the async workers).
 
-use super::command::{self, Answer, ColorChoice, Command, GameRef, ProgramMode, TimeControl};
+use super::command::{
+    self, Answer, ColorChoice, Command, GameRef, ProgramMode, Someone, TimeControl,
+};
+use super::contract::{Input, Mentioned, Player, PlayerId, Text};
 use super::engine::EnginePool;
 use super::help;
 use super::isolate;
@@ -39,9 +42,13 @@ pub struct Incoming {
     pub event_id: String,
     /// Room or channel id; games live in a channel.
     pub channel: String,
-    /// Who wrote it (the platform's user id).
-    pub author: String,
-    pub text: String,
+    /// Who wrote it: their platform identity and the name they show now.
+    pub author: Player,
+    /// A chat line, or a command the platform already typed.
+    pub input: Input,
+    /// The people the adapter found named in the line, resolved to
+    /// identities (pills, `<@id>` mentions, a slash command's user option).
+    pub mentions: Vec<Mentioned>,
     /// Whether the message was addressed to the bot (a command prefix, a
     /// mention, a reply, a slash command). An unaddressed message is only
     /// taken as a bare move; anything else in it is none of our business.
@@ -50,6 +57,35 @@ pub struct Incoming {
     /// a Discord command answered privately). Super Chess programs in
     /// private mode may only be sent so.
     pub private: bool,
+}
+
+impl Incoming {
+    /// A chat line from `author`, addressed or not, with nobody named.
+    pub fn line(
+        event_id: impl Into<String>,
+        channel: impl Into<String>,
+        author: Player,
+        text: impl Into<String>,
+        addressed: bool,
+    ) -> Incoming {
+        Incoming {
+            event_id: event_id.into(),
+            channel: channel.into(),
+            author,
+            input: Input::Line(text.into()),
+            mentions: Vec::new(),
+            addressed,
+            private: false,
+        }
+    }
+
+    /// The chat line, or `""` for a typed command (for logs and limits).
+    pub fn text(&self) -> &str {
+        match &self.input {
+            Input::Line(t) => t,
+            Input::Command(_) => "",
+        }
+    }
 }
 
 /// A PNG to post with a reply.
@@ -85,16 +121,16 @@ pub struct BoardCard {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// `to` may accept or decline `challenger`'s challenge.
-    AnswerChallenge { challenger: String, to: String },
+    AnswerChallenge { challenger: Player, to: PlayerId },
     /// `to` may accept or decline a draw offer in `game`.
-    AnswerDraw { game: i64, to: String },
+    AnswerDraw { game: i64, to: PlayerId },
     /// `to` may accept or decline a takeback request in `game`.
-    AnswerUndo { game: i64, to: String },
+    AnswerUndo { game: i64, to: PlayerId },
 }
 
 impl Action {
     /// The only user who may answer.
-    pub fn who(&self) -> &str {
+    pub fn who(&self) -> &PlayerId {
         match self {
             Action::AnswerChallenge { to, .. }
             | Action::AnswerDraw { to, .. }
@@ -102,13 +138,30 @@ impl Action {
         }
     }
 
-    /// The command that answers it, yes or no.
-    pub fn answer(&self, accepted: bool) -> String {
-        let word = if accepted { "accept" } else { "decline" };
+    /// The command that answers it, yes or no, typed: no text to read again.
+    pub fn answer(&self, accepted: bool) -> Command {
+        let answer = if accepted {
+            command::Answer::Accept
+        } else {
+            command::Answer::Decline
+        };
         match self {
-            Action::AnswerChallenge { challenger, .. } => format!("{word} @{challenger}"),
-            Action::AnswerDraw { game, .. } => format!("draw {word} #{game}"),
-            Action::AnswerUndo { game, .. } => format!("undo {word} #{game}"),
+            Action::AnswerChallenge { challenger, .. } => {
+                let challenger = Some(Someone::Known(challenger.clone()));
+                if accepted {
+                    Command::Accept { challenger }
+                } else {
+                    Command::Decline { other: challenger }
+                }
+            }
+            Action::AnswerDraw { game, .. } => Command::Draw {
+                answer,
+                game: Some(*game),
+            },
+            Action::AnswerUndo { game, .. } => Command::Undo {
+                answer,
+                game: Some(*game),
+            },
         }
     }
 }
@@ -124,10 +177,12 @@ pub struct Notice {
 /// What the bot says back.
 #[derive(Debug, Clone)]
 pub struct Reply {
-    pub text: String,
+    /// The words, with typed mentions for the adapter to render.
+    pub text: Text,
     pub image: Option<Image>,
-    /// Users the adapter should notify (the player to move, a challenged player).
-    pub mentions: Vec<String>,
+    /// Who must be notified (the player to move, a challenged player),
+    /// whether or not the text mentions them.
+    pub notify: Vec<Player>,
     /// Questions someone may answer with a button or a reaction.
     pub actions: Vec<Action>,
     /// `true` when the reply reports a refusal or error (adapters may show it
@@ -168,9 +223,9 @@ pub struct Core {
     engine: Arc<EnginePool>,
     engine_cfg: crate::config::Engine,
     time: TimeSource,
-    /// The names the bot itself goes by on the platforms in use: a
-    /// challenge to one of them is a game against the engine.
-    bot_names: Arc<RwLock<Vec<String>>>,
+    /// Who the bot itself is on the platforms in use: a challenge to one
+    /// of them is a game against the engine.
+    bots: Arc<RwLock<Vec<Player>>>,
     /// When handled event ids were last pruned (seconds since the epoch).
     pruned_at: Arc<std::sync::atomic::AtomicI64>,
     /// Games whose engine search runs in this process.
@@ -256,20 +311,20 @@ struct Picture {
 }
 
 struct Done {
-    text: String,
+    text: Text,
     picture: Option<Picture>,
-    mentions: Vec<String>,
+    notify: Vec<Player>,
     actions: Vec<Action>,
     /// The bot moves next in this game (answered after the commit).
     engine: Option<i64>,
 }
 
 impl Done {
-    fn text(text: impl Into<String>) -> Done {
+    fn text(text: impl Into<Text>) -> Done {
         Done {
             text: text.into(),
             picture: None,
-            mentions: Vec::new(),
+            notify: Vec::new(),
             actions: Vec::new(),
             engine: None,
         }
@@ -336,7 +391,7 @@ impl Core {
             settings: CoreSettings::from_config(cfg)?,
             engine: EnginePool::new(cfg.engine.threads),
             engine_cfg: cfg.engine.clone(),
-            bot_names: Arc::default(),
+            bots: Arc::default(),
             pruned_at: Arc::default(),
             searching: Arc::default(),
             time,
@@ -369,14 +424,22 @@ impl Core {
         Ok(self)
     }
 
-    /// Adapters say what the bot is called where they connect; challenging
-    /// that name starts a game against the engine.
-    pub fn add_bot_name(&self, name: &str) {
-        let name = name.trim_start_matches('@').to_string();
-        let mut names = self.bot_names.write().expect("not poisoned");
-        if !names.contains(&name) {
-            names.push(name);
-        }
+    /// Adapters say who the bot is where they connect; challenging it
+    /// starts a game against the engine.
+    ///
+    /// Seats of a database from before identities that hold the bot's name
+    /// on this platform (`discord:?Voidmate`, see the identities migration)
+    /// become the bot's id here.
+    pub async fn add_bot(&self, bot: Player) -> Result<(), sqlx::Error> {
+        let legacy = PlayerId::new(bot.id.platform(), &format!("?{}", bot.name));
+        let mut tx = self.store.begin().await?;
+        store::rename_player(&mut tx, &legacy, &bot.id).await?;
+        store::see_player(&mut tx, &bot).await?;
+        tx.commit().await?;
+        let mut bots = self.bots.write().expect("not poisoned");
+        bots.retain(|b| b.id != bot.id);
+        bots.push(bot);
+        Ok(())
     }
 
     pub fn store(&self) -> &Store {
@@ -389,14 +452,15 @@ mod tests {
     use super::*;
 
     fn event(n: u64, who: &str, text: &str, addressed: bool) -> Incoming {
-        Incoming {
-            event_id: format!("ev-{n}"),
-            channel: "room".into(),
-            author: who.into(),
-            text: text.into(),
+        let mut ev = Incoming::line(
+            format!("ev-{n}"),
+            "room",
+            Player::new(PlayerId::new("test", who), who),
+            text,
             addressed,
-            private: false,
-        }
+        );
+        ev.mentions = crate::contract::handles(text, "test");
+        ev
     }
 
     /// A panic inside one event is answered with an apology, the event is
@@ -435,7 +499,7 @@ mod tests {
         assert!(!r.unwrap().is_error);
         // Poison the lock that every challenge reads (the bot's own names):
         // the next challenge panics inside the core.
-        let names = core.bot_names.clone();
+        let names = core.bots.clone();
         let _ = std::thread::spawn(move || {
             let _guard = names.write().unwrap();
             panic!("poisoning the lock for the test");
@@ -444,14 +508,14 @@ mod tests {
         let failed = event(2, "carol", "challenge @dave void", true);
         let r = core.handle(&failed).await.expect("an apology");
         assert!(r.is_error);
-        assert_eq!(r.text, isolate::APOLOGY);
+        assert_eq!(r.text.as_str(), isolate::APOLOGY);
         let logged = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
         assert!(
             logged.contains("ERROR")
                 && logged.contains("handling an event panicked")
                 && logged.contains("event=ev-2")
                 && logged.contains("channel=room")
-                && logged.contains("author=carol"),
+                && logged.contains("author=test:carol"),
             "{logged}"
         );
         // Redelivered: already seen, not tried (nor apologised for) again.
@@ -465,7 +529,7 @@ mod tests {
         let r = core.handle(&event(6, "erin", "help", true)).await.unwrap();
         assert!(!r.is_error, "{}", r.text);
         // Once that part is sound again, play resumes where it was.
-        core.bot_names.clear_poison();
+        core.bots.clear_poison();
         let r = core.handle(&event(4, "bob", "accept", true)).await.unwrap();
         assert!(r.text.starts_with("Game #1"), "{}", r.text);
         let r = core.handle(&event(5, "alice", "e4", true)).await.unwrap();

@@ -8,7 +8,8 @@
 //! version that every write checks and bumps.
 //!
 //! One module per table: `games`, `moves`, `challenges`, `settings` (with
-//! the adapters' values), `events` (handled event ids), `outbox`, and
+//! the adapters' values), `events` (handled event ids), `outbox`, `players`
+//! (the names identities were last seen with), and
 //! `time` (deadlines, clocks and what is due).
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -23,6 +24,7 @@ mod events;
 mod games;
 mod moves;
 mod outbox;
+mod players;
 mod settings;
 mod time;
 
@@ -31,6 +33,7 @@ pub use events::*;
 pub use games::*;
 pub use moves::*;
 pub use outbox::*;
+pub use players::*;
 pub use settings::*;
 pub use time::*;
 

@@ -23,6 +23,8 @@ use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::Message as Frame;
 
 pub const APP: u64 = 1000;
+/// The bot's username: with a space, as many bots have.
+pub const BOT_NAME: &str = "Voidmate Chess";
 pub const GUILD: u64 = 2000;
 pub const CHANNEL: u64 = 3000;
 
@@ -470,7 +472,7 @@ async fn serve_gateway(
                         *state.identify.lock().unwrap() = Some(v["d"].clone());
                         seq += 1;
                         ws.send(send(json!({"op": 0, "s": seq, "t": "READY", "d": {
-                            "v": 10, "user": user(APP, "voidmate"), "guilds": [],
+                            "v": 10, "user": user(APP, BOT_NAME), "guilds": [],
                             "session_id": "fake-session", "resume_gateway_url": state.gateway_url,
                             "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0},
                         }}))).await.unwrap();

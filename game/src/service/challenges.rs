@@ -8,17 +8,14 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
-        opponent: &str,
+        me: &Player,
+        opponent: &Player,
         variant: Option<String>,
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
         level: Option<u8>,
         mode: Option<ProgramMode>,
     ) -> Result<Done, Failure> {
-        if opponent.is_empty() {
-            return refuse("Challenge whom? For example: `challenge @bob void`.");
-        }
         if opponent == me {
             return refuse(
                 "You cannot challenge yourself. Challenge another player with `challenge @name`.",
@@ -38,7 +35,7 @@ impl Core {
                 mode.code()
             ));
         }
-        if self.is_bot(opponent) {
+        if self.is_bot(opponent.id.as_str()) {
             if mode != ProgramMode::Default {
                 return refuse(
                     "I play Super Chess 16x16 in the default mode only: the rules engine that judges the game would also know a private program, so I do not play programmed games.",
@@ -51,11 +48,12 @@ impl Core {
         if level.is_some() {
             return refuse(format!(
                 "A level is for games against me: `challenge @{} {} 3`.",
-                self.bot_names
+                self.bots
                     .read()
                     .expect("not poisoned")
-                    .first()
-                    .cloned()
+                    .iter()
+                    .find(|b| b.id.platform() == me.id.platform())
+                    .map(|b| b.name.clone())
                     .unwrap_or_else(|| "voidmate".into()),
                 rules.name()
             ));
@@ -64,7 +62,8 @@ impl Core {
             if c.challenger == me {
                 return refuse(format!(
                     "You already have a challenge waiting for {} here. Wait for an answer, or withdraw it with `decline @{}`.",
-                    c.challenged, c.challenged
+                    c.challenged(),
+                    c.challenged()
                 ));
             }
             if c.challenger == opponent && c.challenged == me {
@@ -83,8 +82,8 @@ impl Core {
         store::insert_challenge(
             tx,
             ch,
-            me,
-            opponent,
+            me.id.as_str(),
+            opponent.id.as_str(),
             rules.name(),
             &time.code(),
             color_name,
@@ -102,36 +101,53 @@ impl Core {
             "Player 2" => "Player 2; you would move first".to_string(),
             other => other.to_string(),
         };
-        let programs = match mode {
-            ProgramMode::Default => String::new(),
-            ProgramMode::Symmetric => format!(
-                " Both sides would use one reprogrammed roster: {me}, write it with `program N: jump 2,1 ...` (`help program`); @{opponent}, your `accept` agrees to it."
+        let mut text = Text::new().mention(opponent).say(format!(
+            ", {me} challenges you to {} ({time}{}); {me} would play {side}.",
+            rules.title(),
+            match mode {
+                ProgramMode::Default => "",
+                ProgramMode::Symmetric => ", one programmed roster for both",
+                ProgramMode::Private => ", private programs",
+            },
+        ));
+        match mode {
+            ProgramMode::Default => {}
+            ProgramMode::Symmetric => {
+                text.push_str(&format!(
+                    " Both sides would use one reprogrammed roster: {me}, write it with `program N: jump 2,1 ...` (`help program`); "
+                ));
+                text.push_mention(opponent);
+                text.push_str(", your `accept` agrees to it.");
+            }
+            ProgramMode::Private => text.push_str(
+                " Each side would program its own pieces, in secret, after the challenge is accepted.",
             ),
-            ProgramMode::Private => " Each side would program its own pieces, in secret, after the challenge is accepted.".to_string(),
+        }
+        let how = if opponent.name.contains(char::is_whitespace) {
+            "someone".to_string()
+        } else {
+            format!("@{}", opponent.name)
         };
         Ok(Done {
             engine: None,
-            text: format!(
-                "@{opponent}, {me} challenges you to {} ({time}{}); {me} would play {side}.{programs}{} Answer with `accept` or `decline`.",
-                rules.title(),
-                match mode {
-                    ProgramMode::Default => "",
-                    ProgramMode::Symmetric => ", one programmed roster for both",
-                    ProgramMode::Private => ", private programs",
-                },
+            text: text.say(format!(
+                "{} Answer with `accept` or `decline`.",
                 if picked {
                     format!(
-                        " No game was named, so it is {}, our flagship, on a {} board (`variants` lists the others; `challenge @{opponent} standard` for chess).",
+                        " No game was named, so it is {}, our flagship, on a {} board (`variants` lists the others; `challenge {how} standard` for chess).",
                         rules.title(),
                         rules.size()
                     )
                 } else {
                     String::new()
                 },
-            ),
+            )),
             picture: None,
-            actions: vec![Action::AnswerChallenge { challenger: me.to_string(), to: opponent.to_string() }],
-            mentions: vec![opponent.to_string()],
+            actions: vec![Action::AnswerChallenge {
+                challenger: me.clone(),
+                to: opponent.id.clone(),
+            }],
+            notify: vec![opponent.clone()],
         })
     }
 
@@ -142,8 +158,8 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
-        bot: &str,
+        me: &Player,
+        bot: &Player,
         rules: &'static voidmate_rules::Rules,
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
@@ -152,40 +168,48 @@ impl Core {
         let level = level.unwrap_or(self.engine_cfg.default_level).clamp(1, 5);
         let time = time.unwrap_or(TimeControl::None);
         let (white, black) = if color == Some(ColorChoice::Black) {
-            (bot.to_string(), me.to_string())
+            (bot, me)
         } else {
-            (me.to_string(), bot.to_string())
+            (me, bot)
         };
         let start = Position::new(rules).fen();
-        let id =
-            store::insert_game(tx, ch, rules.name(), &white, &black, &start, &time.code()).await?;
+        let id = store::insert_game(
+            tx,
+            ch,
+            rules.name(),
+            white.id.as_str(),
+            black.id.as_str(),
+            &start,
+            &time.code(),
+        )
+        .await?;
         store::set_engine_level(tx, id, level as i64).await?;
         store::set_deadline(tx, id, self.deadline(&time.code())).await?;
         self.start_clocks(tx, id, &time.code()).await?;
         let row = store::game(tx, ch, id).await?.expect("just inserted");
         let g = self.load(tx, row).await?;
-        let first = g.name(g.pos.turn()).to_string();
-        let picture = self.picture(tx, ch, &g, me, None).await?;
+        let first = g.player(g.pos.turn());
+        let picture = self.picture(tx, ch, &g, &me.id, None).await?;
         let intro = format!(
             "Game #{id} begins: {}, {white} ({}) vs {black} ({}), {time}; I play at level {level}.",
             rules.title(),
             g.side(Color::White),
             g.side(Color::Black),
         );
-        if first == me {
+        if &first == me {
             return Ok(Done {
                 engine: None,
-                text: format!("{intro} {me}, your move."),
+                text: format!("{intro} {me}, your move.").into(),
                 picture: Some(picture),
-                mentions: vec![me.to_string()],
+                notify: vec![me.clone()],
                 actions: Vec::new(),
             });
         }
         Ok(Done {
             engine: Some(id),
-            text: intro,
+            text: intro.into(),
             picture: Some(picture),
-            mentions: Vec::new(),
+            notify: Vec::new(),
             actions: Vec::new(),
         })
     }
@@ -194,13 +218,13 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
-        from: Option<String>,
+        me: &Player,
+        from: Option<Player>,
     ) -> Result<Done, Failure> {
         let waiting: Vec<_> = store::pending_challenges(tx, ch)
             .await?
             .into_iter()
-            .filter(|c| c.challenged == me && from.as_ref().is_none_or(|f| &c.challenger == f))
+            .filter(|c| c.challenged == me && from.as_ref().is_none_or(|f| c.challenger == f))
             .collect();
         let c = match waiting.as_slice() {
             [] => {
@@ -211,9 +235,9 @@ impl Core {
             }
             [one] => one.clone(),
             many => {
-                let names: Vec<&str> = many.iter().map(|c| c.challenger.as_str()).collect();
+                let names: Vec<String> = many.iter().map(|c| c.challenger().name).collect();
                 return refuse(format!(
-                    "Several players challenged you: {}. Say which, like `accept @{}`.",
+                    "Several players challenged you: {}. Say which, like `accept @{}`, or use the buttons.",
                     names.join(", "),
                     names[0]
                 ));
@@ -222,17 +246,17 @@ impl Core {
         let rules =
             voidmate_rules::variant(&c.variant).map_err(|e| Failure::User(format!("{e}.")))?;
         let (white, black) = if c.challenger_color == "black" {
-            (me.to_string(), c.challenger.clone())
+            (me.clone(), c.challenger())
         } else {
-            (c.challenger.clone(), me.to_string())
+            (c.challenger(), me.clone())
         };
         let start = Position::new(rules).fen();
         let id = store::insert_game(
             tx,
             ch,
             rules.name(),
-            &white,
-            &black,
+            white.id.as_str(),
+            black.id.as_str(),
             &start,
             &c.time_control,
         )
@@ -261,31 +285,32 @@ impl Core {
             g.side(Color::White),
             g.side(Color::Black)
         );
-        let picture = self.picture(tx, ch, &g, &white, None).await?;
+        let picture = self.picture(tx, ch, &g, &white.id, None).await?;
         if mode == ProgramMode::Private {
             return Ok(Done {
                 engine: None,
                 text: format!(
                     "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
                     rules.title()
-                ),
+                ).into(),
                 picture: Some(picture),
-                mentions: vec![white.clone(), black.clone()],
+                notify: vec![white.clone(), black.clone()],
                 actions: Vec::new(),
             });
         }
         store::set_deadline(tx, id, self.deadline(&c.time_control)).await?;
         self.start_clocks(tx, id, &c.time_control).await?;
         // Usually White; in Suicide Void Chess Black places the void first.
-        let first = g.name(g.pos.turn()).to_string();
+        let first = g.player(g.pos.turn());
         Ok(Done {
             engine: None,
             text: format!(
                 "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
                 rules.title()
-            ),
+            )
+            .into(),
             picture: Some(picture),
-            mentions: vec![first.clone()],
+            notify: vec![first],
             actions: Vec::new(),
         })
     }
@@ -294,8 +319,8 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
-        other: Option<String>,
+        me: &Player,
+        other: Option<Player>,
     ) -> Result<Done, Failure> {
         let mine: Vec<_> = store::pending_challenges(tx, ch)
             .await?
@@ -304,7 +329,7 @@ impl Core {
             .filter(|c| {
                 other
                     .as_ref()
-                    .is_none_or(|o| &c.challenger == o || &c.challenged == o)
+                    .is_none_or(|o| c.challenger == o || c.challenged == o)
             })
             .collect();
         let c = match mine.as_slice() {
@@ -320,15 +345,15 @@ impl Core {
             store::close_challenge(tx, c.id, "withdrawn", None).await?;
             Ok(Done::text(format!(
                 "{me} withdraws the challenge to {}.",
-                c.challenged
+                c.challenged()
             )))
         } else {
             store::close_challenge(tx, c.id, "declined", None).await?;
             Ok(Done {
                 engine: None,
-                text: format!("{me} declines {}'s challenge.", c.challenger),
+                text: format!("{me} declines {}'s challenge.", c.challenger()).into(),
                 picture: None,
-                mentions: vec![c.challenger.clone()],
+                notify: vec![c.challenger()],
                 actions: Vec::new(),
             })
         }

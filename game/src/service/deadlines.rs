@@ -24,7 +24,7 @@ impl Core {
                 continue;
             };
             let mover = g.pos.turn();
-            let (to_move, other) = (g.name(mover).to_string(), g.name(!mover).to_string());
+            let (to_move, other) = (g.player(mover), g.player(!mover));
             if now >= deadline {
                 let result = if mover == Color::White { "0-1" } else { "1-0" };
                 store::finish(&mut tx, g.row.id, result, "time forfeit").await?;
@@ -33,14 +33,14 @@ impl Core {
                     "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).",
                     g.row.id
                 );
-                store::queue_notice(&mut tx, &channel, &text, &[to_move, other]).await?;
+                store::queue_notice(&mut tx, &channel, &text.into(), &[to_move, other]).await?;
             } else if !g.row.reminded && deadline - now <= period / 4 {
                 store::mark_reminded(&mut tx, g.row.id).await?;
-                let text = format!(
-                    "@{to_move}, it is your move in game #{} against {other}; time runs out in {}.",
+                let text = Text::new().mention(&to_move).say(format!(
+                    ", it is your move in game #{} against {other}; time runs out in {}.",
                     g.row.id,
                     human_duration(deadline - now, self.settings.day_seconds)
-                );
+                ));
                 store::queue_notice(&mut tx, &channel, &text, &[to_move]).await?;
             }
         }
@@ -76,7 +76,7 @@ impl Core {
                 continue;
             };
             if left <= 0 {
-                let (loser, winner) = (g.name(mover).to_string(), g.name(!mover).to_string());
+                let (loser, winner) = (g.player(mover), g.player(!mover));
                 match self.flag_fell(&mut tx, g).await {
                     Ok(done) => {
                         store::queue_notice(&mut tx, &channel, &done.text, &[loser, winner]).await?
@@ -86,12 +86,12 @@ impl Core {
                 }
             } else if !g.row.low_time_warned && left <= low_time_ms(minutes) {
                 store::mark_low_time_warned(&mut tx, g.row.id).await?;
-                let who = g.name(mover).to_string();
-                let text = format!(
-                    "@{who}, you have {} left on your clock in game #{}.",
+                let who = g.player(mover);
+                let text = Text::new().mention(&who).say(format!(
+                    ", you have {} left on your clock in game #{}.",
                     clock_face(left),
                     g.row.id
-                );
+                ));
                 store::queue_notice(&mut tx, &channel, &text, &[who]).await?;
             }
         }

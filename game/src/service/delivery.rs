@@ -72,14 +72,9 @@ impl Core {
                 id: row.id,
                 channel: row.channel,
                 reply: Reply {
-                    text: row.text,
+                    text: Text::from_stored(row.text, &row.text_mentions),
                     image,
-                    mentions: row
-                        .mentions
-                        .split('\n')
-                        .filter(|m| !m.is_empty())
-                        .map(String::from)
-                        .collect(),
+                    notify: crate::contract::players_from_stored(&row.mentions),
                     actions: Vec::new(),
                     is_error: false,
                 },
@@ -97,7 +92,10 @@ impl Core {
         if g.moves.len() as i64 != ply {
             return None;
         }
-        let picture = self.picture(&mut read, ch, &g, "", None).await.ok()?;
+        let picture = self
+            .picture(&mut read, ch, &g, &PlayerId::from_stored(""), None)
+            .await
+            .ok()?;
         drop(read);
         finish_reply(Done {
             picture: Some(picture),

@@ -70,12 +70,13 @@ impl Core {
         row.status == "active" && !waiting && self.is_bot(mover)
     }
 
-    pub(super) fn is_bot(&self, name: &str) -> bool {
-        self.bot_names
+    /// Whether the player with this id is the bot itself.
+    pub(super) fn is_bot(&self, id: &str) -> bool {
+        self.bots
             .read()
             .expect("not poisoned")
             .iter()
-            .any(|n| n == name.trim_start_matches('@'))
+            .any(|b| b.id.as_str() == id)
     }
 
     /// The engine's move in game `id`, played in a transaction of its own
@@ -95,8 +96,8 @@ impl Core {
         };
         let g = self.load(&mut read, row).await?;
         drop(read);
-        let bot = g.name(g.pos.turn()).to_string();
-        if g.row.status != "active" || !self.is_bot(&bot) {
+        let bot = g.player(g.pos.turn());
+        if g.row.status != "active" || !self.is_bot(bot.id.as_str()) {
             return refuse("it is not my move");
         }
         let level = g
@@ -130,7 +131,7 @@ impl Core {
         let ply = g.moves.len() as i64 + 1;
         let done = self.play(&mut tx, ch, &bot, g, &coordinate).await?;
         if announce {
-            store::queue_board_notice(&mut tx, ch, &done.text, &done.mentions, id, ply).await?;
+            store::queue_board_notice(&mut tx, ch, &done.text, &done.notify, id, ply).await?;
         }
         tx.commit().await?;
         Ok(done)

@@ -18,8 +18,8 @@ impl Core {
                 tracing::error!(
                     event = %ev.event_id,
                     channel = %ev.channel,
-                    author = %ev.author,
-                    text = ?ev.text,
+                    author = %ev.author.id,
+                    text = ?ev.text(),
                     "handling an event panicked: {why}"
                 );
                 if let Err(e) = self.remember_only(&ev.event_id).await {
@@ -32,14 +32,17 @@ impl Core {
     }
 
     pub(super) async fn handle_event(&self, ev: &Incoming) -> Option<Reply> {
-        let chars = ev.text.chars().count();
+        let chars = ev.text().chars().count();
         if chars > self.settings.max_message_chars {
             return Some(error_reply(format!(
                 "That message is too long for me ({chars} characters; commands are at most {}).",
                 self.settings.max_message_chars
             )));
         }
-        let parsed = command::parse(&ev.text);
+        let parsed = match &ev.input {
+            Input::Line(line) => command::parse(line),
+            Input::Command(cmd) => Ok(cmd.clone()),
+        };
         if !ev.addressed && !matches!(parsed, Ok(Command::Bare { .. })) {
             return None;
         }
@@ -70,6 +73,10 @@ impl Core {
         if let Err(e) = store::unpark_channel(&mut *tx, &ev.channel).await {
             return Some(db_failure(e));
         }
+        // Names as seen now: a rename shows in the next reply.
+        if let Err(e) = see_players(&mut tx, ev).await {
+            return Some(db_failure(e));
+        }
         // Boxed: a command's state machine is large, and the future of an
         // event must stay small enough for any worker's stack.
         let result = match parsed {
@@ -89,14 +96,16 @@ impl Core {
                     // The bot's answer comes in the same reply.
                     match Box::pin(self.engine_turn(ev.channel.as_str(), id, false)).await {
                         Ok(reply) => {
-                            let answer = reply
-                                .text
-                                .split_once(": ")
-                                .map(|(_, rest)| rest.to_string())
-                                .unwrap_or(reply.text);
-                            done.text = format!("{} {answer}", done.text);
+                            // "Game #3: Voidmate plays ..." follows the
+                            // reply that led to it, without its heading.
+                            let answer = match reply.text.split_once(": ") {
+                                Some((head, _)) => reply.text.tail(head.len() + 2),
+                                None => reply.text,
+                            };
+                            done.text.push_str(" ");
+                            done.text.push_text(&answer);
                             done.picture = reply.picture.or(done.picture);
-                            done.mentions = reply.mentions;
+                            done.notify = reply.notify;
                         }
                         Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
                             tracing::warn!(game = id, channel = %ev.channel, "engine move failed: {why}");
@@ -149,10 +158,12 @@ impl Core {
         let store = self.store.clone();
         let event_id = ev.event_id.clone();
         let channel = ev.channel.clone();
+        let seen = ev.clone();
         let record = tokio::spawn(async move {
             let mut tx = store.begin().await?;
             store::record_event(&mut tx, &event_id).await?;
             store::unpark_channel(&mut *tx, &channel).await?;
+            see_players(&mut tx, &seen).await?;
             tx.commit().await
         });
         // Usually done at once; a redelivery right behind it is then
@@ -177,7 +188,7 @@ impl Core {
         ev: &Incoming,
         cmd: Command,
     ) -> Result<Done, Failure> {
-        let me = ev.author.as_str();
+        let me = &ev.author;
         let ch = ev.channel.as_str();
         match cmd {
             Command::Challenge {
@@ -188,11 +199,28 @@ impl Core {
                 level,
                 mode,
             } => {
+                let opponent = self.resolve(tx, ev, &opponent).await?;
                 self.challenge(tx, ch, me, &opponent, variant, time, color, level, mode)
                     .await
             }
-            Command::Accept { challenger } => self.accept(tx, ch, me, challenger).await,
-            Command::Decline { other } => self.decline(tx, ch, me, other).await,
+            Command::Accept { challenger } => {
+                let from = match challenger {
+                    None => None,
+                    Some(who) => Some(self.resolve(tx, ev, &who).await.map_err(|_| {
+                        Failure::User(format!("{who} has not challenged you here."))
+                    })?),
+                };
+                self.accept(tx, ch, me, from).await
+            }
+            Command::Decline { other } => {
+                let other = match other {
+                    None => None,
+                    Some(who) => Some(self.resolve(tx, ev, &who).await.map_err(|_| {
+                        Failure::User(format!("You have no challenge with {who} here."))
+                    })?),
+                };
+                self.decline(tx, ch, me, other).await
+            }
             Command::Move { text, game } => {
                 let g = self.pick(tx, ch, me, game, true).await?;
                 self.play(tx, ch, me, g, &text).await
@@ -201,12 +229,12 @@ impl Core {
             Command::Board { game } => {
                 let g = self.pick_any(tx, ch, me, game).await?;
                 let text = format!("{}: {}.", g.title(), g.status());
-                let picture = self.picture(tx, ch, &g, me, None).await?;
+                let picture = self.picture(tx, ch, &g, &me.id, None).await?;
                 Ok(Done {
                     engine: None,
-                    text,
+                    text: text.into(),
                     picture: Some(picture),
-                    mentions: vec![],
+                    notify: vec![],
                     actions: Vec::new(),
                 })
             }
@@ -215,7 +243,7 @@ impl Core {
             }
             Command::Resign { game } => {
                 let g = self.pick(tx, ch, me, game, true).await?;
-                let color = g.player_color(me).expect("own game");
+                let color = g.player_color(&me.id).expect("own game");
                 let result = if color == Color::White { "0-1" } else { "1-0" };
                 store::finish(tx, g.row.id, result, "resignation").await?;
                 Ok(Done::text(format!(
@@ -260,4 +288,66 @@ impl Core {
             Command::Colour { colour, game } => self.colour(tx, ch, me, colour, game).await,
         }
     }
+}
+
+impl Core {
+    /// Who a command names: a player the adapter resolved (a mention, a
+    /// slash command's user option), the bot, or someone seen before on
+    /// the author's platform under that name.
+    pub(super) async fn resolve(
+        &self,
+        tx: &mut Tx,
+        ev: &Incoming,
+        who: &Someone,
+    ) -> Result<Player, Failure> {
+        let written = match who {
+            Someone::Known(p) => return Ok(p.clone()),
+            Someone::Named(w) => w.as_str(),
+        };
+        if written.is_empty() {
+            return refuse("Challenge whom? For example: `challenge @bob void`.");
+        }
+        let bare = written.trim_start_matches('@');
+        if let Some(m) = ev
+            .mentions
+            .iter()
+            .find(|m| m.written == written || m.written.trim_start_matches('@') == bare)
+        {
+            return Ok(m.who.clone());
+        }
+        let platform = ev.author.id.platform();
+        let bot = self
+            .bots
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .find(|b| {
+                b.id.platform() == platform
+                    && (b.name.eq_ignore_ascii_case(bare)
+                        || b.id.local() == bare
+                        || b.id.local() == written)
+            })
+            .cloned();
+        if let Some(bot) = bot {
+            return Ok(bot);
+        }
+        match store::players_named(tx, platform, bare).await?.as_slice() {
+            [one] => Ok(one.clone()),
+            [] => refuse(format!(
+                "I do not know who `{bare}` is. Mention them (type @ and pick them) so that I know whom you mean."
+            )),
+            _ => refuse(format!(
+                "Several people here go by `{bare}`. Mention the one you mean (type @ and pick them)."
+            )),
+        }
+    }
+}
+
+/// Records the names of the author and of everyone the event names.
+async fn see_players(tx: &mut Tx, ev: &Incoming) -> Result<(), sqlx::Error> {
+    store::see_player(tx, &ev.author).await?;
+    for m in &ev.mentions {
+        store::see_player(tx, &m.who).await?;
+    }
+    Ok(())
 }

@@ -82,7 +82,7 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         game: GameRef,
         mine: bool,
     ) -> Result<Game, Failure> {
@@ -90,6 +90,7 @@ impl Core {
             let Some(row) = store::game(tx, ch, id).await? else {
                 return refuse(format!("There is no game #{id} in this channel."));
             };
+            let me = me.id.as_str();
             if mine && row.white != me && row.black != me {
                 return refuse(format!("You are not playing in game #{id}."));
             }
@@ -104,7 +105,7 @@ impl Core {
         let active = store::active_games(tx, ch).await?;
         let own: Vec<GameRow> = active
             .iter()
-            .filter(|g| g.white == me || g.black == me)
+            .filter(|g| g.white == me.id.as_str() || g.black == me.id.as_str())
             .cloned()
             .collect();
         let candidates = if mine || !own.is_empty() { own } else { active };
@@ -117,7 +118,11 @@ impl Core {
             n => {
                 let list: Vec<String> = candidates
                     .iter()
-                    .map(|g| format!("#{} {} vs {} ({})", g.id, g.white, g.black, g.variant))
+                    .map(|g| {
+                        let white = Player::stored(&g.white, g.white_name.clone());
+                        let black = Player::stored(&g.black, g.black_name.clone());
+                        format!("#{} {white} vs {black} ({})", g.id, g.variant)
+                    })
                     .collect();
                 refuse(format!(
                     "There are {n} games here: {}. Add the game number, like `board #{}`.",
@@ -133,12 +138,12 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         game: GameRef,
     ) -> Result<Game, Failure> {
         match self.pick(tx, ch, me, game, false).await {
             Err(Failure::User(msg)) if game.is_none() => {
-                match store::latest_game(tx, ch, me).await? {
+                match store::latest_game(tx, ch, me.id.as_str()).await? {
                     Some(row) => self.load(tx, row).await,
                     None => Err(Failure::User(msg)),
                 }
@@ -159,7 +164,7 @@ impl Core {
         tx: &mut Tx,
         ch: &str,
         g: &Game,
-        viewer: &str,
+        viewer: &PlayerId,
         select: Option<Square>,
     ) -> Result<Picture, Failure> {
         let orientation = g.player_color(viewer).unwrap_or_else(|| g.pos.turn());
@@ -173,9 +178,9 @@ impl Core {
         let board = BoardCard {
             game: g.row.id,
             variant: g.pos.rules().title().to_string(),
-            white: g.row.white.clone(),
-            black: g.row.black.clone(),
-            to_move: (!finished).then(|| g.name(g.pos.turn()).to_string()),
+            white: g.name(Color::White),
+            black: g.name(Color::Black),
+            to_move: (!finished).then(|| g.name(g.pos.turn())),
             last_move: g.moves.last().map(|m| m.san.clone()),
             result: finished.then(|| g.status()),
             time_control: TimeControl::parse(&g.row.time_control)
@@ -192,8 +197,8 @@ impl Core {
                 select,
                 arrows: Vec::new(),
                 caption: Some(Caption {
-                    white: g.row.white.clone(),
-                    black: g.row.black.clone(),
+                    white: g.name(Color::White),
+                    black: g.name(Color::Black),
                     status,
                     sides: (g.kind() == GameKind::Super16)
                         .then(|| [g.side(Color::White).into(), g.side(Color::Black).into()]),

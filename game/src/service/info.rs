@@ -27,7 +27,9 @@ impl Core {
                     let _ = writeln!(
                         text,
                         "#{} {} vs {}: damaged record",
-                        row.id, row.white, row.black
+                        row.id,
+                        Player::stored(&row.white, row.white_name.clone()),
+                        Player::stored(&row.black, row.black_name.clone())
                     );
                 }
             }
@@ -36,7 +38,10 @@ impl Core {
             let _ = writeln!(
                 text,
                 "Challenge: {} invites {} to {} ({}), waiting",
-                c.challenger, c.challenged, c.variant, c.time_control
+                c.challenger(),
+                c.challenged(),
+                c.variant,
+                c.time_control
             );
         }
         Ok(Done::text(text.trim_end()))
@@ -93,9 +98,9 @@ impl Core {
         };
         Ok(Done {
             engine: None,
-            text,
+            text: text.into(),
             picture,
-            mentions: vec![],
+            notify: vec![],
             actions: Vec::new(),
         })
     }

@@ -7,14 +7,14 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         answer: Answer,
         game: GameRef,
     ) -> Result<Done, Failure> {
         let g = self.pick(tx, ch, me, game, true).await?;
-        let color = g.player_color(me).expect("own game");
-        let opponent = g.name(!color).to_string();
-        if self.is_bot(&opponent) {
+        let color = g.player_color(&me.id).expect("own game");
+        let opponent = g.player(!color);
+        if self.is_bot(opponent.id.as_str()) {
             return refuse(format!(
                 "I play game #{} to the end: no draw offers. You may `resign`.",
                 g.row.id
@@ -24,28 +24,30 @@ impl Core {
         let offer_by = g.row.draw_offer_by.clone().filter(|_| standing);
         let id = g.row.id;
         match (answer, offer_by.as_deref()) {
-            (Answer::Ask, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
+            (Answer::Ask, Some(by)) if by == opponent.id.as_str() => self.agree_draw(tx, id).await,
             (Answer::Ask, Some(_)) => {
                 refuse("You have already offered a draw; it stands until the next move.")
             }
             (Answer::Ask, None) => {
-                store::set_request(tx, id, Request::Draw, Some(me), g.ply()).await?;
+                store::set_request(tx, id, Request::Draw, Some(me.id.as_str()), g.ply()).await?;
                 Ok(Done {
             engine: None,
-                    text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`."),
+                    text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`.").into(),
                     picture: None,
-                    actions: vec![Action::AnswerDraw { game: id, to: opponent.clone() }],
-                    mentions: vec![opponent],
+                    actions: vec![Action::AnswerDraw { game: id, to: opponent.id.clone() }],
+                    notify: vec![opponent],
                 })
             }
-            (Answer::Accept, Some(by)) if by == opponent => self.agree_draw(tx, id).await,
-            (Answer::Decline, Some(by)) if by == opponent => {
+            (Answer::Accept, Some(by)) if by == opponent.id.as_str() => {
+                self.agree_draw(tx, id).await
+            }
+            (Answer::Decline, Some(by)) if by == opponent.id.as_str() => {
                 store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
                 Ok(Done {
                     engine: None,
-                    text: format!("{me} declines the draw in game #{id}."),
+                    text: format!("{me} declines the draw in game #{id}.").into(),
                     picture: None,
-                    mentions: vec![opponent],
+                    notify: vec![opponent],
                     actions: Vec::new(),
                 })
             }
@@ -60,12 +62,12 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         text: Option<String>,
         game: GameRef,
     ) -> Result<Done, Failure> {
         let g = self.pick(tx, ch, me, game, true).await?;
-        let color = g.player_color(me).expect("own game");
+        let color = g.player_color(&me.id).expect("own game");
         let id = g.row.id;
         if g.pos.turn() != color {
             return refuse(format!(
@@ -123,8 +125,9 @@ impl Core {
                     store::finish(tx, id, "1/2-1/2", "99-move rule (claimed)").await?;
                     done.text = format!(
                         "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2)."
-                    );
-                    done.mentions.clear();
+                    )
+                    .into();
+                    done.notify.clear();
                     if let Some(p) = done.picture.as_mut() {
                         if let Some(c) = p.opts.caption.as_mut() {
                             c.status = result.into();
@@ -160,14 +163,14 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         answer: Answer,
         game: GameRef,
     ) -> Result<Done, Failure> {
         let mut g = self.pick(tx, ch, me, game, true).await?;
-        let color = g.player_color(me).expect("own game");
-        let opponent = g.name(!color).to_string();
-        if self.is_bot(&opponent) {
+        let color = g.player_color(&me.id).expect("own game");
+        let opponent = g.player(!color);
+        if self.is_bot(opponent.id.as_str()) {
             return refuse(format!(
                 "I do not take moves back in game #{}: play on, or `resign` and challenge me again.",
                 g.row.id
@@ -178,7 +181,7 @@ impl Core {
         let request_by = g.row.undo_by.clone().filter(|_| standing);
         // Every arm but an answer to the opponent's request returns here.
         match (&answer, request_by.as_deref()) {
-            (Answer::Ask | Answer::Accept, Some(by)) if by == opponent => {}
+            (Answer::Ask | Answer::Accept, Some(by)) if by == opponent.id.as_str() => {}
             (Answer::Ask, Some(_)) => {
                 return refuse(
                     "You have already asked to take back the last move; wait for an answer.",
@@ -188,25 +191,25 @@ impl Core {
                 if g.moves.is_empty() {
                     return refuse(format!("There is no move to take back in game #{id}."));
                 }
-                store::set_request(tx, id, Request::Undo, Some(me), g.ply()).await?;
+                store::set_request(tx, id, Request::Undo, Some(me.id.as_str()), g.ply()).await?;
                 return Ok(Done {
             engine: None,
                     text: format!(
                         "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
                         g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
-                    ),
+                    ).into(),
                     picture: None,
-                    actions: vec![Action::AnswerUndo { game: id, to: opponent.clone() }],
-                    mentions: vec![opponent],
+                    actions: vec![Action::AnswerUndo { game: id, to: opponent.id.clone() }],
+                    notify: vec![opponent],
                 });
             }
-            (Answer::Decline, Some(by)) if by == opponent => {
+            (Answer::Decline, Some(by)) if by == opponent.id.as_str() => {
                 store::set_request(tx, id, Request::Undo, None, g.ply()).await?;
                 return Ok(Done {
                     engine: None,
-                    text: format!("{me} declines the takeback in game #{id}."),
+                    text: format!("{me} declines the takeback in game #{id}.").into(),
                     picture: None,
-                    mentions: vec![opponent],
+                    notify: vec![opponent],
                     actions: Vec::new(),
                 });
             }
@@ -232,16 +235,17 @@ impl Core {
         }
         g.pos = pos;
         g.last = prev;
-        let next = g.name(g.pos.turn()).to_string();
-        let picture = self.picture(tx, ch, &g, me, None).await?;
+        let next = g.player(g.pos.turn());
+        let picture = self.picture(tx, ch, &g, &me.id, None).await?;
         Ok(Done {
             engine: None,
             text: format!(
                 "{} is taken back in game #{id}. {next}, your move.",
                 last.san
-            ),
+            )
+            .into(),
             picture: Some(picture),
-            mentions: vec![next],
+            notify: vec![next],
             actions: Vec::new(),
         })
     }

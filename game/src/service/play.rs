@@ -7,17 +7,17 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         mut g: Game,
         text: &str,
     ) -> Result<Done, Failure> {
-        let color = g.player_color(me).expect("own game");
+        let color = g.player_color(&me.id).expect("own game");
         let waiting = g.awaiting_programs();
         if !waiting.is_empty() {
             return refuse(format!(
                 "Game #{} has not begun: I am waiting for the program of {}, sent to me privately (`program #{} ...` in a direct message).",
                 g.row.id,
-                waiting.join(" and "),
+                and_list(&waiting),
                 g.row.id
             ));
         }
@@ -52,7 +52,17 @@ impl Core {
         let coordinate = g.pos.coordinate(&mv);
         g.pos.play_unchecked(&mv);
         let ply = g.ply() + 1;
-        if !store::append_move(tx, &g.row, ply, &san, &coordinate, me, &g.pos.fen()).await? {
+        if !store::append_move(
+            tx,
+            &g.row,
+            ply,
+            &san,
+            &coordinate,
+            me.id.as_str(),
+            &g.pos.fen(),
+        )
+        .await?
+        {
             return refuse(format!(
                 "Game #{} changed while I read your move (another command came first). Look at the `board` and try again.",
                 g.row.id
@@ -66,7 +76,7 @@ impl Core {
         g.last = Some((mv.from, mv.to));
         let next = g.pos.turn();
         let mut text = format!("#{}: {me} played {san}.", g.row.id);
-        let mut mentions = Vec::new();
+        let mut notify = Vec::new();
         let mut engine = None;
         let over = g.pos.outcome();
         if let (Some(inc), Some(left)) = (increment, left) {
@@ -97,11 +107,11 @@ impl Core {
             // The board drawn below shows the new move's time.
             g.row.deadline_at = deadline.map(|d| d.at);
             g.row.reminded = false;
-            if self.is_bot(g.name(next)) {
+            if self.is_bot(&g.row.seat(next)) {
                 engine = Some(g.row.id);
             } else {
                 let _ = write!(text, " {}, your move.", g.name(next));
-                mentions.push(g.name(next).to_string());
+                notify.push(g.player(next));
             }
             if let Some(c) = g.clocks_text() {
                 let _ = write!(text, " {}{}.", c[..1].to_uppercase(), &c[1..]);
@@ -115,14 +125,12 @@ impl Core {
                 );
             }
         }
-        let picture = self
-            .picture(tx, ch, &g, g.name(next).to_string().as_str(), None)
-            .await?;
+        let picture = self.picture(tx, ch, &g, &g.player(next).id, None).await?;
         Ok(Done {
             engine,
-            text,
+            text: text.into(),
             picture: Some(picture),
-            mentions,
+            notify,
             actions: Vec::new(),
         })
     }
@@ -146,9 +154,10 @@ impl Core {
                 g.row.id,
                 g.name(loser),
                 g.name(!loser)
-            ),
+            )
+            .into(),
             picture: None,
-            mentions: vec![g.name(loser).to_string(), g.name(!loser).to_string()],
+            notify: vec![g.player(loser), g.player(!loser)],
             actions: Vec::new(),
         })
     }
@@ -171,7 +180,7 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         text: &str,
         game: GameRef,
         addressed: bool,
@@ -199,7 +208,7 @@ impl Core {
         let mut waiting = Vec::new();
         for row in mine {
             let g = self.load(tx, row).await?;
-            if g.player_color(me) == Some(g.pos.turn()) {
+            if g.player_color(&me.id) == Some(g.pos.turn()) {
                 to_move.push(g);
             } else {
                 waiting.push(g);
@@ -225,7 +234,7 @@ impl Core {
                     if let Some(c) = waiting.iter().find(|c| c.challenged == me) {
                         refuse(format!(
                             "{} challenged you to {}: say `accept` to begin, then play {text}.",
-                            c.challenger,
+                            c.challenger(),
                             variants::by_name(&c.variant)
                                 .map(|r| r.title())
                                 .unwrap_or("a game")
@@ -233,7 +242,7 @@ impl Core {
                     } else if let Some(c) = waiting.iter().find(|c| c.challenger == me) {
                         refuse(format!(
                             "Your challenge to {} waits for their `accept`; play {text} once the game begins.",
-                            c.challenged
+                            c.challenged()
                         ))
                     } else {
                         refuse(format!(
@@ -264,7 +273,7 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         g: Game,
         text: &str,
     ) -> Result<Done, Failure> {
@@ -280,7 +289,7 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         private: bool,
         square: Option<String>,
         game: GameRef,
@@ -298,7 +307,7 @@ impl Core {
                     g.row.id, g.row.id
                 ));
             }
-            if g.player_color(me) != Some(g.pos.turn()) || !g.awaiting_programs().is_empty() {
+            if g.player_color(&me.id) != Some(g.pos.turn()) || !g.awaiting_programs().is_empty() {
                 return refuse(format!(
                     "I list the moves of game #{} only to the player to move, on their turn.",
                     g.row.id
@@ -360,12 +369,12 @@ impl Core {
         } else {
             text
         };
-        let picture = self.picture(tx, ch, &g, me, select).await?;
+        let picture = self.picture(tx, ch, &g, &me.id, select).await?;
         Ok(Done {
             engine: None,
-            text,
+            text: text.into(),
             picture: Some(picture),
-            mentions: vec![],
+            notify: vec![],
             actions: Vec::new(),
         })
     }
@@ -377,14 +386,14 @@ impl Core {
     pub async fn suggest_moves(
         &self,
         channel: &str,
-        author: &str,
+        author: &PlayerId,
         typed: &str,
         limit: usize,
     ) -> Vec<String> {
         isolate::isolated(self.suggestions(channel, author, typed, limit))
             .await
             .unwrap_or_else(|why| {
-                tracing::error!(channel, author, typed, "move suggestions panicked: {why}");
+                tracing::error!(channel, author = %author, typed, "move suggestions panicked: {why}");
                 Vec::new()
             })
     }
@@ -392,7 +401,7 @@ impl Core {
     pub(super) async fn suggestions(
         &self,
         channel: &str,
-        author: &str,
+        author: &PlayerId,
         typed: &str,
         limit: usize,
     ) -> Vec<String> {
@@ -407,7 +416,7 @@ impl Core {
         // Every keystroke asks: read the stored position, never a replay.
         for row in games
             .into_iter()
-            .filter(|g| g.white == author || g.black == author)
+            .filter(|g| g.white == author.as_str() || g.black == author.as_str())
         {
             let Ok(pos) = Self::stored_position(&row) else {
                 continue;
@@ -416,7 +425,7 @@ impl Core {
                 Color::White => &row.white,
                 Color::Black => &row.black,
             };
-            if mover != author {
+            if mover != author.as_str() {
                 continue;
             }
             for mv in pos.legal_moves().iter() {

@@ -9,7 +9,7 @@ impl Core {
     pub(super) async fn private_game(
         &self,
         tx: &mut Tx,
-        me: &str,
+        me: &Player,
         id: i64,
     ) -> Result<Game, Failure> {
         match store::game_anywhere(tx, id).await? {
@@ -25,7 +25,7 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         private: bool,
         text: Option<String>,
         game: GameRef,
@@ -50,8 +50,8 @@ impl Core {
                     ("symmetric", None) => {
                         return Ok(Done::text(format!(
                             "{}'s challenge to {} proposes for both sides: {}.",
-                            c.challenger,
-                            c.challenged,
+                            c.challenger(),
+                            c.challenged(),
                             c.program.as_deref().unwrap_or("default")
                         )))
                     }
@@ -60,22 +60,23 @@ impl Core {
                         store::set_challenge_program(tx, c.id, &roster).await?;
                         return Ok(Done {
                             engine: None,
-                            text: format!(
-                                "{me} proposes one roster for both sides: {roster}. @{}, `accept` to play with it, or `decline`.",
-                                c.challenged
-                            ),
+                            text: Text::from(format!(
+                                "{me} proposes one roster for both sides: {roster}. "
+                            ))
+                            .mention(&c.challenged())
+                            .say(", `accept` to play with it, or `decline`."),
                             picture: None,
-                            mentions: vec![c.challenged.clone()],
+                            notify: vec![c.challenged()],
                             actions: vec![Action::AnswerChallenge {
-                                challenger: me.to_string(),
-                                to: c.challenged.clone(),
+                                challenger: me.clone(),
+                                to: c.challenged().id,
                             }],
                         });
                     }
                     ("symmetric", Some(_)) => {
                         return refuse(format!(
                             "{} writes the roster of this challenge. If you want another, ask for it, or decline and challenge with yours.",
-                            c.challenger
+                            c.challenger()
                         ))
                     }
                     ("private", Some(_)) => {
@@ -121,7 +122,7 @@ impl Core {
     pub(super) async fn private_program(
         &self,
         tx: &mut Tx,
-        me: &str,
+        me: &Player,
         text: Option<String>,
         game: GameRef,
         read: impl Fn(&str) -> Result<Program, Failure>,
@@ -129,7 +130,7 @@ impl Core {
         let mut g = match game {
             Some(id) => self.private_game(tx, me, id).await?,
             None => {
-                let mut rows = store::private_games_of(tx, me).await?;
+                let mut rows = store::private_games_of(tx, me.id.as_str()).await?;
                 if text.is_some() {
                     rows.retain(|r| {
                         (r.white == me && r.program_white.is_none())
@@ -155,7 +156,7 @@ impl Core {
             }
         };
         let id = g.row.id;
-        let color = g.player_color(me).expect("a player of the game");
+        let color = g.player_color(&me.id).expect("a player of the game");
         if g.row.mode != "private" {
             return refuse(format!(
                 "Game #{id} does not use private programs; `program #{id}` in its channel shows its roster."
@@ -203,14 +204,15 @@ impl Core {
         // Both are in: the game begins, announced in its own channel.
         store::set_deadline(tx, id, self.deadline(&g.row.time_control)).await?;
         self.start_clocks(tx, id, &g.row.time_control).await?;
-        let first = g.name(g.pos.turn()).to_string();
+        let first = g.player(g.pos.turn());
         store::queue_notice(
             tx,
             &g.row.channel,
             &format!(
                 "Both programs are in: game #{id} begins. {first} ({}), your move.",
                 g.side(g.pos.turn())
-            ),
+            )
+            .into(),
             std::slice::from_ref(&first),
         )
         .await?;
@@ -224,13 +226,13 @@ impl Core {
         &self,
         tx: &mut Tx,
         ch: &str,
-        me: &str,
+        me: &Player,
         colour: Option<String>,
         game: GameRef,
     ) -> Result<Done, Failure> {
         let names: Vec<&str> = PieceColour::ALL.iter().map(|c| c.name()).collect();
         let mut g = self.pick(tx, ch, me, game, true).await?;
-        let side = g.player_color(me).expect("own game");
+        let side = g.player_color(&me.id).expect("own game");
         let Some(word) = colour else {
             return Ok(Done::text(format!(
                 "In game #{} your pieces are {} and {}'s are {}. Choose with `colour <name>`: {}.",
@@ -259,12 +261,12 @@ impl Core {
             Color::White => g.row.colour_white = Some(chosen.name().into()),
             Color::Black => g.row.colour_black = Some(chosen.name().into()),
         }
-        let picture = self.picture(tx, ch, &g, me, None).await?;
+        let picture = self.picture(tx, ch, &g, &me.id, None).await?;
         Ok(Done {
             engine: None,
-            text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id),
+            text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id).into(),
             picture: Some(picture),
-            mentions: vec![],
+            notify: vec![],
             actions: Vec::new(),
         })
     }

@@ -16,21 +16,28 @@ pub(super) struct Game {
 }
 
 impl Game {
-    pub(super) fn player_color(&self, user: &str) -> Option<Color> {
-        if self.row.white == user {
+    /// The side `user` plays, if they play in this game.
+    pub(super) fn player_color(&self, user: &PlayerId) -> Option<Color> {
+        if self.row.white == user.as_str() {
             Some(Color::White)
-        } else if self.row.black == user {
+        } else if self.row.black == user.as_str() {
             Some(Color::Black)
         } else {
             None
         }
     }
 
-    pub(super) fn name(&self, color: Color) -> &str {
+    /// Who plays `color`: their id, and the name they were last seen with.
+    pub(super) fn player(&self, color: Color) -> Player {
         match color {
-            Color::White => &self.row.white,
-            Color::Black => &self.row.black,
+            Color::White => Player::stored(&self.row.white, self.row.white_name.clone()),
+            Color::Black => Player::stored(&self.row.black, self.row.black_name.clone()),
         }
+    }
+
+    /// The name `color`'s player goes by, for replies.
+    pub(super) fn name(&self, color: Color) -> String {
+        self.player(color).name
     }
 
     pub(super) fn ply(&self) -> i64 {
@@ -50,16 +57,16 @@ impl Game {
 
     /// A private-programs game whose programs are not all in yet: no move
     /// may be played.
-    pub(super) fn awaiting_programs(&self) -> Vec<&str> {
+    pub(super) fn awaiting_programs(&self) -> Vec<Player> {
         if self.row.mode != "private" {
             return Vec::new();
         }
         let mut out = Vec::new();
         if self.row.program_white.is_none() {
-            out.push(self.row.white.as_str());
+            out.push(self.player(Color::White));
         }
         if self.row.program_black.is_none() {
-            out.push(self.row.black.as_str());
+            out.push(self.player(Color::Black));
         }
         out
     }
@@ -89,7 +96,9 @@ impl Game {
             .unwrap_or("?");
         format!(
             "#{} {} vs {} ({variant})",
-            self.row.id, self.row.white, self.row.black
+            self.row.id,
+            self.name(Color::White),
+            self.name(Color::Black)
         )
     }
 
@@ -103,7 +112,8 @@ impl Game {
         } else if !self.awaiting_programs().is_empty() {
             match self.awaiting_programs().as_slice() {
                 [one] => format!("waiting for {one}'s program"),
-                all => format!("waiting for the programs of {}", all.join(" and ")),
+                [a, b] => format!("waiting for the programs of {a} and {b}"),
+                _ => "waiting for the programs".to_string(),
             }
         } else {
             let mover = self.name(self.pos.turn());
@@ -143,9 +153,9 @@ impl Game {
         let b = self.clock_left(Color::Black)?;
         Some(format!(
             "clocks {} {}, {} {}",
-            self.row.white,
+            self.name(Color::White),
             clock_face(w),
-            self.row.black,
+            self.name(Color::Black),
             clock_face(b)
         ))
     }

@@ -16,6 +16,16 @@ pub(super) fn human_duration(seconds: i64, day: i64) -> String {
     format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
+/// "alice", "alice and bob", "alice, bob and carol".
+pub(super) fn and_list(players: &[Player]) -> String {
+    let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 pub(super) fn outcome_words(o: &Outcome) -> (&'static str, String) {
     let text = o.to_string();
     let termination = text
@@ -59,8 +69,8 @@ pub(super) fn pgn_text(g: &Game, channel: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "[Event \"Voidmate game #{}\"]", g.row.id);
     let _ = writeln!(s, "[Site \"{channel}\"]");
-    let _ = writeln!(s, "[White \"{}\"]", g.row.white);
-    let _ = writeln!(s, "[Black \"{}\"]", g.row.black);
+    let _ = writeln!(s, "[White \"{}\"]", g.name(Color::White));
+    let _ = writeln!(s, "[Black \"{}\"]", g.name(Color::Black));
     let _ = writeln!(s, "[Result \"{result}\"]");
     let _ = writeln!(s, "[Variant \"{}\"]", g.pos.rules().title());
     let _ = writeln!(s, "[TimeControl \"{}\"]", g.row.time_control);
@@ -89,9 +99,9 @@ pub(super) fn damaged(id: i64, why: String) -> Failure {
 
 pub(super) fn error_reply(text: String) -> Reply {
     Reply {
-        text,
+        text: text.into(),
         image: None,
-        mentions: vec![],
+        notify: vec![],
         actions: Vec::new(),
         is_error: true,
     }
@@ -138,7 +148,7 @@ pub(super) async fn finish_reply(done: Done) -> Reply {
     Reply {
         text: done.text,
         image,
-        mentions: done.mentions,
+        notify: done.notify,
         actions: done.actions,
         is_error: false,
     }

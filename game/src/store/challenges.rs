@@ -1,6 +1,7 @@
 //! The `challenges` table: invitations waiting for an answer.
 
 use super::*;
+use crate::contract::Player;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct ChallengeRow {
@@ -13,6 +14,18 @@ pub struct ChallengeRow {
     pub mode: String,
     /// The roster a symmetric challenge proposes (canonical text).
     pub program: Option<String>,
+    pub challenger_name: Option<String>,
+    pub challenged_name: Option<String>,
+}
+
+impl ChallengeRow {
+    pub fn challenger(&self) -> Player {
+        Player::stored(&self.challenger, self.challenger_name.clone())
+    }
+
+    pub fn challenged(&self) -> Player {
+        Player::stored(&self.challenged, self.challenged_name.clone())
+    }
 }
 
 pub async fn pending_challenges(
@@ -20,7 +33,9 @@ pub async fn pending_challenges(
     channel: &str,
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program FROM challenges \
+        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, \
+         (SELECT name FROM players WHERE players.id = challenger) AS challenger_name, \
+         (SELECT name FROM players WHERE players.id = challenged) AS challenged_name FROM challenges \
          WHERE channel = ? AND status = 'pending' ORDER BY id",
     )
     .bind(channel)

@@ -37,13 +37,28 @@ pub struct GameRow {
     /// Cosmetic piece colours chosen by the players.
     pub colour_white: Option<String>,
     pub colour_black: Option<String>,
+    /// The names the seats' players were last seen with.
+    pub white_name: Option<String>,
+    pub black_name: Option<String>,
+}
+
+impl GameRow {
+    /// The id of whoever plays `color`.
+    pub fn seat(&self, color: voidmate_rules::Color) -> String {
+        match color {
+            voidmate_rules::Color::White => self.white.clone(),
+            voidmate_rules::Color::Black => self.black.clone(),
+        }
+    }
 }
 
 pub(super) const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
      engine_level, white_ms, black_ms, turn_started_ms, low_time_warned, \
-     mode, program_white, program_black, colour_white, colour_black";
+     mode, program_white, program_black, colour_white, colour_black, \
+     (SELECT name FROM players WHERE players.id = games.white) AS white_name, \
+     (SELECT name FROM players WHERE players.id = games.black) AS black_name";
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(

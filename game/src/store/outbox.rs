@@ -1,19 +1,23 @@
 //! The outbox: notices owed to channels, their retries and parking.
 
 use super::*;
+use crate::contract::{players_stored, Player, Text};
 
 /// Queues a notice for a channel (see `Core::tick`).
 pub async fn queue_notice(
     tx: &mut Tx,
     channel: &str,
-    text: &str,
-    mentions: &[String],
+    text: &Text,
+    notify: &[Player],
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO outbox (channel, text, mentions, created_at) VALUES (?, ?, ?, ?)")
-        .bind(channel)
-        .bind(text)
-        .bind(mentions.join("\n"))
-        .bind(now())
+    sqlx::query(
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(text.as_str())
+    .bind(text.mentions_stored())
+    .bind(players_stored(notify))
+    .bind(now())
         .execute(&mut **tx)
         .await?;
     Ok(())
@@ -23,18 +27,19 @@ pub async fn queue_notice(
 pub async fn queue_board_notice(
     tx: &mut Tx,
     channel: &str,
-    text: &str,
-    mentions: &[String],
+    text: &Text,
+    notify: &[Player],
     game: i64,
     ply: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO outbox (channel, text, mentions, created_at, board_game, board_ply) \
-         VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply) \
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(channel)
-    .bind(text)
-    .bind(mentions.join("\n"))
+    .bind(text.as_str())
+    .bind(text.mentions_stored())
+    .bind(players_stored(notify))
     .bind(now())
     .bind(game)
     .bind(ply)
@@ -49,7 +54,9 @@ pub struct OutboxRow {
     pub id: i64,
     pub channel: String,
     pub text: String,
-    /// Names to mention, one a line.
+    /// Where the text mentions whom ([`Text::mentions_stored`]).
+    pub text_mentions: String,
+    /// Whom to notify, one a line (`contract::players_stored`).
     pub mentions: String,
     /// The game whose board goes with the notice, and after which ply.
     pub board_game: Option<i64>,
@@ -60,7 +67,7 @@ pub struct OutboxRow {
 /// retry), oldest first.
 pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, channel, text, mentions, board_game, board_ply FROM outbox \
+        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply FROM outbox \
          WHERE parked = 0 AND next_attempt_ms <= ? ORDER BY id",
     )
     .bind(now_ms)
