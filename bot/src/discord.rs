@@ -18,8 +18,8 @@
 use crate::config::Adapter;
 use crate::game::command::{self, Answer, Command, ProgramMode, Someone, TimeControl};
 use crate::game::{
-    help, Action, BoardCard, Core, Incoming, Input, Mentioned, Player, PlayerId, Refusal, Reply,
-    Segment,
+    help, Action, Audience, BoardCard, Core, Incoming, Input, Mentioned, Player, PlayerId, Refusal,
+    Reply, Segment,
 };
 use anyhow::{anyhow, bail, Context as _, Result};
 use poise::serenity_prelude as serenity;
@@ -263,7 +263,7 @@ impl Outgoing {
             files,
             components,
             mentions,
-            ephemeral: reply.is_error,
+            ephemeral: reply.audience == Audience::Author,
         }
     }
 
@@ -433,11 +433,12 @@ impl Responder<'_> {
         };
         let reply = match quick {
             Ok(done) => {
-                let mut out = match done? {
+                // The core says who may see it (a private command's answer
+                // is its author's alone).
+                let out = match done? {
                     Some(reply) => data.outgoing(reply).await,
                     None => Outgoing::error("I have handled that already."),
                 };
-                out.ephemeral |= private;
                 CreateInteractionResponse::Message(out.response())
                     .execute(self.http, (self.id, self.token))
                     .await?;
@@ -453,7 +454,9 @@ impl Responder<'_> {
             }
         };
         match reply {
-            Some(reply) if !reply.is_error => {
+            // Deferred privately, any answer may take its place; deferred in
+            // public, only one for everyone.
+            Some(reply) if private || reply.audience == Audience::Everyone => {
                 data.outgoing(reply)
                     .await
                     .edit()
@@ -1387,6 +1390,7 @@ mod tests {
             notify: vec![bob.clone(), carol.clone()],
             actions: vec![],
             is_error: false,
+            audience: Audience::Everyone,
         };
         let out = Outgoing::new(reply);
         assert_eq!(
@@ -1406,6 +1410,7 @@ mod tests {
             notify: vec![bob],
             actions: vec![],
             is_error: false,
+            audience: Audience::Everyone,
         };
         let out = Outgoing::new(reply);
         assert!(out.content.len() <= MAX_CONTENT);

@@ -84,6 +84,7 @@ impl Bot {
     async fn ok(&mut self, who: &str, text: &str) -> Reply {
         let r = self.say(who, text).await;
         assert!(!r.is_error, "{who}: {text} -> {}", r.text);
+        assert_eq!(r.audience, voidmate::game::Audience::Everyone, "{text}");
         r
     }
 
@@ -92,6 +93,7 @@ impl Bot {
         let before = snapshot(&self.core).await;
         let r = self.say(who, text).await;
         assert!(r.is_error, "{text} should be refused, got: {}", r.text);
+        assert_eq!(r.audience, voidmate::game::Audience::Author, "{text}");
         assert_eq!(r.text.as_str(), msg, "reply to {text}");
         assert!(r.image.is_none());
         assert_eq!(

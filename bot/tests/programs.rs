@@ -64,7 +64,10 @@ impl Bot {
 
     /// In a direct message with the bot.
     async fn dm(&mut self, who: &str, text: &str) -> Reply {
-        self.send(&format!("dm-{who}"), who, text, true).await
+        let r = self.send(&format!("dm-{who}"), who, text, true).await;
+        // A private command's answer is for its author alone.
+        assert_eq!(r.audience, voidmate::game::Audience::Author);
+        r
     }
 
     /// Everything the bot ever wrote to the channel and stored, as text.

@@ -16,7 +16,7 @@ use std::time::Duration;
 use voidmate_engine::Level;
 use voidmate_render::{Caption, PieceColour, RenderOptions, Renderer, Theme};
 use voidmate_rules::{
-    variants, Color, DrawReason, GameKind, MoveErrorKind, Outcome, Position, Program, Square,
+    variants, Color, DrawReason, GameKind, MoveErrorKind, Position, Program, Square,
 };
 
 mod challenges;
@@ -166,6 +166,18 @@ impl Action {
     }
 }
 
+/// Who may see a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone in the channel.
+    Everyone,
+    /// Only the author of the command: a refusal, or the answer to a
+    /// private command. Platforms that can (a Discord ephemeral message)
+    /// show it so; elsewhere it goes where the command was said, which for
+    /// private commands is a direct conversation.
+    Author,
+}
+
 /// Something the bot owes a channel unprompted (see [`Core::tick`]).
 #[derive(Debug, Clone)]
 pub struct Notice {
@@ -185,9 +197,10 @@ pub struct Reply {
     pub notify: Vec<Player>,
     /// Questions someone may answer with a button or a reaction.
     pub actions: Vec<Action>,
-    /// `true` when the reply reports a refusal or error (adapters may show it
-    /// only to the author).
+    /// `true` when the reply reports a refusal or error.
     pub is_error: bool,
+    /// Who may see it.
+    pub audience: Audience,
 }
 
 #[derive(Debug, Clone)]

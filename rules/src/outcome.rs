@@ -66,41 +66,58 @@ impl Outcome {
     }
 }
 
+impl WinReason {
+    /// How the game was won, in words: "checkmate".
+    pub fn words(self) -> &'static str {
+        match self {
+            WinReason::Checkmate => "checkmate",
+            WinReason::KingLostToVoid => "the enemy king was lost to the void",
+            WinReason::NothingLeftToGive => "no piece or move left to give away",
+            WinReason::PawnPromoted => "a pawn reached the last rank",
+            WinReason::KingCaptured => "the king was captured",
+        }
+    }
+}
+
+impl DrawReason {
+    /// Why the game was drawn, in words: "stalemate".
+    pub fn words(self) -> &'static str {
+        match self {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::ThreefoldRepetition => "threefold repetition",
+            DrawReason::FiftyMoveRule => "50 moves without a capture, pawn move or void loss",
+            DrawReason::InsufficientMaterial => "insufficient material",
+            DrawReason::VoidFortress => "a king is sealed in a void fortress",
+            DrawReason::VoidSiege => "20 moves of unbroken void siege",
+            DrawReason::KingTakenInCheck => {
+                "the king was taken while the taker's own king stood attacked"
+            }
+            DrawReason::PyrrhicVictory => {
+                "a Pyrrhic victory: the king was taken by a side with only its king left"
+            }
+            DrawReason::BothKingsAttacked => "claimed with both kings attacked",
+            DrawReason::NinetyNineMoves => "claimed under the 99-move rule",
+            DrawReason::HundredMoveRule => "claimed under the 100-move rule",
+        }
+    }
+}
+
+impl Outcome {
+    /// How the game ended, without who won: what a record stores as its
+    /// termination ("checkmate", "stalemate").
+    pub fn termination(&self) -> &'static str {
+        match self {
+            Outcome::Win { reason, .. } => reason.words(),
+            Outcome::Draw(reason) => reason.words(),
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Win { winner, reason } => {
-                let how = match reason {
-                    WinReason::Checkmate => "checkmate",
-                    WinReason::KingLostToVoid => "the enemy king was lost to the void",
-                    WinReason::NothingLeftToGive => "no piece or move left to give away",
-                    WinReason::PawnPromoted => "a pawn reached the last rank",
-                    WinReason::KingCaptured => "the king was captured",
-                };
-                write!(f, "{winner} wins: {how}")
-            }
-            Outcome::Draw(reason) => {
-                let why = match reason {
-                    DrawReason::Stalemate => "stalemate",
-                    DrawReason::ThreefoldRepetition => "threefold repetition",
-                    DrawReason::FiftyMoveRule => {
-                        "50 moves without a capture, pawn move or void loss"
-                    }
-                    DrawReason::InsufficientMaterial => "insufficient material",
-                    DrawReason::VoidFortress => "a king is sealed in a void fortress",
-                    DrawReason::VoidSiege => "20 moves of unbroken void siege",
-                    DrawReason::KingTakenInCheck => {
-                        "the king was taken while the taker's own king stood attacked"
-                    }
-                    DrawReason::PyrrhicVictory => {
-                        "a Pyrrhic victory: the king was taken by a side with only its king left"
-                    }
-                    DrawReason::BothKingsAttacked => "claimed with both kings attacked",
-                    DrawReason::NinetyNineMoves => "claimed under the 99-move rule",
-                    DrawReason::HundredMoveRule => "claimed under the 100-move rule",
-                };
-                write!(f, "Draw: {why}")
-            }
+            Outcome::Win { winner, reason } => write!(f, "{winner} wins: {}", reason.words()),
+            Outcome::Draw(reason) => write!(f, "Draw: {}", reason.words()),
         }
     }
 }

@@ -77,6 +77,7 @@ impl Core {
                     notify: crate::contract::players_from_stored(&row.mentions),
                     actions: Vec::new(),
                     is_error: false,
+                    audience: Audience::Everyone,
                 },
             });
         }

@@ -12,6 +12,17 @@ impl Core {
     /// the event is remembered so that a redelivery does not fail again.
     /// The process and every other channel go on.
     pub async fn handle(&self, ev: &Incoming) -> Option<Reply> {
+        let reply = self.handle_isolated(ev).await;
+        // What answers a private command is the author's alone.
+        reply.map(|mut r| {
+            if ev.private {
+                r.audience = Audience::Author;
+            }
+            r
+        })
+    }
+
+    async fn handle_isolated(&self, ev: &Incoming) -> Option<Reply> {
         match isolate::isolated(Box::pin(self.handle_event(ev))).await {
             Ok(reply) => reply,
             Err(why) => {

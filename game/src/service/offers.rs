@@ -142,9 +142,8 @@ impl Core {
             }
             Some(reason) => {
                 // What the game's own words are for it: "claimed under the 100-move rule".
-                let words = Outcome::Draw(reason).to_string();
-                let words = words.trim_start_matches("Draw: ").to_string();
-                store::finish(tx, id, "1/2-1/2", &words).await?;
+                let words = reason.words();
+                store::finish(tx, id, "1/2-1/2", words).await?;
                 Ok(Done::text(format!(
                     "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2)."
                 )))

@@ -94,7 +94,7 @@ impl Core {
             g.row.low_time_warned = false;
         }
         if let Some(outcome) = over {
-            let (result, termination) = outcome_words(&outcome);
+            let (result, termination) = (outcome.score(), outcome.termination().to_string());
             store::finish(tx, g.row.id, result, &termination).await?;
             g.row.status = "finished".into();
             g.row.result = Some(result.into());

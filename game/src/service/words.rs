@@ -26,15 +26,6 @@ pub(super) fn and_list(players: &[Player]) -> String {
     }
 }
 
-pub(super) fn outcome_words(o: &Outcome) -> (&'static str, String) {
-    let text = o.to_string();
-    let termination = text
-        .split_once(": ")
-        .map(|(_, t)| t.to_string())
-        .unwrap_or(text);
-    (o.score(), termination)
-}
-
 pub(super) fn history_text(g: &Game) -> String {
     if g.moves.is_empty() {
         return format!("{}: no moves yet.", g.title());
@@ -104,6 +95,7 @@ pub(super) fn error_reply(text: String) -> Reply {
         notify: vec![],
         actions: Vec::new(),
         is_error: true,
+        audience: Audience::Author,
     }
 }
 
@@ -151,5 +143,6 @@ pub(super) async fn finish_reply(done: Done) -> Reply {
         notify: done.notify,
         actions: done.actions,
         is_error: false,
+        audience: Audience::Everyone,
     }
 }
