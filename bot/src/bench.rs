@@ -46,6 +46,10 @@ pub async fn run(games: usize) -> Result<String> {
             let reply = core.handle(&ev).await.expect("new event");
             latencies.push(t.elapsed());
             assert!(!reply.is_error, "{}", reply.text);
+            // Posted: the adapter confirms, after the answer is out.
+            for entry in reply.deliveries {
+                core.delivered(entry).await;
+            }
         }
     }
     let seq = seq_start.elapsed();
@@ -60,7 +64,13 @@ pub async fn run(games: usize) -> Result<String> {
         for g in 0..games {
             let core = core.clone();
             let ev = say(&format!("bench-{g}"), player, &format!("move {mv}"));
-            tasks.push(tokio::spawn(async move { core.handle(&ev).await }));
+            tasks.push(tokio::spawn(async move {
+                let reply = core.handle(&ev).await;
+                for entry in reply.iter().flat_map(|r| r.deliveries.iter()) {
+                    core.delivered(*entry).await;
+                }
+                reply
+            }));
         }
         for t in tasks {
             let reply = t.await?.expect("new event");

@@ -160,6 +160,9 @@ impl Console {
                 // The answer is out before the periodic check, which may
                 // wait on a busy database again.
                 out.flush()?;
+                for entry in &reply.deliveries {
+                    self.core.delivered(*entry).await;
+                }
             }
             // What the bot says unprompted (a game that begins once both
             // programs are in, a loss on time) comes after the answer.

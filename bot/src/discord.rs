@@ -182,6 +182,15 @@ fn user_id(p: &Player) -> Option<UserId> {
 }
 
 impl Data {
+    /// The reply's outbox entries are posted: the core sends them no more.
+    /// (An interaction answered directly cannot carry a nonce; confirming
+    /// right after the answer keeps the window for a double post small.)
+    async fn confirm(&self, entries: &[i64]) {
+        for entry in entries {
+            self.core.delivered(*entry).await;
+        }
+    }
+
     /// A core reply as a Discord message.
     async fn outgoing(&self, reply: Reply) -> Outgoing {
         Outgoing::new(reply)
@@ -196,12 +205,17 @@ struct Outgoing {
     components: Vec<CreateActionRow>,
     mentions: Vec<UserId>,
     ephemeral: bool,
+    /// The idempotency key of a channel message (the reply's outbox key).
+    nonce: Option<String>,
+    /// The outbox entries to confirm once posted.
+    deliveries: Vec<i64>,
 }
 
 impl Outgoing {
     /// The text's mentions become Discord mentions where they stand;
     /// anyone else to notify is named up front. Only they are pinged.
     fn new(reply: Reply) -> Outgoing {
+        let nonce = reply.key();
         let mut text = String::new();
         let mut mentions: Vec<UserId> = Vec::new();
         for seg in reply.text.segments() {
@@ -264,6 +278,8 @@ impl Outgoing {
             components,
             mentions,
             ephemeral: reply.audience == Audience::Author,
+            nonce,
+            deliveries: reply.deliveries,
         }
     }
 
@@ -275,6 +291,8 @@ impl Outgoing {
             components: Vec::new(),
             mentions: Vec::new(),
             ephemeral: true,
+            nonce: None,
+            deliveries: Vec::new(),
         }
     }
 
@@ -325,6 +343,9 @@ impl Outgoing {
         m
     }
 
+    /// A channel message. With a nonce Discord keeps one message per
+    /// nonce for a few minutes (`enforce_nonce`): a retried post of the same
+    /// answer returns the first instead of showing twice.
     fn message(self) -> CreateMessage {
         let allowed = self.allowed();
         let mut m = CreateMessage::new()
@@ -332,6 +353,9 @@ impl Outgoing {
             .allowed_mentions(allowed)
             .add_files(self.files)
             .components(self.components);
+        if let Some(n) = self.nonce {
+            m = m.nonce(serenity::Nonce::String(n)).enforce_nonce(true);
+        }
         if let Some(e) = self.embed {
             m = m.embed(e);
         }
@@ -439,9 +463,11 @@ impl Responder<'_> {
                     Some(reply) => data.outgoing(reply).await,
                     None => Outgoing::error("I have handled that already."),
                 };
+                let entries = out.deliveries.clone();
                 CreateInteractionResponse::Message(out.response())
                     .execute(self.http, (self.id, self.token))
                     .await?;
+                data.confirm(&entries).await;
                 return Ok(());
             }
             Err(_) => {
@@ -457,11 +483,10 @@ impl Responder<'_> {
             // Deferred privately, any answer may take its place; deferred in
             // public, only one for everyone.
             Some(reply) if private || reply.audience == Audience::Everyone => {
-                data.outgoing(reply)
-                    .await
-                    .edit()
-                    .execute(self.http, self.token)
-                    .await?;
+                let out = data.outgoing(reply).await;
+                let entries = out.deliveries.clone();
+                out.edit().execute(self.http, self.token).await?;
+                data.confirm(&entries).await;
             }
             other => {
                 // The deferred answer would be public: drop it and tell the
@@ -473,9 +498,11 @@ impl Responder<'_> {
                     Some(reply) => data.outgoing(reply).await,
                     None => Outgoing::error("I have handled that already."),
                 };
+                let entries = out.deliveries.clone();
                 out.followup()
                     .execute(self.http, (None, self.token))
                     .await?;
+                data.confirm(&entries).await;
             }
         }
         Ok(())
@@ -1147,9 +1174,11 @@ async fn on_message(
         return Ok(());
     };
     let out = data.outgoing(reply).await;
+    let entries = out.deliveries.clone();
     msg.channel_id
         .send_message(&ctx.http, out.message().reference_message(msg))
         .await?;
+    data.confirm(&entries).await;
     Ok(())
 }
 
@@ -1391,6 +1420,7 @@ mod tests {
             actions: vec![],
             is_error: false,
             audience: Audience::Everyone,
+            deliveries: vec![],
         };
         let out = Outgoing::new(reply);
         assert_eq!(
@@ -1411,6 +1441,7 @@ mod tests {
             actions: vec![],
             is_error: false,
             audience: Audience::Everyone,
+            deliveries: vec![],
         };
         let out = Outgoing::new(reply);
         assert!(out.content.len() <= MAX_CONTENT);

@@ -30,7 +30,7 @@ use matrix_sdk::ruma::events::room::message::{
     TextMessageEventContent,
 };
 use matrix_sdk::ruma::events::Mentions;
-use matrix_sdk::ruma::{OwnedUserId, RoomId, UInt, UserId};
+use matrix_sdk::ruma::{OwnedTransactionId, OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::SessionMeta;
 use matrix_sdk::{Client, Room, RoomState};
@@ -443,7 +443,7 @@ async fn on_message(
         private: direct,
     };
     if let Some(reply) = shared.core.handle(&incoming).await {
-        post(&room, Some(&ev), reply).await;
+        deliver(&shared.core, &room, Some(&ev), reply).await;
     }
 }
 
@@ -473,7 +473,7 @@ async fn on_reaction(
     if let Some(reply) = shared.core.handle(&incoming).await {
         // A reaction that accepts nothing is no command: stay quiet.
         if !reply.is_error {
-            post(&room, None, reply).await;
+            deliver(&shared.core, &room, None, reply).await;
         }
     }
 }
@@ -577,6 +577,22 @@ fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((w, h))
 }
 
+/// Posts a reply and confirms what it delivered; unconfirmed, the core
+/// hands it out again later (with the same transaction ids).
+async fn deliver(
+    core: &Core,
+    room: &Room,
+    to: Option<&OriginalSyncRoomMessageEvent>,
+    reply: Reply,
+) {
+    let entries = reply.deliveries.clone();
+    if post(room, to, reply).await {
+        for entry in entries {
+            core.delivered(entry).await;
+        }
+    }
+}
+
 /// Posts a reply; `true` if its text went out.
 async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) -> bool {
     let mentions = user_ids(&reply);
@@ -591,7 +607,15 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
     if !mentions.is_empty() {
         content = content.add_mentions(Mentions::with_user_ids(mentions.clone()));
     }
-    if let Err(e) = room.send(content).await {
+    // The same transaction id for a direct post and any retry of it from
+    // the outbox: the homeserver keeps one event per transaction id and
+    // device, so an answer never shows twice.
+    let key = reply.key();
+    let mut send = room.send(content);
+    if let Some(k) = &key {
+        send = send.with_transaction_id(OwnedTransactionId::from(k.as_str()));
+    }
+    if let Err(e) = send.await {
         tracing::warn!(room = %room.room_id(), "cannot send to a room: {e}");
         return false;
     }
@@ -609,6 +633,9 @@ async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Rep
     let mut config = AttachmentConfig::new()
         .info(AttachmentInfo::Image(info))
         .caption(Some(TextMessageEventContent::plain(image.alt.clone())));
+    if let Some(k) = &key {
+        config = config.txn_id(OwnedTransactionId::from(format!("{k}-board")));
+    }
     if let Some(original) = to {
         config.reply = Some(ReplyTo {
             event_id: original.event_id.clone(),

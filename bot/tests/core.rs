@@ -62,6 +62,9 @@ impl Bot {
         ev.input = voidmate::game::Input::Command(cmd);
         let r = self.core.handle(&ev).await.expect("a reply");
         assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
         r
     }
 
@@ -69,10 +72,24 @@ impl Bot {
     async fn say_as(&mut self, who: voidmate::game::Player, text: &str) -> Reply {
         let mut ev = self.event("", text);
         ev.author = who;
-        self.core.handle(&ev).await.expect("a reply")
+        let r = self.core.handle(&ev).await.expect("a reply");
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
     }
 
+    /// Says something; the reply is posted (confirmed), as an adapter does.
     async fn say(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say_unconfirmed(who, text).await;
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// Says something and leaves the reply unposted, as a crash would.
+    async fn say_unconfirmed(&mut self, who: &str, text: &str) -> Reply {
         let ev = self.event(who, text);
         self.core
             .handle(&ev)
@@ -1255,6 +1272,7 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
             .await
             .unwrap()
     };
+    let ev_id;
     {
         let mut cfg = config(&path);
         // Long enough to be cut off in the middle of the search.
@@ -1264,6 +1282,7 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
         bot.ok("alice", "challenge @voidmate standard white 5")
             .await;
         let ev = bot.event("alice", "e4");
+        ev_id = ev.event_id.clone();
         let cut =
             tokio::time::timeout(std::time::Duration::from_millis(600), bot.core.handle(&ev)).await;
         assert!(cut.is_err(), "the search should still be running");
@@ -1280,13 +1299,21 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
             core.delivered(notice.id).await;
             announced.push(notice);
         }
-        if !announced.is_empty() {
+        if announced.len() >= 2 {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    assert_eq!(announced.len(), 1, "one announcement");
-    let notice = &announced[0];
+    // The answer to alice's move was stored with it and never posted (the
+    // handling was cut off): it goes out now, then the engine's move.
+    assert_eq!(announced.len(), 2, "two announcements");
+    assert!(
+        announced[0].reply.text.starts_with("#1: alice played e4.")
+            && announced[0].in_reply_to.as_deref() == Some(ev_id.as_str()),
+        "{}",
+        announced[0].reply.text
+    );
+    let notice = &announced[1];
     assert_eq!(notice.channel, "room");
     assert!(
         notice.reply.text.contains("voidmate played")
@@ -1310,6 +1337,74 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
     };
     let r = bot.ok("alice", "d4").await;
     assert!(r.text.contains("voidmate played"), "{}", r.text);
+}
+
+/// Issue 17, point 5: every answer is written to the outbox with the change
+/// it reports. The adapter posts it and confirms; if it never confirms (the
+/// process died after the commit), the answer goes out after a restart, or
+/// after a grace period, once, with the idempotency key of the first
+/// attempt, and its board drawn again. A redelivered event answers nothing.
+#[tokio::test]
+async fn an_answer_lost_to_a_crash_goes_out_once_after_the_restart() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let millis = Arc::new(AtomicI64::new(1_000_000));
+    let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+    start_game(&mut bot, "void").await;
+    let ev = bot.event("alice", "e4");
+    let r = bot.core.handle(&ev).await.unwrap();
+    assert_eq!(r.deliveries.len(), 1);
+    let key = r.key().expect("a change has a key");
+    // Within the grace period the adapter is trusted to post it.
+    assert!(bot.core.tick().await.is_empty());
+    // Refusals and reads change nothing and owe nothing.
+    assert!(bot
+        .say_unconfirmed("alice", "e5")
+        .await
+        .deliveries
+        .is_empty());
+    assert!(bot
+        .say_unconfirmed("bob", "board")
+        .await
+        .deliveries
+        .is_empty());
+    // The process dies before posting; a new one starts on the database.
+    drop(bot);
+    let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+    bot.n = 100;
+    assert!(
+        bot.core.handle(&ev).await.is_none(),
+        "a redelivery answers nothing"
+    );
+    let owed = bot.core.tick().await;
+    assert_eq!(owed.len(), 1, "{owed:?}");
+    let n = &owed[0];
+    assert_eq!(n.reply.text, r.text);
+    assert_eq!(n.key(), key);
+    assert_eq!(n.reply.key().as_deref(), Some(key.as_str()));
+    assert_eq!(n.in_reply_to.as_deref(), Some(ev.event_id.as_str()));
+    assert_eq!(names(&n.reply.notify), ["bob"]);
+    assert!(n.reply.image.is_some(), "the board is drawn again");
+    bot.core.delivered(n.id).await;
+    assert!(bot.core.tick().await.is_empty(), "posted once");
+
+    // Without a restart: an unconfirmed answer comes back after the grace.
+    let r = bot.say_unconfirmed("bob", "e6").await;
+    millis.fetch_add(30_000, Ordering::SeqCst);
+    assert!(bot.core.tick().await.is_empty());
+    millis.fetch_add(31_000, Ordering::SeqCst);
+    let owed = bot.core.tick().await;
+    assert_eq!(owed.len(), 1);
+    assert_eq!(owed[0].reply.text, r.text);
+    bot.core.delivered(owed[0].id).await;
+    // A confirmed answer never comes back, restart or not.
+    bot.ok("alice", "d4").await;
+    drop(bot);
+    let bot = Bot::with_clock(config(&path), millis.clone()).await;
+    millis.fetch_add(120_000, Ordering::SeqCst);
+    assert!(bot.core.tick().await.is_empty());
 }
 
 /// Issue 17, point 5 (delivery): a notice that cannot be posted comes back

@@ -294,6 +294,23 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         answer.content()
     );
     assert!(answer.png().is_some());
+    // Posted with the outbox entry's key as a nonce that Discord enforces:
+    // a retry of this answer after a crash could not show twice.
+    assert!(
+        answer.json["nonce"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("vm-") && n.len() <= 25),
+        "{}",
+        answer.json
+    );
+    assert_eq!(answer.json["enforce_nonce"], true);
+    let posts_of = |nonce: &Value| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.json["nonce"] == *nonce && !r.deduplicated)
+            .count()
+    };
+    assert_eq!(posts_of(&answer.json["nonce"]), 1);
 
     // bob mates.
     let id = fake.slash(

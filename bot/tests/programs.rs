@@ -41,7 +41,11 @@ impl Bot {
         );
         ev.mentions = contract::handles(text, PLATFORM);
         ev.private = private;
-        self.core.handle(&ev).await.expect("a reply")
+        let r = self.core.handle(&ev).await.expect("a reply");
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
     }
 
     /// In the game channel; must succeed.

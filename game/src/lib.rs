@@ -13,6 +13,6 @@ pub mod store;
 
 pub use contract::{Input, Mentioned, Player, PlayerId, Segment, Text};
 pub use service::{
-    Action, Audience, BoardCard, Core, CoreSettings, Image, Incoming, Notice, Refusal, Reply,
-    TimeSource, PARK_AFTER,
+    delivery_key, Action, Audience, BoardCard, Core, CoreSettings, Image, Incoming, Notice,
+    Refusal, Reply, TimeSource, PARK_AFTER,
 };

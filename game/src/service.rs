@@ -166,6 +166,25 @@ impl Action {
     }
 }
 
+impl Reply {
+    /// The idempotency key of this reply's post (a Matrix transaction id, a
+    /// Discord nonce): the same for a direct post and for any retry of it
+    /// from the outbox. `None` for replies that change nothing.
+    pub fn key(&self) -> Option<String> {
+        self.deliveries.first().map(|id| delivery_key(*id))
+    }
+}
+
+/// The idempotency key of outbox entry `id`: at most 25 characters, as a
+/// Discord nonce must be.
+pub fn delivery_key(id: i64) -> String {
+    format!("vm-{id}")
+}
+
+/// How long the adapter has to post a reply itself before the periodic
+/// check takes it from the outbox (longer than any post takes).
+const DIRECT_POST_GRACE_MS: i64 = 60_000;
+
 /// Who may see a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {
@@ -178,12 +197,22 @@ pub enum Audience {
     Author,
 }
 
-/// Something the bot owes a channel unprompted (see [`Core::tick`]).
+/// Something the bot owes a channel unprompted (see [`Core::tick`]), or an
+/// answer whose direct post was never confirmed.
 #[derive(Debug, Clone)]
 pub struct Notice {
     pub id: i64,
     pub channel: String,
     pub reply: Reply,
+    /// The platform event it answers, if any.
+    pub in_reply_to: Option<String>,
+}
+
+impl Notice {
+    /// The idempotency key of its post (see [`Reply::key`]).
+    pub fn key(&self) -> String {
+        delivery_key(self.id)
+    }
 }
 
 /// What the bot says back.
@@ -201,6 +230,12 @@ pub struct Reply {
     pub is_error: bool,
     /// Who may see it.
     pub audience: Audience,
+    /// The outbox entries this reply delivers: confirm each with
+    /// [`Core::delivered`] once posted. Unconfirmed, the periodic check
+    /// posts them a little later (or right after a restart); post with an
+    /// idempotency key made from the first one ([`Reply::key`]) so that a
+    /// retry never shows twice.
+    pub deliveries: Vec<i64>,
 }
 
 #[derive(Debug, Clone)]
@@ -321,6 +356,9 @@ struct Picture {
     opts: RenderOptions,
     alt: String,
     board: Option<BoardCard>,
+    /// The game and ply it shows, when it is a game's board (a retried
+    /// answer draws it again from the stored game).
+    at: Option<(i64, i64)>,
 }
 
 struct Done {
@@ -330,6 +368,8 @@ struct Done {
     actions: Vec<Action>,
     /// The bot moves next in this game (answered after the commit).
     engine: Option<i64>,
+    /// The outbox entries the reply delivers.
+    deliveries: Vec<i64>,
 }
 
 impl Done {
@@ -340,6 +380,7 @@ impl Done {
             notify: Vec::new(),
             actions: Vec::new(),
             engine: None,
+            deliveries: Vec::new(),
         }
     }
 }
@@ -428,6 +469,15 @@ impl Core {
             }
         }
         store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
+        // Answers the last run wrote but never confirmed as posted: nobody
+        // is posting them now, so they are due at once.
+        let owed = store::release_waiting_replies(&pool, now).await?;
+        if owed > 0 {
+            tracing::info!(
+                answers = owed,
+                "posting answers the last run may not have posted"
+            );
+        }
         // Deadlines set before reminder times were stored get theirs.
         for (id, at, time_control) in store::deadlines_without_reminder(&pool).await? {
             if let Some(d) = self.deadline_from(&time_control, 0) {

@@ -38,6 +38,9 @@ pub struct Recorded {
     pub json: Value,
     /// Attachments of a multipart request: file name and bytes.
     pub files: Vec<(String, Vec<u8>)>,
+    /// A message create that Discord answered with the message it already
+    /// had for that nonce: nothing new was posted.
+    pub deduplicated: bool,
 }
 
 impl Recorded {
@@ -100,6 +103,10 @@ struct State {
     /// Channels where the bot may not post: Discord answers 403 with code
     /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
     forbidden: Mutex<Vec<String>>,
+    /// Messages created with `enforce_nonce`, by nonce (`resources/message.mdx`,
+    /// Create Message: a second create with the same nonce within a few
+    /// minutes returns the first message and posts nothing).
+    nonces: Mutex<std::collections::HashMap<String, Value>>,
 }
 
 pub struct FakeDiscord {
@@ -146,6 +153,7 @@ impl FakeDiscord {
             next_id: AtomicU64::new(900_000),
             identify: Mutex::new(None),
             forbidden: Mutex::new(Vec::new()),
+            nonces: Mutex::new(std::collections::HashMap::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -338,15 +346,32 @@ async fn handle(
             Vec::new(),
         ),
     };
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let nonce = match (
+        method.as_str(),
+        parts.as_slice(),
+        json["enforce_nonce"].as_bool(),
+    ) {
+        ("POST", ["channels", _, "messages"], Some(true)) => {
+            json["nonce"].as_str().map(String::from)
+        }
+        _ => None,
+    };
+    let earlier = nonce
+        .as_ref()
+        .and_then(|n| state.nonces.lock().unwrap().get(n).cloned());
     let rec = Recorded {
         method: method.clone(),
         path: path.clone(),
         json: json.clone(),
         files,
+        deduplicated: earlier.is_some(),
     };
     state.requests.lock().unwrap().push(rec);
     state.changed.notify_waiters();
-    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    if let Some(first) = earlier {
+        return reply(200, first);
+    }
     let new_message = |content: &Value| {
         let id = state.next_id.fetch_add(1, Ordering::SeqCst);
         let mut m = message(id, user(APP, "voidmate"), content.as_str().unwrap_or(""));
@@ -391,8 +416,14 @@ async fn handle(
         ("DELETE", ["webhooks", _, _, "messages", _]) => reply(204, Value::Null),
         ("PATCH", ["webhooks", _, _, "messages", _])
         | ("POST", ["webhooks", _, _])
-        | ("POST", ["channels", _, "messages"])
         | ("PATCH", ["channels", _, "messages", _]) => reply(200, new_message(&json["content"])),
+        ("POST", ["channels", _, "messages"]) => {
+            let m = new_message(&json["content"]);
+            if let Some(n) = nonce {
+                state.nonces.lock().unwrap().insert(n, m.clone());
+            }
+            reply(200, m)
+        }
         _ => reply(404, json!({"message": "Unknown route", "code": 0})),
     }
 }

@@ -130,6 +130,7 @@ impl Core {
         };
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: text.say(format!(
                 "{} Answer with `accept` or `decline`.",
                 if picked {
@@ -199,6 +200,7 @@ impl Core {
         if &first == me {
             return Ok(Done {
                 engine: None,
+                deliveries: Vec::new(),
                 text: format!("{intro} {me}, your move.").into(),
                 picture: Some(picture),
                 notify: vec![me.clone()],
@@ -207,6 +209,7 @@ impl Core {
         }
         Ok(Done {
             engine: Some(id),
+            deliveries: Vec::new(),
             text: intro.into(),
             picture: Some(picture),
             notify: Vec::new(),
@@ -289,6 +292,7 @@ impl Core {
         if mode == ProgramMode::Private {
             return Ok(Done {
                 engine: None,
+                deliveries: Vec::new(),
                 text: format!(
                     "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
                     rules.title()
@@ -304,6 +308,7 @@ impl Core {
         let first = g.player(g.pos.turn());
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: format!(
                 "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
                 rules.title()
@@ -351,6 +356,7 @@ impl Core {
             store::close_challenge(tx, c.id, "declined", None).await?;
             Ok(Done {
                 engine: None,
+                deliveries: Vec::new(),
                 text: format!("{me} declines {}'s challenge.", c.challenger()).into(),
                 picture: None,
                 notify: vec![c.challenger()],

@@ -70,6 +70,7 @@ impl Core {
             };
             notices.push(Notice {
                 id: row.id,
+                in_reply_to: row.in_reply_to,
                 channel: row.channel,
                 reply: Reply {
                     text: Text::from_stored(row.text, &row.text_mentions),
@@ -78,6 +79,7 @@ impl Core {
                     actions: Vec::new(),
                     is_error: false,
                     audience: Audience::Everyone,
+                    deliveries: vec![row.id],
                 },
             });
         }

@@ -36,7 +36,7 @@ impl Core {
             let core = self.clone();
             tokio::spawn(async move {
                 let _claim = claim;
-                match core.engine_turn(&channel, id, true).await {
+                match core.engine_turn(&channel, id, None, 0).await {
                     Ok(_) => {}
                     Err(Failure::User(why)) | Err(Failure::Unknown(why)) => {
                         tracing::warn!(game = id, %channel, "engine move failed: {why}");
@@ -80,15 +80,18 @@ impl Core {
     }
 
     /// The engine's move in game `id`, played in a transaction of its own
-    /// after the search (which holds no lock on the database). With
-    /// `announce`, the move's message and board go to the outbox in that
-    /// same transaction (no reply is waiting for them).
+    /// after the search (which holds no lock on the database). The move's
+    /// message and board go to the outbox in that same transaction, as the
+    /// answer to `in_reply_to` if it follows a player's move, due for the
+    /// periodic check at `not_before_ms` (now, when no reply waits for it).
+    /// Returns the move's words and the outbox entry.
     pub(super) async fn engine_turn(
         &self,
         ch: &str,
         id: i64,
-        announce: bool,
-    ) -> Result<Done, Failure> {
+        in_reply_to: Option<&str>,
+        not_before_ms: i64,
+    ) -> Result<(Done, i64), Failure> {
         // Read without the write lock: the search must not hold anyone up.
         let mut read = self.store.pool().begin().await?;
         let Some(row) = store::game(&mut read, ch, id).await? else {
@@ -130,10 +133,17 @@ impl Core {
         let g = self.load(&mut tx, row).await?;
         let ply = g.moves.len() as i64 + 1;
         let done = self.play(&mut tx, ch, &bot, g, &coordinate).await?;
-        if announce {
-            store::queue_board_notice(&mut tx, ch, &done.text, &done.notify, id, ply).await?;
-        }
+        let entry = store::queue_reply(
+            &mut tx,
+            ch,
+            &done.text,
+            &done.notify,
+            Some((id, ply)),
+            in_reply_to,
+            not_before_ms,
+        )
+        .await?;
         tx.commit().await?;
-        Ok(done)
+        Ok((done, entry))
     }
 }

@@ -100,13 +100,35 @@ impl Core {
                 // search of this game in between; released when this reply
                 // is done or dropped.
                 let claim = done.engine.take().and_then(|id| self.claim_search(id));
+                // The answer is owed from the moment the change is stored:
+                // written with it, posted by the adapter, and by the
+                // periodic check if the adapter never confirms it.
+                let grace = self.time.now_ms() + DIRECT_POST_GRACE_MS;
+                let board = done.picture.as_ref().and_then(|p| p.at);
+                let owed = store::queue_reply(
+                    &mut tx,
+                    &ev.channel,
+                    &done.text,
+                    &done.notify,
+                    board,
+                    Some(&ev.event_id),
+                    grace,
+                )
+                .await;
+                match owed {
+                    Ok(entry) => done.deliveries.push(entry),
+                    Err(e) => return Some(db_failure(e)),
+                }
                 if let Err(e) = tx.commit().await {
                     return Some(db_failure(e));
                 }
                 if let Some(id) = claim.as_ref().map(|c| c.game) {
                     // The bot's answer comes in the same reply.
-                    match Box::pin(self.engine_turn(ev.channel.as_str(), id, false)).await {
-                        Ok(reply) => {
+                    let grace = self.time.now_ms() + DIRECT_POST_GRACE_MS;
+                    let turn = self.engine_turn(ev.channel.as_str(), id, Some(&ev.event_id), grace);
+                    match Box::pin(turn).await {
+                        Ok((reply, entry)) => {
+                            done.deliveries.push(entry);
                             // "Game #3: Voidmate plays ..." follows the
                             // reply that led to it, without its heading.
                             let answer = match reply.text.split_once(": ") {
@@ -243,6 +265,7 @@ impl Core {
                 let picture = self.picture(tx, ch, &g, &me.id, None).await?;
                 Ok(Done {
                     engine: None,
+                    deliveries: Vec::new(),
                     text: text.into(),
                     picture: Some(picture),
                     notify: vec![],

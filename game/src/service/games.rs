@@ -188,6 +188,7 @@ impl Core {
                 .unwrap_or_else(|| g.row.time_control.clone()),
         };
         Ok(Picture {
+            at: Some((g.row.id, g.ply())),
             board: Some(board),
             pos: g.pos.clone(),
             opts: RenderOptions {

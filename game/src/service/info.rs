@@ -85,6 +85,7 @@ impl Core {
                 let rules = topic.variant.rules();
                 let pos = Position::from_fen(rules, d.fen).expect("diagram FENs are tested");
                 Some(Picture {
+                    at: None,
                     pos,
                     opts: RenderOptions {
                         theme: self.theme(tx, ch).await?,
@@ -98,6 +99,7 @@ impl Core {
         };
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: text.into(),
             picture,
             notify: vec![],

@@ -32,6 +32,7 @@ impl Core {
                 store::set_request(tx, id, Request::Draw, Some(me.id.as_str()), g.ply()).await?;
                 Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
                     text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`.").into(),
                     picture: None,
                     actions: vec![Action::AnswerDraw { game: id, to: opponent.id.clone() }],
@@ -45,6 +46,7 @@ impl Core {
                 store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
                 Ok(Done {
                     engine: None,
+                    deliveries: Vec::new(),
                     text: format!("{me} declines the draw in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -193,6 +195,7 @@ impl Core {
                 store::set_request(tx, id, Request::Undo, Some(me.id.as_str()), g.ply()).await?;
                 return Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
                     text: format!(
                         "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
                         g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
@@ -206,6 +209,7 @@ impl Core {
                 store::set_request(tx, id, Request::Undo, None, g.ply()).await?;
                 return Ok(Done {
                     engine: None,
+                    deliveries: Vec::new(),
                     text: format!("{me} declines the takeback in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -238,6 +242,7 @@ impl Core {
         let picture = self.picture(tx, ch, &g, &me.id, None).await?;
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: format!(
                 "{} is taken back in game #{id}. {next}, your move.",
                 last.san

@@ -128,6 +128,7 @@ impl Core {
         let picture = self.picture(tx, ch, &g, &g.player(next).id, None).await?;
         Ok(Done {
             engine,
+            deliveries: Vec::new(),
             text: text.into(),
             picture: Some(picture),
             notify,
@@ -149,6 +150,7 @@ impl Core {
         store::set_clocks(tx, g.row.id, w, b, None).await?;
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: format!(
                 "Game #{}: {}'s time ran out. {} wins on time ({result}).",
                 g.row.id,
@@ -372,6 +374,7 @@ impl Core {
         let picture = self.picture(tx, ch, &g, &me.id, select).await?;
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: text.into(),
             picture: Some(picture),
             notify: vec![],

@@ -60,6 +60,7 @@ impl Core {
                         store::set_challenge_program(tx, c.id, &roster).await?;
                         return Ok(Done {
                             engine: None,
+                            deliveries: Vec::new(),
                             text: Text::from(format!(
                                 "{me} proposes one roster for both sides: {roster}. "
                             ))
@@ -264,6 +265,7 @@ impl Core {
         let picture = self.picture(tx, ch, &g, &me.id, None).await?;
         Ok(Done {
             engine: None,
+            deliveries: Vec::new(),
             text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id).into(),
             picture: Some(picture),
             notify: vec![],

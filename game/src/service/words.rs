@@ -96,6 +96,7 @@ pub(super) fn error_reply(text: String) -> Reply {
         actions: Vec::new(),
         is_error: true,
         audience: Audience::Author,
+        deliveries: Vec::new(),
     }
 }
 
@@ -144,5 +145,6 @@ pub(super) async fn finish_reply(done: Done) -> Reply {
         actions: done.actions,
         is_error: false,
         audience: Audience::Everyone,
+        deliveries: done.deliveries,
     }
 }

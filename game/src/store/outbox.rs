@@ -48,6 +48,50 @@ pub async fn queue_board_notice(
     Ok(())
 }
 
+/// Queues the answer to event `in_reply_to`, with the board of
+/// `board` = (game, ply) if any, due for the periodic check at
+/// `not_before_ms` (the adapter posts it directly before then). Returns
+/// its id, the one the adapter confirms.
+#[allow(clippy::too_many_arguments)]
+pub async fn queue_reply(
+    tx: &mut Tx,
+    channel: &str,
+    text: &Text,
+    notify: &[Player],
+    board: Option<(i64, i64)>,
+    in_reply_to: Option<&str>,
+    not_before_ms: i64,
+) -> Result<i64, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
+         in_reply_to, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(channel)
+    .bind(text.as_str())
+    .bind(text.mentions_stored())
+    .bind(players_stored(notify))
+    .bind(now())
+    .bind(board.map(|b| b.0))
+    .bind(board.map(|b| b.1))
+    .bind(in_reply_to)
+    .bind(not_before_ms)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.last_insert_rowid())
+}
+
+/// After a restart nothing is being posted directly any more: answers
+/// that waited for a direct post are due now.
+pub async fn release_waiting_replies(pool: &SqlitePool, now_ms: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET next_attempt_ms = 0 WHERE attempts = 0 AND parked = 0 AND next_attempt_ms > ?",
+    )
+    .bind(now_ms)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// A notice not yet delivered.
 #[derive(Debug, Clone, FromRow)]
 pub struct OutboxRow {
@@ -61,13 +105,15 @@ pub struct OutboxRow {
     /// The game whose board goes with the notice, and after which ply.
     pub board_game: Option<i64>,
     pub board_ply: Option<i64>,
+    /// The platform event this answers, if any.
+    pub in_reply_to: Option<String>,
 }
 
 /// Notices due for a post at `now_ms` (not parked, not waiting for a
 /// retry), oldest first.
 pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply FROM outbox \
+        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to FROM outbox \
          WHERE parked = 0 AND next_attempt_ms <= ? ORDER BY id",
     )
     .bind(now_ms)
