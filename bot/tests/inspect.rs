@@ -285,12 +285,13 @@ fn console_plays_a_whole_game_with(
 ) {
     use std::io::Write;
     use voidmate_rules::{Position, Program};
-    let mut rules = voidmate_rules::variant(variant).unwrap();
+    let base = voidmate_rules::variant(variant).unwrap();
+    let mut rules = voidmate_rules::SharedRules::from(base);
     if let Some((w, b)) = programs {
-        let read = |t| Program::parse(rules, t).unwrap();
-        rules = voidmate_rules::variants::programmed(rules, &read(w), &read(b)).unwrap();
+        let read = |t| Program::parse(base, t).unwrap();
+        rules = voidmate_rules::variants::programmed(base, &read(w), &read(b)).unwrap();
     }
-    let (mut pos, mut moves) = (Position::new(rules), Vec::new());
+    let (mut pos, mut moves) = (Position::new(rules.clone()), Vec::new());
     let mut state: u64 = 0x9e3779b97f4a7c15;
     let greedy = programs.is_some() || variant == "super16";
     while pos.outcome().is_none() && moves.len() < 3000 {

@@ -4,6 +4,7 @@
 use crate::fen::{self, FenError};
 use crate::movegen;
 use crate::rules::Rules;
+use crate::shared::SharedRules;
 use crate::variant::Restriction;
 use crate::{Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Square, Tile, WinReason};
 
@@ -13,7 +14,7 @@ use crate::{Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Square, Ti
 /// ([`Position::from_fen`]); changed only by legal moves.
 #[derive(Clone)]
 pub struct Position {
-    rules: &'static Rules,
+    rules: SharedRules,
     board: Board,
     /// Keys of the earlier positions of the game, oldest first.
     history: Vec<u64>,
@@ -21,14 +22,18 @@ pub struct Position {
 
 impl Position {
     /// The variant's starting position.
-    pub fn new(rules: &'static Rules) -> Position {
-        Position::from_fen(rules, rules.def.start_fen).expect("start FEN is valid")
+    pub fn new(rules: impl Into<SharedRules>) -> Position {
+        let rules = rules.into();
+        let start = rules.def.start_fen;
+        Position::from_fen(rules.clone(), start).expect("start FEN is valid")
     }
 
-    pub fn from_fen(rules: &'static Rules, fen: &str) -> Result<Position, FenError> {
+    pub fn from_fen(rules: impl Into<SharedRules>, fen: &str) -> Result<Position, FenError> {
+        let rules = rules.into();
+        let board = fen::parse(&rules, fen)?;
         let mut pos = Position {
             rules,
-            board: fen::parse(rules, fen)?,
+            board,
             history: Vec::new(),
         };
         pos.settle_en_passant();
@@ -43,18 +48,23 @@ impl Position {
         if self.board.ep.is_none() {
             return;
         }
-        let moves = movegen::all_legal_moves(self.rules, &self.board);
+        let moves = movegen::all_legal_moves(&self.rules, &self.board);
         if !moves.iter().any(|m| m.kind == MoveKind::EnPassant) {
             self.board.set_ep(None);
         }
     }
 
     pub fn fen(&self) -> String {
-        fen::format(self.rules, &self.board)
+        fen::format(&self.rules, &self.board)
     }
 
-    pub fn rules(&self) -> &'static Rules {
-        self.rules
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The handle on the rules, to start another position of the same game.
+    pub fn shared_rules(&self) -> &SharedRules {
+        &self.rules
     }
 
     pub fn board(&self) -> &Board {
@@ -77,7 +87,7 @@ impl Position {
     /// (see [`crate::MAX_MOVES`]), too big to pass around by value or keep in
     /// an async task's state.
     pub fn legal_moves(&self) -> Vec<Move> {
-        movegen::all_legal_moves(self.rules, &self.board)
+        movegen::all_legal_moves(&self.rules, &self.board)
     }
 
     pub fn is_legal(&self, mv: &Move) -> bool {
@@ -86,17 +96,17 @@ impl Position {
 
     /// The side to move's king is attacked.
     pub fn is_check(&self) -> bool {
-        movegen::in_check(self.rules, &self.board)
+        movegen::in_check(&self.rules, &self.board)
     }
 
     /// Is `sq` attacked by a piece of `by`?
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        movegen::attacked(self.rules, &self.board, sq, by)
+        movegen::attacked(&self.rules, &self.board, sq, by)
     }
 
     /// A variant's limit on this turn's moves, with its reason.
     pub fn restriction(&self) -> Option<Restriction> {
-        self.rules.variant.restriction(self.rules, &self.board)
+        self.rules.variant.restriction(&self.rules, &self.board)
     }
 
     /// Plays a legal move; an illegal one is refused and changes nothing.
@@ -111,10 +121,10 @@ impl Position {
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, mv: &Move) {
         self.history.push(self.board.key());
-        self.board = movegen::make(self.rules, &self.board, mv);
+        self.board = movegen::make(&self.rules, &self.board, mv);
         self.rules
             .variant
-            .update_counters(self.rules, &mut self.board);
+            .update_counters(&self.rules, &mut self.board);
         self.settle_en_passant();
     }
 
@@ -154,14 +164,14 @@ impl Position {
                 });
             }
             return Some(
-                v.no_moves_outcome(self.rules, &self.board)
+                v.no_moves_outcome(&self.rules, &self.board)
                     .unwrap_or(Outcome::Draw(DrawReason::Stalemate)),
             );
         }
-        if v.insufficient_material(self.rules, &self.board) {
+        if v.insufficient_material(&self.rules, &self.board) {
             return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
         }
-        if let Some(reason) = v.variant_draw(self.rules, &self.board) {
+        if let Some(reason) = v.variant_draw(&self.rules, &self.board) {
             return Some(Outcome::Draw(reason));
         }
         if v.automatic_draws() {
@@ -177,13 +187,13 @@ impl Position {
 
     /// A draw the side to move may claim in this position, if any.
     pub fn claimable_draw(&self) -> Option<DrawReason> {
-        self.rules.variant.claimable_draw(self.rules, &self.board)
+        self.rules.variant.claimable_draw(&self.rules, &self.board)
     }
 
     /// Leaf nodes of the legal move tree to `depth` (draw rules ignored, as
     /// perft conventionally does).
     pub fn perft(&self, depth: u32) -> u64 {
-        movegen::perft(self.rules, &self.board, depth)
+        movegen::perft(&self.rules, &self.board, depth)
     }
 
     /// Perft split by first move, in SAN.
@@ -195,8 +205,8 @@ impl Position {
                     1
                 } else {
                     movegen::perft(
-                        self.rules,
-                        &movegen::make(self.rules, &self.board, m),
+                        &self.rules,
+                        &movegen::make(&self.rules, &self.board, m),
                         depth - 1,
                     )
                 };

@@ -229,11 +229,44 @@ fn the_same_programs_give_the_same_rules() {
         &Program::none(),
     )
     .unwrap();
-    assert!(std::ptr::eq(a, b));
+    assert!(a.same(&b));
     let none =
         variants::programmed(variants::super16(), &Program::none(), &Program::none()).unwrap();
-    assert!(std::ptr::eq(none, variants::super16()));
+    assert!(none.same(&variants::super16().into()));
     assert!(a.is_programmed() && !none.is_programmed());
+}
+
+/// Rules built for programs are not kept for ever: the cache holds a bounded
+/// number, and rules that fell out of it live exactly as long as a position
+/// uses them (issue 17, point 10).
+#[test]
+fn programmed_rules_are_cached_with_a_bound_and_freed_after_use() {
+    let build = |n: usize| {
+        variants::programmed(
+            variants::super16(),
+            &program(&format!("N: jump {},1", n % 7 + 1)),
+            &program(&format!("N: jump 1,{}", n / 7 + 1)),
+        )
+        .unwrap()
+    };
+    let first = build(0);
+    // The cache and this handle hold the rules now.
+    assert_eq!(first.holders(), Some(2));
+    let pos = Position::new(first.clone());
+    drop(first);
+    for n in 1..=variants::PROGRAMMED_CACHE + 5 {
+        build(n);
+    }
+    // Out of the cache: only the position holds them, and dropping it
+    // frees them.
+    assert_eq!(pos.shared_rules().holders(), Some(1));
+    assert!(!pos.legal_moves().is_empty(), "the position still works");
+    let again = build(0);
+    assert!(!again.same(pos.shared_rules()), "built anew");
+    assert_eq!(
+        voidmate_rules::SharedRules::from(variants::super16()).holders(),
+        None
+    );
 }
 
 #[test]
@@ -244,7 +277,7 @@ fn random_programmed_games_never_leave_the_king_attacked() {
         variants::programmed(variants::super16(), &program(white), &program(black)).unwrap();
     let mut state = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..6 {
-        let mut p = Position::new(rules);
+        let mut p = Position::new(rules.clone());
         for _ in 0..120 {
             if p.outcome().is_some() {
                 break;

@@ -22,7 +22,7 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("{e} in {}", pos.fen())))?;
 
     let fen = pos.fen();
-    let again = Position::from_fen(pos.rules(), &fen)
+    let again = Position::from_fen(pos.shared_rules().clone(), &fen)
         .map_err(|e| TestCaseError::fail(format!("own FEN rejected: {e}: {fen}")))?;
     prop_assert_eq!(again.fen(), fen.clone());
     prop_assert_eq!(again.board().key(), pos.board().key());

@@ -234,7 +234,7 @@ fn programmed_games_draw_only_on_bare_kings() {
     )
     .unwrap();
     let knight = Position::from_fen(
-        rules,
+        rules.clone(),
         "k15/16/16/16/16/16/16/7N8/16/16/16/16/16/16/16/15K w - - 0 1",
     )
     .unwrap();

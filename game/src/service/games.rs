@@ -6,7 +6,7 @@ use super::*;
 
 impl Core {
     /// The rules a stored game is played by (its programs included).
-    pub(super) fn rules_of(row: &GameRow) -> Result<&'static voidmate_rules::Rules, Failure> {
+    pub(super) fn rules_of(row: &GameRow) -> Result<voidmate_rules::SharedRules, Failure> {
         let base = variants::by_name(&row.variant)
             .ok_or_else(|| damaged(row.id, format!("unknown variant '{}'", row.variant)))?;
         let programs = stored_program(base, &row.program_white)

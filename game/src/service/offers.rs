@@ -224,7 +224,8 @@ impl Core {
         };
         // Rebuild the position without the last move.
         let last = g.moves.pop().expect("a request needs a move");
-        let mut pos = Position::from_fen(g.pos.rules(), &g.row.start_fen).expect("loaded before");
+        let mut pos = Position::from_fen(g.pos.shared_rules().clone(), &g.row.start_fen)
+            .expect("loaded before");
         let mut prev = None;
         for m in &g.moves {
             let mv = pos.parse_move(&m.coordinate).expect("replayed before");

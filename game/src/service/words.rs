@@ -34,7 +34,8 @@ pub(super) fn history_text(g: &Game) -> String {
 }
 
 pub(super) fn numbered(g: &Game) -> String {
-    let start = Position::from_fen(g.pos.rules(), &g.row.start_fen).expect("replayed before");
+    let start = Position::from_fen(g.pos.shared_rules().clone(), &g.row.start_fen)
+        .expect("replayed before");
     let mut number = start.board().fullmove_number();
     let mut white_to_move = start.turn() == Color::White;
     let mut out = String::new();

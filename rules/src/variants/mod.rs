@@ -8,9 +8,9 @@ pub mod suicide_void;
 pub mod super16;
 pub mod void;
 
-use crate::{GameKind, Program, ProgramError, Rules};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use crate::{GameKind, Program, ProgramError, Rules, SharedRules};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Every variant's rules, built on first use.
 fn registry() -> &'static [Rules] {
@@ -38,17 +38,25 @@ pub fn programmable(rules: &Rules) -> bool {
     rules.kind() == Some(GameKind::Super16)
 }
 
+/// How many programmed rule sets are kept ready (most recently used first).
+/// Positions hold their rules themselves, so one that falls out of the cache
+/// lives on while a game uses it and is freed after; the cache only saves
+/// building the same rules again, and never grows past this.
+pub const PROGRAMMED_CACHE: usize = 64;
+
+/// Programmed rules by their programs' text, most recently used first.
+type Recent = VecDeque<(String, Arc<Rules>)>;
+
 /// `base` with White's and Black's pieces reprogrammed (both programs read
-/// for `base` with [`Program::parse`]). Positions hold `&'static Rules`, so
-/// each distinct pair of programs is built once and kept for the life of
-/// the process; the same pair gives back the same rules.
+/// for `base` with [`Program::parse`]). The same pair of programs gives back
+/// the same rules while they are in the cache (see [`PROGRAMMED_CACHE`]).
 pub fn programmed(
     base: &'static Rules,
     white: &Program,
     black: &Program,
-) -> Result<&'static Rules, ProgramError> {
+) -> Result<SharedRules, ProgramError> {
     if white.is_default() && black.is_default() {
-        return Ok(base);
+        return Ok(base.into());
     }
     if !programmable(base) {
         return Err(ProgramError(format!(
@@ -56,15 +64,19 @@ pub fn programmed(
             base.title()
         )));
     }
-    static BUILT: OnceLock<Mutex<HashMap<String, &'static Rules>>> = OnceLock::new();
+    static BUILT: OnceLock<Mutex<Recent>> = OnceLock::new();
     let key = format!("{}\n{white}\n{black}", base.name());
     let mut built = BUILT
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    Ok(*built
-        .entry(key)
-        .or_insert_with(|| Box::leak(Box::new(Rules::programmed(base.variant(), [white, black])))))
+    let rules = match built.iter().position(|(k, _)| *k == key) {
+        Some(i) => built.remove(i).expect("found").1,
+        None => Arc::new(Rules::programmed(base.variant(), [white, black])),
+    };
+    built.push_front((key, rules.clone()));
+    built.truncate(PROGRAMMED_CACHE);
+    Ok(rules.into())
 }
 
 /// All variants, in the order we present them.
