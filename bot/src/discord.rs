@@ -1368,6 +1368,20 @@ mod tests {
         }
     }
 
+    /// The slash commands are the table of command words' (`slash`), no
+    /// more and no fewer, so help and Discord name the same commands.
+    #[test]
+    fn slash_commands_follow_the_table_of_command_words() {
+        let mut registered: Vec<String> = commands().iter().map(|c| c.name.to_string()).collect();
+        let mut table: Vec<String> = crate::game::command::words::WORDS
+            .iter()
+            .flat_map(|c| c.slash.iter().map(|s| s.to_string()))
+            .collect();
+        registered.sort();
+        table.sort();
+        assert_eq!(registered, table);
+    }
+
     #[test]
     fn button_ids_round_trip_and_fit() {
         // Snowflakes are 64-bit: the longest are 20 digits.

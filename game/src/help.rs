@@ -460,46 +460,24 @@ pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
     TOPICS.iter().filter(|t| t.variant == variant).collect()
 }
 
-pub const COMMANDS: &str = "\
-Commands (the same everywhere; name a game with #N when you play several here):
-  challenge @user [variant] [time] [white|black|first|second] [level] [promotion-wins] [symmetric|private]  invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5); Super Chess may reprogram its pieces (`help program`)
-  accept [@user] / decline [@user]     answer a challenge (decline also withdraws your own)
-  move <move>                          play a move: `move e4`, `move Nf3`, `move e8=M` (or just `e4`)
-  board                                show the position
-  moves [square]                       show legal moves, all or of one piece: `moves g1`
-  resign                               give up the game
-  draw [accept|decline]                offer a draw, or answer one (an offer lapses after the next move)
-  claim [move]                         Chess 99: claim a draw (both kings attacked; or after 99 moves, with your move)
-  undo [accept|decline]                ask to take back the last move, or answer such a request
-  games                                games and challenges in this channel
-  history / pgn                        the moves so far, as a list or as PGN
-  variants                             the games I play
-  rules [variant] [topic or question]  how a game works: `rules minister`, `rules can the minister cross a void?`
-  program [#N] [program]                Super Chess: write your symmetric challenge's roster, or send your private program in a direct message: `program #4 N: jump 2,1 1,2; R: slide 1,0`. Vectors are rank,file from your side (rank towards the opponent, file towards the p-file); `step` goes exactly there along a clear line, `slide` repeats the vector over empty squares, `jump` goes there over anything; `X: default` or `default` keeps pieces as they are
-  colour [name]                        your pieces' colour in your game here: white, black, red, blue, green, gold, silver, purple, orange, pink, teal or brown
-  settings [bare-moves on|off] [theme classic|high-contrast]   this channel's settings
-  help [command]                       this list, or one command";
-
-/// Help for one command word.
-pub fn command_help(word: &str) -> Option<&'static str> {
-    let line = |prefix: &str| {
-        COMMANDS
-            .lines()
-            .find(|l| l.trim_start().starts_with(prefix))
-            .map(str::trim)
-    };
-    match word {
-        "challenge" | "play" => line("challenge"),
-        "accept" | "decline" | "cancel" => line("accept"),
-        "move" | "m" => line("move"),
-        "board" | "moves" | "resign" | "draw" | "undo" | "games" | "variants" | "rules"
-        | "settings" | "help" | "claim" | "program" | "colour" => line(word),
-        "color" | "programme" | "reprogram" => {
-            line(if word == "color" { "colour" } else { "program" })
+/// Every command, one a line, written from the table of command words.
+pub fn commands() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut text = String::from(
+            "Commands (the same everywhere; name a game with #N when you play several here):",
+        );
+        for c in crate::command::words::WORDS {
+            text.push_str("\n  ");
+            text.push_str(&c.help_line());
         }
-        "history" | "pgn" => line("history"),
-        _ => None,
-    }
+        text
+    })
+}
+
+/// Help for one command word (or alias).
+pub fn command_help(word: &str) -> Option<String> {
+    crate::command::words::lookup(word).map(|c| c.help_line())
 }
 
 #[cfg(test)]
@@ -563,26 +541,13 @@ mod tests {
 
     #[test]
     fn every_command_word_has_help() {
-        for w in [
-            "challenge",
-            "accept",
-            "decline",
-            "move",
-            "board",
-            "moves",
-            "resign",
-            "draw",
-            "undo",
-            "games",
-            "history",
-            "pgn",
-            "variants",
-            "rules",
-            "settings",
-            "help",
-            "claim",
-        ] {
-            assert!(command_help(w).is_some(), "{w}");
+        for c in crate::command::words::WORDS {
+            for w in std::iter::once(&c.name).chain(c.aliases) {
+                let line = command_help(w).unwrap_or_else(|| panic!("{w}"));
+                assert!(line.starts_with(c.name), "{w}: {line}");
+                assert!(commands().contains(&line), "{w} is in the list");
+            }
         }
+        assert!(command_help("dance").is_none());
     }
 }

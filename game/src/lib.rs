@@ -7,7 +7,9 @@ pub mod config;
 pub mod contract;
 pub mod engine;
 pub mod help;
+mod incoming;
 pub mod isolate;
+mod reply;
 mod service;
 pub mod store;
 

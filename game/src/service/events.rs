@@ -307,12 +307,10 @@ impl Core {
             }
             Command::Rules { query } => self.rules(tx, ch, &query).await,
             Command::Help { topic } => Ok(Done::text(match topic {
-                None => help::COMMANDS.to_string(),
-                Some(word) => help::command_help(&word)
-                    .map(|l| l.to_string())
-                    .unwrap_or_else(|| {
-                        format!("There is no command `{word}`.\n\n{}", help::COMMANDS)
-                    }),
+                None => help::commands().to_string(),
+                Some(word) => help::command_help(&word).unwrap_or_else(|| {
+                    format!("There is no command `{word}`.\n\n{}", help::commands())
+                }),
             })),
             Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
             Command::Claim { text, game } => self.claim(tx, ch, me, text, game).await,

@@ -1,0 +1,110 @@
+//! The options a challenge takes: time controls, sides, Super Chess modes.
+
+use std::fmt;
+
+/// How Super Chess pieces may be reprogrammed, chosen at the challenge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProgramMode {
+    /// No reprogramming.
+    Default,
+    /// One roster, written by the challenger and accepted by the opponent,
+    /// for both sides.
+    Symmetric,
+    /// Each side programs its own pieces, privately.
+    Private,
+}
+
+impl ProgramMode {
+    pub fn code(self) -> &'static str {
+        match self {
+            ProgramMode::Default => "default",
+            ProgramMode::Symmetric => "symmetric",
+            ProgramMode::Private => "private",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ProgramMode> {
+        match s.to_ascii_lowercase().as_str() {
+            "default" | "unprogrammed" => Some(ProgramMode::Default),
+            "symmetric" | "shared" | "same" => Some(ProgramMode::Symmetric),
+            "private" | "secret" | "hidden" => Some(ProgramMode::Private),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    White,
+    Black,
+}
+
+/// A time control as chosen at the challenge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimeControl {
+    None,
+    /// Correspondence: days per move.
+    Days(u32),
+    /// Minutes for the game and seconds added per move.
+    Clock {
+        minutes: u32,
+        increment: u32,
+    },
+}
+
+impl TimeControl {
+    /// `none`, `3d`, `3 days`, `10+5`, `10m`, `10min`.
+    pub fn parse(s: &str) -> Option<TimeControl> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "none" || s == "-" || s == "unlimited" {
+            return Some(TimeControl::None);
+        }
+        let num = |t: &str| t.trim().parse::<u32>().ok().filter(|&n| n > 0);
+        if let Some((m, i)) = s.split_once('+') {
+            return Some(TimeControl::Clock {
+                minutes: num(m)?,
+                increment: t_num(i)?,
+            });
+        }
+        for suffix in ["days", "day", "d"] {
+            if let Some(n) = s.strip_suffix(suffix) {
+                return num(n).filter(|&d| d <= 30).map(TimeControl::Days);
+            }
+        }
+        for suffix in ["min", "m"] {
+            if let Some(n) = s.strip_suffix(suffix) {
+                return Some(TimeControl::Clock {
+                    minutes: num(n)?,
+                    increment: 0,
+                });
+            }
+        }
+        None
+    }
+
+    /// The form we store and show: `none`, `3d`, `10+5`.
+    pub fn code(&self) -> String {
+        match self {
+            TimeControl::None => "none".into(),
+            TimeControl::Days(d) => format!("{d}d"),
+            TimeControl::Clock { minutes, increment } => format!("{minutes}+{increment}"),
+        }
+    }
+}
+
+fn t_num(t: &str) -> Option<u32> {
+    t.trim().parse().ok()
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::None => write!(f, "no time limit"),
+            TimeControl::Days(1) => write!(f, "1 day per move"),
+            TimeControl::Days(d) => write!(f, "{d} days per move"),
+            TimeControl::Clock { minutes, increment } => {
+                write!(f, "{minutes} minutes + {increment} seconds per move")
+            }
+        }
+    }
+}

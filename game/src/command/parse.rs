@@ -1,0 +1,384 @@
+//! Chat text to a [`Command`]: the command word from the table in
+//! [`super::words`], then its arguments.
+
+use super::words::{self, Word};
+use super::*;
+
+/// Why a command could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, CommandError> {
+    Err(CommandError(msg.into()))
+}
+
+/// Reads a command. A leading `/` or `!` is allowed; a `#N` token anywhere
+/// names a game.
+pub fn parse(text: &str) -> Result<Command, CommandError> {
+    let text = text.trim();
+    let text = text.strip_prefix(['/', '!']).unwrap_or(text);
+    let mut game: GameRef = None;
+    let mut words: Vec<&str> = Vec::new();
+    for w in text.split_whitespace() {
+        match w.strip_prefix('#').map(str::parse::<i64>) {
+            Some(Ok(id)) if game.is_none() => game = Some(id),
+            Some(Ok(_)) => return err("name only one game, like #3"),
+            _ => words.push(w),
+        }
+    }
+    let Some((&first, rest)) = words.split_first() else {
+        return err("say something, like `help`");
+    };
+    let name = |w: &str| Someone::named(w);
+    let answer = |rest: &[&str], what: &str| -> Result<Answer, CommandError> {
+        match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+            None | Some("offer") | Some("request") | Some("ask") => Ok(Answer::Ask),
+            Some("accept") | Some("yes") => Ok(Answer::Accept),
+            Some("decline") | Some("no") => Ok(Answer::Decline),
+            Some(other) => err(format!(
+                "`{what} {other}`? Use `{what}`, `{what} accept` or `{what} decline`"
+            )),
+        }
+    };
+    let Some(known) = words::lookup(first) else {
+        return Ok(Command::Bare {
+            text: words.join(" "),
+            game,
+        });
+    };
+    let cmd = match known.word {
+        Word::Challenge => {
+            let Some((opp, opts)) = rest.split_first() else {
+                return err("challenge whom? For example: `challenge @bob void 3d`");
+            };
+            let (mut variant, mut time, mut color) = (None, None, None);
+            let mut promotion_wins = false;
+            let mut level = None;
+            let mut mode = None;
+            let mut after_level_word = false;
+            for o in opts {
+                let lower = o.to_ascii_lowercase();
+                let number = lower
+                    .strip_prefix("level")
+                    .or_else(|| lower.strip_prefix("lvl"))
+                    .or_else(|| lower.strip_prefix('l'))
+                    .unwrap_or(&lower)
+                    .trim_start_matches(['=', ':']);
+                let as_level = number.parse::<u8>().ok();
+                if lower == "level" || lower == "lvl" {
+                    after_level_word = true;
+                    continue;
+                }
+                if let Some(n) = as_level
+                    .filter(|_| after_level_word || number != lower.as_str() || lower.len() == 1)
+                {
+                    if !(1..=5).contains(&n) {
+                        return err(format!(
+                            "level {n}? Levels go from 1 (beginner) to 5 (full strength)"
+                        ));
+                    }
+                    level = Some(n);
+                    after_level_word = false;
+                    continue;
+                }
+                after_level_word = false;
+                if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
+                    promotion_wins = true;
+                } else if let Some(m) = ProgramMode::parse(&lower) {
+                    mode = Some(m);
+                } else if matches!(lower.as_str(), "white" | "black" | "first" | "second") {
+                    // Super Chess's Player 1 is White: whoever moves first.
+                    color = Some(if lower == "white" || lower == "first" {
+                        ColorChoice::White
+                    } else {
+                        ColorChoice::Black
+                    });
+                } else if let Some(t) = TimeControl::parse(o) {
+                    time = Some(t);
+                } else if variant.is_none() {
+                    variant = Some(o.to_string());
+                } else {
+                    return err(format!(
+                        "I do not understand `{o}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`"
+                    ));
+                }
+            }
+            if promotion_wins {
+                // An option of Suicide Void Chess, which is its own variant inside.
+                use voidmate_rules::GameKind;
+                let base = variant.as_deref().map(GameKind::from_name);
+                match base {
+                    None
+                    | Some(Some(GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)) => {
+                        variant = Some(GameKind::SuicideVoidPromotionWins.name().to_string());
+                    }
+                    _ => return err("promotion-wins is an option of Suicide Void Chess: `challenge @bob suicide-void promotion-wins`"),
+                }
+            }
+            Command::Challenge {
+                opponent: name(opp),
+                variant,
+                time,
+                color,
+                level,
+                mode,
+            }
+        }
+        Word::Accept => Command::Accept {
+            challenger: rest.first().map(|w| name(w)),
+        },
+        Word::Decline => Command::Decline {
+            other: rest.first().map(|w| name(w)),
+        },
+        Word::Move => {
+            if rest.is_empty() {
+                return err("which move? For example: `move e4` or `move Nf3`");
+            }
+            Command::Move {
+                text: rest.join(""),
+                game,
+            }
+        }
+        Word::Board => Command::Board { game },
+        Word::Moves => Command::Moves {
+            square: rest.first().map(|s| s.to_string()),
+            game,
+        },
+        Word::Resign => Command::Resign { game },
+        Word::Draw => Command::Draw {
+            answer: answer(rest, "draw")?,
+            game,
+        },
+        Word::Undo => Command::Undo {
+            answer: answer(rest, "undo")?,
+            game,
+        },
+        Word::Games => Command::Games,
+        Word::Claim => Command::Claim {
+            text: (!rest.is_empty()).then(|| rest.join("")),
+            game,
+        },
+        Word::History => Command::History { game, pgn: false },
+        Word::Pgn => Command::History { game, pgn: true },
+        Word::Variants => Command::Variants,
+        Word::Rules => Command::Rules {
+            query: rest.join(" "),
+        },
+        Word::Help => Command::Help {
+            topic: rest.first().map(|s| s.to_ascii_lowercase()),
+        },
+        Word::Program => {
+            // The program keeps its lines: each may name a piece.
+            let body: Vec<String> = text
+                .split_once(char::is_whitespace)
+                .map(|(_, b)| b)
+                .unwrap_or("")
+                .lines()
+                .map(|line| {
+                    line.split_whitespace()
+                        .filter(|w| {
+                            w.strip_prefix('#')
+                                .is_none_or(|n| n.parse::<i64>().is_err())
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .filter(|l| !l.is_empty())
+                .collect();
+            Command::Program {
+                text: (!body.is_empty()).then(|| body.join("\n")),
+                game,
+            }
+        }
+        Word::Colour => Command::Colour {
+            colour: rest.first().map(|s| s.to_ascii_lowercase()),
+            game,
+        },
+        Word::Settings => Command::Settings {
+            key: rest.first().map(|s| s.to_ascii_lowercase()),
+            value: rest.get(1).map(|s| s.to_ascii_lowercase()),
+        },
+    };
+    Ok(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_with_options_in_any_order() {
+        assert_eq!(
+            parse("/challenge @bob 3d void black").unwrap(),
+            Command::Challenge {
+                opponent: Someone::named("@bob"),
+                variant: Some("void".into()),
+                time: Some(TimeControl::Days(3)),
+                color: Some(ColorChoice::Black),
+                level: None,
+                mode: None,
+            }
+        );
+        assert_eq!(
+            parse("challenge @bob super16 private second").unwrap(),
+            Command::Challenge {
+                opponent: Someone::named("@bob"),
+                variant: Some("super16".into()),
+                time: None,
+                color: Some(ColorChoice::Black),
+                level: None,
+                mode: Some(ProgramMode::Private),
+            }
+        );
+        // A program keeps its lines and loses the game number.
+        assert_eq!(
+            parse("program #7 N: jump 2,1\n  R:  slide 1,0").unwrap(),
+            Command::Program {
+                text: Some("N: jump 2,1\nR: slide 1,0".into()),
+                game: Some(7)
+            }
+        );
+        assert_eq!(
+            parse("program").unwrap(),
+            Command::Program {
+                text: None,
+                game: None
+            }
+        );
+        assert_eq!(
+            parse("move Nf3 #4").unwrap(),
+            Command::Move {
+                text: "Nf3".into(),
+                game: Some(4)
+            }
+        );
+        assert_eq!(
+            parse("!draw accept").unwrap(),
+            Command::Draw {
+                answer: Answer::Accept,
+                game: None
+            }
+        );
+        assert_eq!(
+            parse("e4").unwrap(),
+            Command::Bare {
+                text: "e4".into(),
+                game: None
+            }
+        );
+        // Issue 20, point 8: the game's number anywhere, apart from the move.
+        for text in ["e4 #2", "#2 e4", "  #2   e4 "] {
+            assert_eq!(
+                parse(text).unwrap(),
+                Command::Bare {
+                    text: "e4".into(),
+                    game: Some(2)
+                },
+                "{text}"
+            );
+        }
+        for text in ["move e4 #2", "move #2 e4", "#2 move e4"] {
+            assert_eq!(
+                parse(text).unwrap(),
+                Command::Move {
+                    text: "e4".into(),
+                    game: Some(2)
+                },
+                "{text}"
+            );
+        }
+        assert!(parse("e4 #2 #3").is_err());
+        assert_eq!(
+            parse("rules can the minister cross a void?").unwrap(),
+            Command::Rules {
+                query: "can the minister cross a void?".into()
+            }
+        );
+    }
+
+    #[test]
+    fn promotion_wins_picks_its_variant_and_nothing_else() {
+        for text in [
+            "challenge @bob suicide-void promotion-wins",
+            "challenge @bob promotion-wins",
+            "challenge @bob pw suicide-void 2d",
+        ] {
+            let Command::Challenge { variant, .. } = parse(text).unwrap() else {
+                panic!("{text}")
+            };
+            assert_eq!(variant.as_deref(), Some("suicide-void-pw"), "{text}");
+        }
+        assert!(parse("challenge @bob void promotion-wins")
+            .unwrap_err()
+            .0
+            .starts_with("promotion-wins is an option of Suicide Void Chess"));
+    }
+
+    #[test]
+    fn a_level_reads_in_several_spellings() {
+        for text in [
+            "challenge @voidmate void 4",
+            "challenge @voidmate level 4 void",
+            "challenge @voidmate L4",
+            "challenge @voidmate level=4",
+        ] {
+            let Command::Challenge { level, .. } = parse(text).unwrap() else {
+                panic!("{text}")
+            };
+            assert_eq!(level, Some(4), "{text}");
+        }
+        assert_eq!(
+            parse("challenge @voidmate level 9").unwrap_err().0,
+            "level 9? Levels go from 1 (beginner) to 5 (full strength)"
+        );
+    }
+
+    #[test]
+    fn time_controls_parse_and_print() {
+        assert_eq!(
+            TimeControl::parse("10+5"),
+            Some(TimeControl::Clock {
+                minutes: 10,
+                increment: 5
+            })
+        );
+        assert_eq!(TimeControl::parse("2days"), Some(TimeControl::Days(2)));
+        assert_eq!(
+            TimeControl::parse("5m").map(|t| t.code()),
+            Some("5+0".into())
+        );
+        assert_eq!(TimeControl::parse("void"), None);
+        assert_eq!(TimeControl::parse("99d"), None);
+        assert_eq!(TimeControl::Days(3).to_string(), "3 days per move");
+    }
+
+    #[test]
+    fn bad_commands_say_what_to_write() {
+        assert_eq!(
+            parse("challenge").unwrap_err().0,
+            "challenge whom? For example: `challenge @bob void 3d`"
+        );
+        assert_eq!(
+            parse("move").unwrap_err().0,
+            "which move? For example: `move e4` or `move Nf3`"
+        );
+        assert_eq!(
+            parse("draw maybe").unwrap_err().0,
+            "`draw maybe`? Use `draw`, `draw accept` or `draw decline`"
+        );
+        assert_eq!(
+            parse("board #1 #2").unwrap_err().0,
+            "name only one game, like #3"
+        );
+        assert!(parse("challenge bob void chess99x 3d")
+            .unwrap_err()
+            .0
+            .contains("I do not understand `chess99x`"));
+    }
+}

@@ -1,0 +1,155 @@
+//! What the core answers: text with typed mentions, a board, questions to
+//! answer with a button, who may see it, and the outbox entries it delivers.
+
+use crate::command::{self, Command, Someone};
+use crate::contract::{Player, PlayerId, Text};
+
+/// A PNG to post with a reply.
+#[derive(Debug, Clone)]
+pub struct Image {
+    pub png: Vec<u8>,
+    /// A description for screen readers and platforms that need a body text.
+    pub alt: String,
+    /// The game it shows, for platforms that lay out a card beside the
+    /// picture (a Discord embed). `None` for rules diagrams.
+    pub board: Option<BoardCard>,
+}
+
+/// The facts about a game that a board image shows, as data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardCard {
+    pub game: i64,
+    /// The variant's title: "Void Chess".
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    /// Whose move it is; `None` once the game is over.
+    pub to_move: Option<String>,
+    /// The last move in SAN.
+    pub last_move: Option<String>,
+    /// "1-0 (checkmate)" once the game is over.
+    pub result: Option<String>,
+    pub time_control: String,
+}
+
+/// A question in a reply that one user may answer with a button or a
+/// reaction (the adapter decides how to show it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// `to` may accept or decline `challenger`'s challenge.
+    AnswerChallenge { challenger: Player, to: PlayerId },
+    /// `to` may accept or decline a draw offer in `game`.
+    AnswerDraw { game: i64, to: PlayerId },
+    /// `to` may accept or decline a takeback request in `game`.
+    AnswerUndo { game: i64, to: PlayerId },
+}
+
+impl Action {
+    /// The only user who may answer.
+    pub fn who(&self) -> &PlayerId {
+        match self {
+            Action::AnswerChallenge { to, .. }
+            | Action::AnswerDraw { to, .. }
+            | Action::AnswerUndo { to, .. } => to,
+        }
+    }
+
+    /// The command that answers it, yes or no, typed: no text to read again.
+    pub fn answer(&self, accepted: bool) -> Command {
+        let answer = if accepted {
+            command::Answer::Accept
+        } else {
+            command::Answer::Decline
+        };
+        match self {
+            Action::AnswerChallenge { challenger, .. } => {
+                let challenger = Some(Someone::Known(challenger.clone()));
+                if accepted {
+                    Command::Accept { challenger }
+                } else {
+                    Command::Decline { other: challenger }
+                }
+            }
+            Action::AnswerDraw { game, .. } => Command::Draw {
+                answer,
+                game: Some(*game),
+            },
+            Action::AnswerUndo { game, .. } => Command::Undo {
+                answer,
+                game: Some(*game),
+            },
+        }
+    }
+}
+
+impl Reply {
+    /// The idempotency key of this reply's post (a Matrix transaction id, a
+    /// Discord nonce): the same for a direct post and for any retry of it
+    /// from the outbox. `None` for replies that change nothing.
+    pub fn key(&self) -> Option<String> {
+        self.deliveries.first().map(|id| delivery_key(*id))
+    }
+}
+
+/// The idempotency key of outbox entry `id`: at most 25 characters, as a
+/// Discord nonce must be.
+pub fn delivery_key(id: i64) -> String {
+    format!("vm-{id}")
+}
+
+/// How long the adapter has to post a reply itself before the periodic
+/// check takes it from the outbox (longer than any post takes).
+pub(crate) const DIRECT_POST_GRACE_MS: i64 = 60_000;
+
+/// Who may see a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone in the channel.
+    Everyone,
+    /// Only the author of the command: a refusal, or the answer to a
+    /// private command. Platforms that can (a Discord ephemeral message)
+    /// show it so; elsewhere it goes where the command was said, which for
+    /// private commands is a direct conversation.
+    Author,
+}
+
+/// Something the bot owes a channel unprompted (see [`Core::tick`]), or an
+/// answer whose direct post was never confirmed.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub id: i64,
+    pub channel: String,
+    pub reply: Reply,
+    /// The platform event it answers, if any.
+    pub in_reply_to: Option<String>,
+}
+
+impl Notice {
+    /// The idempotency key of its post (see [`Reply::key`]).
+    pub fn key(&self) -> String {
+        delivery_key(self.id)
+    }
+}
+
+/// What the bot says back.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The words, with typed mentions for the adapter to render.
+    pub text: Text,
+    pub image: Option<Image>,
+    /// Who must be notified (the player to move, a challenged player),
+    /// whether or not the text mentions them.
+    pub notify: Vec<Player>,
+    /// Questions someone may answer with a button or a reaction.
+    pub actions: Vec<Action>,
+    /// `true` when the reply reports a refusal or error.
+    pub is_error: bool,
+    /// Who may see it.
+    pub audience: Audience,
+    /// The outbox entries this reply delivers: confirm each with
+    /// [`Core::delivered`] once posted. Unconfirmed, the periodic check
+    /// posts them a little later (or right after a restart); post with an
+    /// idempotency key made from the first one ([`Reply::key`]) so that a
+    /// retry never shows twice.
+    pub deliveries: Vec<i64>,
+}
