@@ -135,6 +135,22 @@ async fn a_symmetric_roster_is_written_by_the_challenger_and_agreed_by_accepting
     );
     let why = bot.no("alice", "program N: jump 1,1").await;
     assert!(why.contains("agreed at the challenge"), "{why}");
+    // The PGN carries the roster, so the game replays from it alone.
+    let pgn = bot.ok("carol", "pgn").await;
+    assert!(
+        pgn.text
+            .contains("[WhiteProgram \"N: jump -3,0 0,-3 0,3 3,0\"]"),
+        "{}",
+        pgn.text
+    );
+    let record = voidmate::game::pgn::read(&pgn.text).unwrap();
+    assert_eq!(record.moves, ["Nb1b4", "Nb16b13"]);
+    let end = voidmate::game::pgn::replay(&record).unwrap();
+    let stored: String = sqlx::query_scalar("SELECT fen FROM games")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(end.fen(), stored, "the replayed position is the stored one");
 }
 
 #[tokio::test]

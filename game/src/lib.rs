@@ -9,6 +9,7 @@ pub mod engine;
 pub mod help;
 mod incoming;
 pub mod isolate;
+pub mod pgn;
 mod reply;
 mod service;
 pub mod store;

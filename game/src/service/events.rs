@@ -119,6 +119,13 @@ impl Core {
                     Ok(entry) => done.deliveries.push(entry),
                     Err(e) => return Some(db_failure(e)),
                 }
+                // The board is drawn while the commit syncs to disk (unless
+                // the engine's move will replace it); a failed commit throws
+                // the drawing away.
+                let drawing = match claim {
+                    None => done.picture.take().map(Drawing::start),
+                    Some(_) => None,
+                };
                 if let Err(e) = tx.commit().await {
                     return Some(db_failure(e));
                 }
@@ -148,7 +155,11 @@ impl Core {
                         }
                     }
                 }
-                Some(finish_reply(done).await)
+                let mut reply = finish_reply(done).await;
+                if let Some(d) = drawing {
+                    reply.image = d.image().await;
+                }
+                Some(reply)
             }
             Err(Failure::User(msg)) => {
                 // Nothing may change but the record that this event was seen.

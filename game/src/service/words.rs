@@ -56,30 +56,43 @@ pub(super) fn numbered(g: &Game) -> String {
     out.trim_end().to_string()
 }
 
+/// The game as PGN (see [`crate::pgn`]): tags readers know, the start when
+/// it is not the usual one, the roster of a symmetric Super Chess game, and
+/// the moves.
 pub(super) fn pgn_text(g: &Game, channel: &str) -> String {
     let result = g.row.result.clone().unwrap_or_else(|| "*".into());
-    let mut s = String::new();
-    let _ = writeln!(s, "[Event \"Voidmate game #{}\"]", g.row.id);
-    let _ = writeln!(s, "[Site \"{channel}\"]");
-    let _ = writeln!(s, "[White \"{}\"]", g.name(Color::White));
-    let _ = writeln!(s, "[Black \"{}\"]", g.name(Color::Black));
-    let _ = writeln!(s, "[Result \"{result}\"]");
-    let _ = writeln!(s, "[Variant \"{}\"]", g.pos.rules().title());
-    let _ = writeln!(s, "[TimeControl \"{}\"]", g.row.time_control);
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", format!("Voidmate game #{}", g.row.id)),
+        ("Site", channel.to_string()),
+        ("White", g.name(Color::White)),
+        ("Black", g.name(Color::Black)),
+        ("Result", result.clone()),
+        ("Variant", crate::pgn::variant_tag(g.kind()).to_string()),
+        ("TimeControl", g.row.time_control.clone()),
+    ];
     if let Some(t) = &g.row.termination {
-        let _ = writeln!(s, "[Termination \"{t}\"]");
+        tags.push(("Termination", t.clone()));
     }
     if g.row.start_fen != g.pos.rules().definition().start_fen {
-        let _ = writeln!(s, "[SetUp \"1\"]");
-        let _ = writeln!(s, "[FEN \"{}\"]", g.row.start_fen);
+        tags.push(("SetUp", "1".into()));
+        tags.push(("FEN", g.row.start_fen.clone()));
     }
-    s.push('\n');
-    if !g.moves.is_empty() {
-        s.push_str(&numbered(g));
-        s.push(' ');
+    // Private programs stay private, even after the game
+    // (docs/rules/super16.md); such a game's PGN does not replay.
+    if g.row.mode != "private" {
+        for (tag, program) in [
+            ("WhiteProgram", &g.row.program_white),
+            ("BlackProgram", &g.row.program_black),
+        ] {
+            if let Some(p) = program.as_deref().filter(|p| *p != "default") {
+                tags.push((tag, p.to_string()));
+            }
+        }
     }
-    s.push_str(&result);
-    s
+    let start = Position::from_fen(g.pos.shared_rules().clone(), &g.row.start_fen)
+        .expect("replayed before");
+    let sans: Vec<String> = g.moves.iter().map(|m| m.san.clone()).collect();
+    crate::pgn::write(&tags, &crate::pgn::movetext(&start, &sans, &result))
 }
 
 /// A stored game that does not hold together, in words.
@@ -123,21 +136,28 @@ pub(super) fn db_failure(e: sqlx::Error) -> Reply {
     }
 }
 
+/// A board being drawn on a blocking thread (rendering is CPU work: it
+/// stays off the async workers, and may overlap a commit's sync).
+pub(super) struct Drawing(tokio::task::JoinHandle<Image>);
+
+impl Drawing {
+    pub(super) fn start(p: Picture) -> Drawing {
+        Drawing(tokio::task::spawn_blocking(move || Image {
+            png: Renderer::shared().render(&p.pos, &p.opts),
+            alt: p.alt,
+            board: p.board,
+        }))
+    }
+
+    pub(super) async fn image(self) -> Option<Image> {
+        self.0.await.ok()
+    }
+}
+
 pub(super) async fn finish_reply(done: Done) -> Reply {
     let image = match done.picture {
         None => None,
-        Some(p) => {
-            // Rendering is CPU work: keep it off the async workers.
-            let png =
-                tokio::task::spawn_blocking(move || Renderer::shared().render(&p.pos, &p.opts))
-                    .await
-                    .ok();
-            png.map(|png| Image {
-                png,
-                alt: p.alt,
-                board: p.board,
-            })
-        }
+        Some(p) => Drawing::start(p).image().await,
     };
     Reply {
         text: done.text,
