@@ -360,8 +360,12 @@ async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
         "There is no draw offer from alice to answer in game #1.",
     )
     .await;
-    bot.refused("alice", "undo", "There is no move to take back in game #1.")
-        .await;
+    bot.refused(
+        "alice",
+        "undo",
+        "You have no move to take back in game #1 yet.",
+    )
+    .await;
     bot.refused(
         "alice",
         "moves z9",
@@ -560,6 +564,28 @@ async fn draws_takebacks_and_resignation() {
     bot.ok("bob", "c5").await;
     let h = bot.ok("alice", "history").await;
     assert!(h.text.ends_with("1. e4 c5"), "{}", h.text);
+    // Asked on one's own turn, a takeback means one's last move and the
+    // reply to it (issue 20, point 9): alice wants e4 back.
+    let ask = bot.ok("alice", "undo").await;
+    assert_eq!(
+        ask.text,
+        "alice asks to take back e4 and bob's reply c5 in game #1. bob: `undo accept` or `undo decline`."
+    );
+    let back = bot.ok("bob", "undo accept").await;
+    assert_eq!(
+        back.text,
+        "e4 and c5 are taken back in game #1. alice, your move."
+    );
+    let h = bot.ok("alice", "history").await;
+    assert!(h.text.ends_with("no moves yet."), "{}", h.text);
+    bot.refused(
+        "bob",
+        "undo",
+        "You have no move to take back in game #1 yet.",
+    )
+    .await;
+    bot.ok("alice", "e4").await;
+    bot.ok("bob", "c5").await;
     // Draw by agreement.
     bot.ok("alice", "draw").await;
     let d = bot.ok("bob", "draw accept").await;

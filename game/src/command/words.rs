@@ -118,7 +118,7 @@ pub static WORDS: &[CommandWord] = &[
         name: "undo",
         aliases: &["takeback"],
         usage: "[accept|decline]",
-        summary: "ask to take back the last move, or answer such a request",
+        summary: "ask to take back your last move (on your turn, with the reply to it), or answer such a request",
         slash: &["undo"],
     },
     CommandWord {

@@ -189,16 +189,21 @@ impl Core {
                 )
             }
             (Answer::Ask, None) => {
-                if g.moves.is_empty() {
-                    return refuse(format!("There is no move to take back in game #{id}."));
+                let n = takeback_plies(&g, color);
+                if n == 0 {
+                    return refuse(format!("You have no move to take back in game #{id} yet."));
                 }
                 store::set_request(tx, id, Request::Undo, Some(me.id.as_str()), g.ply()).await?;
+                let what = match taken_back(&g, n).as_slice() {
+                    [mine] => mine.clone(),
+                    [mine, reply] => format!("{mine} and {opponent}'s reply {reply}"),
+                    _ => "the last moves".to_string(),
+                };
                 return Ok(Done {
-            engine: None,
-            deliveries: Vec::new(),
+                    engine: None,
+                    deliveries: Vec::new(),
                     text: format!(
-                        "{me} asks to take back {} in game #{id}. {opponent}: `undo accept` or `undo decline`.",
-                        g.moves.last().map(|m| m.san.as_str()).unwrap_or("the last move")
+                        "{me} asks to take back {what} in game #{id}. {opponent}: `undo accept` or `undo decline`."
                     ).into(),
                     picture: None,
                     actions: vec![Action::AnswerUndo { game: id, to: opponent.id.clone() }],
@@ -222,8 +227,14 @@ impl Core {
                 ))
             }
         };
-        // Rebuild the position without the last move.
-        let last = g.moves.pop().expect("a request needs a move");
+        // Rebuild the position without the requester's last move (and the
+        // reply to it, if the request came on their turn).
+        let n = takeback_plies(&g, !color);
+        let gone = taken_back(&g, n);
+        if gone.is_empty() {
+            return refuse(format!("There is no move to take back in game #{id}."));
+        }
+        g.moves.truncate(g.moves.len() - gone.len());
         let mut pos = Position::from_fen(g.pos.shared_rules().clone(), &g.row.start_fen)
             .expect("loaded before");
         let mut prev = None;
@@ -232,7 +243,7 @@ impl Core {
             pos.play_unchecked(&mv);
             prev = Some((mv.from, mv.to));
         }
-        if !store::remove_last_move(tx, &g.row, last.ply, &pos.fen()).await? {
+        if !store::take_back_to(tx, &g.row, g.moves.len() as i64, &pos.fen()).await? {
             return refuse(format!(
                 "Game #{id} changed meanwhile; look at the `board` and try again."
             ));
@@ -245,8 +256,9 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             text: format!(
-                "{} is taken back in game #{id}. {next}, your move.",
-                last.san
+                "{} {} taken back in game #{id}. {next}, your move.",
+                gone.join(" and "),
+                if gone.len() == 1 { "is" } else { "are" }
             )
             .into(),
             picture: Some(picture),
@@ -254,4 +266,24 @@ impl Core {
             actions: Vec::new(),
         })
     }
+}
+
+/// How many plies a takeback asked by `requester` removes: their last move,
+/// and the opponent's reply when the request comes on their own turn (what
+/// players mean by "take back my move"). 0 when they have not moved yet.
+fn takeback_plies(g: &Game, requester: Color) -> usize {
+    let n = if g.pos.turn() == requester { 2 } else { 1 };
+    if g.moves.len() >= n {
+        n
+    } else {
+        0
+    }
+}
+
+/// The last `n` moves, oldest first.
+fn taken_back(g: &Game, n: usize) -> Vec<String> {
+    g.moves[g.moves.len() - n.min(g.moves.len())..]
+        .iter()
+        .map(|m| m.san.clone())
+        .collect()
 }

@@ -41,19 +41,21 @@ pub async fn append_move(
     Ok(true)
 }
 
-/// Takes the last move back, checking the version.
-pub async fn remove_last_move(
+/// Takes back every move after ply `keep` (a takeback of one or two
+/// plies), if the game is still at `game`'s version; clears any standing
+/// offer. `false` if someone else changed the game first.
+pub async fn take_back_to(
     tx: &mut Tx,
     game: &GameRow,
-    ply: i64,
+    keep: i64,
     fen_after: &str,
 ) -> Result<bool, sqlx::Error> {
     if !bump(tx, game, fen_after).await? {
         return Ok(false);
     }
-    sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply = ?")
+    sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply > ?")
         .bind(game.id)
-        .bind(ply)
+        .bind(keep)
         .execute(&mut **tx)
         .await?;
     sqlx::query("UPDATE games SET undo_by = NULL, undo_ply = NULL, draw_offer_by = NULL, draw_offer_ply = NULL WHERE id = ?")
