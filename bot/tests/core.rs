@@ -633,6 +633,16 @@ async fn rules_help_answers_questions_with_diagrams() {
     bot.refused("alice", "rules xyzzy", "I found nothing about that. Void Chess topics: setup, minister, minister-blocked, healing, unstable, voids, king, castling, promotion, endings.").await;
     let v = bot.ok("alice", "variants").await;
     assert!(v.text.contains("void (Void Chess, 9x9 board)"));
+    // Inside a game, a question is about that game's rules first; a piece
+    // of another game is still found by its name.
+    start_game(&mut bot, "chess99").await;
+    let r = bot.ok("alice", "rules castling").await;
+    assert!(r.text.starts_with("Castling in Chess 99"), "{}", r.text);
+    let r = bot.ok("bob", "rules void minister").await;
+    assert!(r.text.starts_with("The Minister\n"), "{}", r.text);
+    let r = bot.ok("bob", "rules paladin").await;
+    assert!(r.text.starts_with("The paladin"), "{}", r.text);
+    assert!(r.image.is_some(), "with its diagram");
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 use voidmate_rules::GameKind;
 
 /// A position to draw beside a rules answer.
+#[derive(Debug)]
 pub struct Diagram {
     pub fen: &'static str,
     /// Mark this piece's moves.
@@ -11,6 +12,7 @@ pub struct Diagram {
     pub caption: &'static str,
 }
 
+#[derive(Debug)]
 pub struct Topic {
     pub variant: GameKind,
     pub key: &'static str,
@@ -242,6 +244,19 @@ pub static TOPICS: &[Topic] = &[
     },
     Topic {
         variant: GameKind::Chess99,
+        key: "paladin",
+        title: "The paladin",
+        keywords: &["paladin", "a", "piece", "pieces", "knight", "bishop", "leap", "slide"],
+        text: "The paladin (letter A) combines two pieces you know: it leaps like a knight and slides along \
+               diagonals like a bishop. Each side has one, on the 9x9 board's extra file.",
+        diagram: Some(Diagram {
+            fen: "4k4/9/9/9/4A4/9/9/9/4K4 w - - 0 1",
+            select: Some("e5"),
+            caption: "Where a paladin can go",
+        }),
+    },
+    Topic {
+        variant: GameKind::Chess99,
         key: "pawns",
         title: "Chess 99 pawns and en passant",
         keywords: &["pawn", "pawns", "double", "two", "passant", "en", "step"],
@@ -399,45 +414,145 @@ pub static TOPICS: &[Topic] = &[
     },
 ];
 
-/// The topic that best answers `query` (free text), with its variant named
-/// or implied by the words used.
-pub fn best_topic(query: &str) -> Option<&'static Topic> {
-    let words: Vec<String> = query
+/// What a `rules` question comes to.
+#[derive(Debug, Clone, Copy)]
+pub enum Found {
+    /// The topic that answers it.
+    Topic(&'static Topic),
+    /// A game named and nothing more: its overview and topics.
+    Game(GameKind),
+    /// Nothing about it; `game` is the game it was asked about.
+    Nothing(GameKind),
+}
+
+/// Words that name a game anywhere in a question, beside the games' names
+/// (`GameKind::from_name`): a one-word alias that is also an everyday word
+/// ("holes", "chess", "losing") names its game only at the start.
+const GAME_WORDS: &[(&str, GameKind)] = &[
+    ("suicide", GameKind::SuicideVoid),
+    ("super", GameKind::Super16),
+    ("relativistic", GameKind::BlackHoles),
+    ("orthodox", GameKind::Standard),
+    ("giveaway", GameKind::Antichess),
+];
+
+/// Answers a `rules` question: the game named in it (at the start, or by
+/// an unmistakable name anywhere), else `context` (the game being played
+/// where it was asked), else Void Chess; then that game's topic named by
+/// its key or found by its words. A question about nothing in that game
+/// (`rules paladin` in a Void Chess channel) looks through every game.
+pub fn answer(query: &str, context: Option<GameKind>) -> Found {
+    let mut words: Vec<String> = query
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .filter(|w| !w.is_empty())
         .map(String::from)
         .collect();
-    let variant = if words.iter().any(|w| w == "standard" || w == "orthodox") {
-        GameKind::Standard
-    } else if words
-        .iter()
-        .any(|w| w == "super" || w == "16x16" || w == "super16" || w == "fortress")
-    {
-        GameKind::Super16
-    } else if words
-        .iter()
-        .any(|w| w == "holes" || w == "black-holes" || w == "relativistic")
-    {
-        GameKind::BlackHoles
-    } else if words
-        .iter()
-        .any(|w| w == "99" || w == "chess99" || w == "paladin")
-    {
-        GameKind::Chess99
-    } else if words.iter().any(|w| w == "suicide" || w == "suicide-void") {
-        GameKind::SuicideVoid
-    } else if words.iter().any(|w| w == "antichess" || w == "giveaway") {
-        GameKind::Antichess
-    } else {
-        GameKind::Void
+    // Inside a game, a word that is one of its topics is that topic, even
+    // when it also names a game (`rules void` in Suicide Void Chess).
+    if let Some(kind) = context {
+        let joined = words.join("-");
+        if let Some(t) = topics_of(kind).into_iter().find(|t| t.key == joined) {
+            return Found::Topic(t);
+        }
+    }
+    let named = take_game(&mut words);
+    let game = shared_topics(named.or(context).unwrap_or(GameKind::Void));
+    if words.is_empty() {
+        return match named {
+            Some(kind) => Found::Game(kind),
+            None => Found::Game(game),
+        };
+    }
+    let topics = topics_of(game);
+    // A topic named by its key: `rules void castling`, `rules minister-blocked`.
+    let joined = words.join("-");
+    if let Some(t) = topics.iter().find(|t| t.key == joined) {
+        return Found::Topic(t);
+    }
+    if let Some(t) = best_among(&topics, &words) {
+        return Found::Topic(t);
+    }
+    // A piece of this game with no topic of its own: the game's overview.
+    let piece_here = words.iter().any(|w| {
+        voidmate_rules::Role::ALL
+            .iter()
+            .any(|r| r.name() == w && game.rules().letter(*r).is_some())
+    });
+    if piece_here {
+        return topics
+            .first()
+            .map_or(Found::Nothing(game), |t| Found::Topic(t));
+    }
+    if named.is_none() {
+        let everything: Vec<&'static Topic> = TOPICS.iter().collect();
+        if let Some(t) = best_among(&everything, &words) {
+            return Found::Topic(t);
+        }
+    }
+    Found::Nothing(game)
+}
+
+/// Takes the game named in `words` out of them: a name or alias at the
+/// start, or a game's own name (one word or two) or a [`GAME_WORDS`] word
+/// anywhere.
+fn take_game(words: &mut Vec<String>) -> Option<GameKind> {
+    let own_name = |text: &str| {
+        GameKind::from_name(text).filter(|k| {
+            let fold = |s: &str| s.replace(['-', ' ', '_'], "").to_lowercase();
+            fold(k.name()) == fold(text) || fold(k.title()) == fold(text)
+        })
     };
-    // Each matching word counts by how rare it is among the topics, so a
-    // telling word ("cross") outweighs a common one ("minister").
-    let topics = topics_of(variant);
-    let mentions = |t: &Topic, w: &str| t.key == w || t.keywords.contains(&w);
-    let mut best: Option<(f32, &Topic)> = None;
-    for t in &topics {
+    for i in 0..words.len() {
+        if i + 1 < words.len() {
+            let two = format!("{} {}", words[i], words[i + 1]);
+            let kind =
+                own_name(&two).or_else(|| (i == 0).then(|| GameKind::from_name(&two)).flatten());
+            // `suicide-void promotion-wins`: a game and one of its topics,
+            // though the two words also name the promotion-wins game.
+            let first = GameKind::from_name(&words[i]);
+            let topic_of_first =
+                first.is_some_and(|k| topics_of(k).iter().any(|t| t.key == words[i + 1]));
+            if let (Some(kind), false) = (kind, topic_of_first) {
+                words.drain(i..i + 2);
+                return Some(kind);
+            }
+        }
+        let one = words[i].as_str();
+        let kind = GAME_WORDS
+            .iter()
+            .find(|(w, _)| *w == one)
+            .map(|(_, k)| *k)
+            .or_else(|| own_name(one).filter(|k| i == 0 || *k != GameKind::Void))
+            .or_else(|| (i == 0).then(|| GameKind::from_name(one)).flatten());
+        if let Some(kind) = kind {
+            words.remove(i);
+            return Some(kind);
+        }
+    }
+    None
+}
+
+/// The game whose topics `kind` shares (the promotion-wins option has its
+/// base game's).
+fn shared_topics(kind: GameKind) -> GameKind {
+    match kind {
+        GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
+        other => other,
+    }
+}
+
+/// The topic whose words fit best. Each matching word counts by how rare it
+/// is among the topics, so a telling word ("cross") outweighs a common one
+/// ("minister").
+fn best_among(topics: &[&'static Topic], words: &[String]) -> Option<&'static Topic> {
+    // A plural finds its singular ("captures", "capture").
+    let mentions = |t: &Topic, w: &str| {
+        let one = w.strip_suffix('s').unwrap_or(w);
+        t.key == w || t.keywords.contains(&w) || t.keywords.contains(&one)
+    };
+    let mut best: Option<(f32, &'static Topic)> = None;
+    for t in topics {
         let score: f32 = words
             .iter()
             .filter(|w| mentions(t, w))
@@ -450,13 +565,18 @@ pub fn best_topic(query: &str) -> Option<&'static Topic> {
     best.map(|(_, t)| t)
 }
 
+/// The topic that best answers `query` asked outside any game.
+pub fn best_topic(query: &str) -> Option<&'static Topic> {
+    match answer(query, None) {
+        Found::Topic(t) => Some(t),
+        Found::Game(kind) => topics_of(kind).first().copied(),
+        Found::Nothing(_) => None,
+    }
+}
+
 /// The topics of a variant, for a `rules VARIANT` listing.
 pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
-    // The promotion-wins game shares the topics of its base game.
-    let variant = match variant {
-        GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
-        other => other,
-    };
+    let variant = shared_topics(variant);
     TOPICS.iter().filter(|t| t.variant == variant).collect()
 }
 
@@ -526,6 +646,117 @@ mod tests {
             best_topic("chess 99 castling").unwrap().variant,
             GameKind::Chess99
         );
+    }
+
+    /// Every topic of every game is reached both ways players ask: with
+    /// the game named (`rules GAME TOPIC`) and by its key inside a game of
+    /// that kind (issue 20, point 7).
+    #[test]
+    fn every_topic_is_reached_by_game_and_key() {
+        for kind in GameKind::ALL {
+            for t in topics_of(kind) {
+                let named = format!("{} {}", kind.name(), t.key);
+                match answer(&named, None) {
+                    Found::Topic(found) => assert_eq!(found.key, t.key, "{named}"),
+                    other => panic!("{named}: {other:?}"),
+                }
+                match answer(t.key, Some(kind)) {
+                    Found::Topic(found) => {
+                        assert_eq!(
+                            (found.variant, found.key),
+                            (t.variant, t.key),
+                            "{} in {kind:?}",
+                            t.key
+                        )
+                    }
+                    other => panic!("{} in {kind:?}: {other:?}", t.key),
+                }
+            }
+            assert!(matches!(answer(kind.name(), None), Found::Game(k) if k == kind));
+        }
+    }
+
+    /// Every piece of every game leads to a topic of that game; a piece
+    /// that is a game's own is explained in it.
+    #[test]
+    fn every_piece_of_every_game_is_found_by_its_name() {
+        use voidmate_rules::Role;
+        for kind in GameKind::ALL {
+            for role in Role::ALL
+                .into_iter()
+                .filter(|r| kind.rules().letter(*r).is_some())
+            {
+                let found = match answer(role.name(), Some(kind)) {
+                    Found::Topic(t) => t,
+                    other => panic!("{} in {kind:?}: {other:?}", role.name()),
+                };
+                assert_eq!(
+                    found.variant,
+                    shared_topics(kind),
+                    "{} in {kind:?}",
+                    role.name()
+                );
+                let orthodox = matches!(
+                    role,
+                    Role::Pawn
+                        | Role::Knight
+                        | Role::Bishop
+                        | Role::Rook
+                        | Role::Queen
+                        | Role::King
+                );
+                if !orthodox {
+                    let text = found.text.to_lowercase();
+                    assert!(
+                        text.contains(role.name()),
+                        "{} in {kind:?}: {}",
+                        role.name(),
+                        found.key
+                    );
+                }
+            }
+        }
+    }
+
+    /// The questions of the report, answered from the right game.
+    #[test]
+    fn questions_resolve_by_game_then_topic() {
+        let key = |q: &str, ctx: Option<GameKind>| match answer(q, ctx) {
+            Found::Topic(t) => (t.variant, t.key),
+            other => panic!("{q}: {other:?}"),
+        };
+        for (q, want) in [
+            ("void minister", "minister"),
+            ("void king", "king"),
+            ("void castling", "castling"),
+            ("void promotion", "promotion"),
+            ("void endings", "endings"),
+        ] {
+            assert_eq!(key(q, None), (GameKind::Void, want), "{q}");
+        }
+        assert_eq!(key("super16 pieces", None), (GameKind::Super16, "pieces"));
+        assert_eq!(
+            key("chess99 castling", None),
+            (GameKind::Chess99, "castling")
+        );
+        assert_eq!(
+            key("castling", Some(GameKind::Chess99)),
+            (GameKind::Chess99, "castling")
+        );
+        assert_eq!(key("void fortress", None).0, GameKind::Void);
+        assert_eq!(key("paladin", None), (GameKind::Chess99, "paladin"));
+        assert_eq!(
+            key("paladin", Some(GameKind::Void)),
+            (GameKind::Chess99, "paladin")
+        );
+        assert!(matches!(
+            answer("chess99", None),
+            Found::Game(GameKind::Chess99)
+        ));
+        assert!(matches!(
+            answer("void xyzzy", None),
+            Found::Nothing(GameKind::Void)
+        ));
     }
 
     #[test]

@@ -316,7 +316,7 @@ impl Core {
                 text.push_str("\nChallenge with `challenge @someone <variant>`; learn with `rules <variant>`.");
                 Ok(Done::text(text))
             }
-            Command::Rules { query } => self.rules(tx, ch, &query).await,
+            Command::Rules { query } => self.rules(tx, ch, me, &query).await,
             Command::Help { topic } => Ok(Done::text(match topic {
                 None => help::commands().to_string(),
                 Some(word) => help::command_help(&word).unwrap_or_else(|| {

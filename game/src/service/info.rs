@@ -47,7 +47,15 @@ impl Core {
         Ok(Done::text(text.trim_end()))
     }
 
-    pub(super) async fn rules(&self, tx: &mut Tx, ch: &str, query: &str) -> Result<Done, Failure> {
+    /// `rules`: a game's overview, or the topic a question is about, in the
+    /// game named or else the one being played here.
+    pub(super) async fn rules(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &Player,
+        query: &str,
+    ) -> Result<Done, Failure> {
         let q = query.trim();
         if q.is_empty() {
             let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
@@ -56,27 +64,35 @@ impl Core {
                 names.join(", ")
             )));
         }
-        if let Some(kind) = GameKind::from_name(q) {
-            let rules = kind.rules();
-            let topics = help::topics_of(kind);
-            let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
-            let intro = topics.first().map(|t| t.text).unwrap_or("");
-            return Ok(Done::text(format!(
-                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
-                rules.title(),
-                keys.join(", "),
-                rules.name()
-            )));
-        }
-        let Some(topic) = help::best_topic(q) else {
-            let keys: Vec<&str> = help::topics_of(GameKind::Void)
-                .iter()
-                .map(|t| t.key)
-                .collect();
-            return refuse(format!(
-                "I found nothing about that. Void Chess topics: {}.",
-                keys.join(", ")
-            ));
+        // The game being played here, if one is (the author's, else the
+        // only one): its rules answer first.
+        let context = match self.pick(tx, ch, me, None, false).await {
+            Ok(g) => Some(g.kind()),
+            Err(Failure::Db(e)) => return Err(Failure::Db(e)),
+            Err(_) => None,
+        };
+        let topic = match help::answer(q, context) {
+            help::Found::Topic(t) => t,
+            help::Found::Game(kind) => {
+                let rules = kind.rules();
+                let topics = help::topics_of(kind);
+                let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
+                let intro = topics.first().map(|t| t.text).unwrap_or("");
+                return Ok(Done::text(format!(
+                    "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
+                    rules.title(),
+                    keys.join(", "),
+                    rules.name()
+                )));
+            }
+            help::Found::Nothing(kind) => {
+                let keys: Vec<&str> = help::topics_of(kind).iter().map(|t| t.key).collect();
+                return refuse(format!(
+                    "I found nothing about that. {} topics: {}.",
+                    kind.title(),
+                    keys.join(", ")
+                ));
+            }
         };
         let text = format!("{}\n{}", topic.title, topic.text);
         let picture = match &topic.diagram {
