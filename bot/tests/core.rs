@@ -1438,9 +1438,22 @@ async fn an_answer_lost_to_a_crash_goes_out_once_after_the_restart() {
     // A confirmed answer never comes back, restart or not.
     bot.ok("alice", "d4").await;
     drop(bot);
-    let bot = Bot::with_clock(config(&path), millis.clone()).await;
+    let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+    bot.n = 200;
     millis.fetch_add(120_000, Ordering::SeqCst);
     assert!(bot.core.tick().await.is_empty());
+    // An answer that asks a question keeps it: a lost challenge still
+    // comes with the buttons to answer it.
+    let c = bot
+        .say_unconfirmed("carol", "challenge @dave standard")
+        .await;
+    assert_eq!(c.actions.len(), 1);
+    drop(bot);
+    let bot = Bot::with_clock(config(&path), millis.clone()).await;
+    let owed = bot.core.tick().await;
+    assert_eq!(owed.len(), 1);
+    assert_eq!(owed[0].reply.actions, c.actions);
+    assert_eq!(owed[0].reply.text, c.text);
 }
 
 /// Issue 17, point 5 (delivery): a notice that cannot be posted comes back

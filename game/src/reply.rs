@@ -45,6 +45,49 @@ pub enum Action {
 }
 
 impl Action {
+    /// The questions as stored with an outbox entry, one a line.
+    pub fn stored(actions: &[Action]) -> String {
+        actions
+            .iter()
+            .map(|a| match a {
+                Action::AnswerChallenge { challenger, to } => {
+                    format!("c\t{}\t{}\t{to}", challenger.id, challenger.name)
+                }
+                Action::AnswerDraw { game, to } => format!("d\t{game}\t\t{to}"),
+                Action::AnswerUndo { game, to } => format!("u\t{game}\t\t{to}"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Questions read back from [`Action::stored`]; a damaged line is dropped.
+    pub fn from_stored(lines: &str) -> Vec<Action> {
+        lines
+            .lines()
+            .filter_map(|line| {
+                let mut parts = line.splitn(4, '\t');
+                let (kind, arg, name, to) =
+                    (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+                let to = PlayerId::from_stored(to);
+                Some(match kind {
+                    "c" => Action::AnswerChallenge {
+                        challenger: Player::stored(arg, Some(name.to_string())),
+                        to,
+                    },
+                    "d" => Action::AnswerDraw {
+                        game: arg.parse().ok()?,
+                        to,
+                    },
+                    "u" => Action::AnswerUndo {
+                        game: arg.parse().ok()?,
+                        to,
+                    },
+                    _ => return None,
+                })
+            })
+            .collect()
+    }
+
     /// The only user who may answer.
     pub fn who(&self) -> &PlayerId {
         match self {
@@ -152,4 +195,28 @@ pub struct Reply {
     /// idempotency key made from the first one ([`Reply::key`]) so that a
     /// retry never shows twice.
     pub deliveries: Vec<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_survive_the_outbox() {
+        let alice = Player::new(PlayerId::new("t", "1"), "Alice Liddell");
+        let bob = PlayerId::new("t", "2");
+        let all = vec![
+            Action::AnswerChallenge {
+                challenger: alice,
+                to: bob.clone(),
+            },
+            Action::AnswerDraw {
+                game: 3,
+                to: bob.clone(),
+            },
+            Action::AnswerUndo { game: 4, to: bob },
+        ];
+        assert_eq!(Action::from_stored(&Action::stored(&all)), all);
+        assert!(Action::from_stored("x\t1\t\tt:2\nd\tnan\t\tt:2").is_empty());
+    }
 }

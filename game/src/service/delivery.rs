@@ -76,7 +76,7 @@ impl Core {
                     text: Text::from_stored(row.text, &row.text_mentions),
                     image,
                     notify: crate::contract::players_from_stored(&row.mentions),
-                    actions: Vec::new(),
+                    actions: Action::from_stored(&row.actions),
                     is_error: false,
                     audience: Audience::Everyone,
                     deliveries: vec![row.id],

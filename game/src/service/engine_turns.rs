@@ -139,6 +139,7 @@ impl Core {
             &done.text,
             &done.notify,
             Some((id, ply)),
+            &Action::stored(&done.actions),
             in_reply_to,
             not_before_ms,
         )

@@ -111,6 +111,7 @@ impl Core {
                     &done.text,
                     &done.notify,
                     board,
+                    &Action::stored(&done.actions),
                     Some(&ev.event_id),
                     grace,
                 )

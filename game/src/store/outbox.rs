@@ -59,12 +59,13 @@ pub async fn queue_reply(
     text: &Text,
     notify: &[Player],
     board: Option<(i64, i64)>,
+    actions: &str,
     in_reply_to: Option<&str>,
     not_before_ms: i64,
 ) -> Result<i64, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         in_reply_to, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         actions, in_reply_to, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -73,6 +74,7 @@ pub async fn queue_reply(
     .bind(now())
     .bind(board.map(|b| b.0))
     .bind(board.map(|b| b.1))
+    .bind(actions)
     .bind(in_reply_to)
     .bind(not_before_ms)
     .execute(&mut **tx)
@@ -107,13 +109,15 @@ pub struct OutboxRow {
     pub board_ply: Option<i64>,
     /// The platform event this answers, if any.
     pub in_reply_to: Option<String>,
+    /// The questions it asks (`Action::stored`).
+    pub actions: String,
 }
 
 /// Notices due for a post at `now_ms` (not parked, not waiting for a
 /// retry), oldest first.
 pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to FROM outbox \
+        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions FROM outbox \
          WHERE parked = 0 AND next_attempt_ms <= ? ORDER BY id",
     )
     .bind(now_ms)
