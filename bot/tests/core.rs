@@ -228,6 +228,42 @@ async fn players_are_identities_and_names_only_show() {
     .await;
 }
 
+/// Issue 20, point 5: what the void does is said with the move, and a
+/// piece left on its own side's unstable tile is warned of, in the move's
+/// reply and in `board`.
+#[tokio::test]
+async fn what_the_void_does_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    start_game(&mut bot, "void").await;
+    bot.ok("alice", "e4").await;
+    bot.ok("bob", "d6").await;
+    bot.ok("alice", "e5").await;
+    let r = bot.ok("bob", "dxe5").await;
+    assert!(
+        r.text
+            .contains("bob, your pawn on e5 falls after your next move unless it moves."),
+        "{}",
+        r.text
+    );
+    let b = bot.ok("alice", "board").await;
+    assert!(
+        b.text
+            .contains("bob, your pawn on e5 falls after your next move"),
+        "{}",
+        b.text
+    );
+    bot.ok("alice", "d4").await;
+    let r = bot.ok("bob", "a6").await;
+    assert!(
+        r.text.contains("bob's pawn on e5 fell into the void."),
+        "{}",
+        r.text
+    );
+    let b = bot.ok("alice", "board").await;
+    assert!(!b.text.contains("falls after"), "{}", b.text);
+}
+
 #[tokio::test]
 async fn a_whole_game_from_challenge_to_checkmate() {
     let dir = tempfile::tempdir().unwrap();

@@ -19,7 +19,7 @@ use std::time::Duration;
 use voidmate_engine::Level;
 use voidmate_render::{Caption, PieceColour, RenderOptions, Renderer, Theme};
 use voidmate_rules::{
-    variants, Color, DrawReason, GameKind, MoveErrorKind, Position, Program, Square,
+    variants, Color, DrawReason, GameKind, MoveErrorKind, Position, Program, Role, Square, Tile,
 };
 
 mod challenges;
@@ -27,6 +27,7 @@ mod deadlines;
 mod delivery;
 mod engine_turns;
 mod events;
+mod floor;
 mod games;
 mod info;
 mod offers;

@@ -273,7 +273,12 @@ impl Core {
             Command::Bare { text, game } => self.bare(tx, ch, me, &text, game, ev.addressed).await,
             Command::Board { game } => {
                 let g = self.pick_any(tx, ch, me, game).await?;
-                let text = format!("{}: {}.", g.title(), g.status());
+                let mut text = format!("{}: {}.", g.title(), g.status());
+                if g.row.status == "active" {
+                    for side in [g.pos.turn(), !g.pos.turn()] {
+                        text.push_str(&g.standing_on_own_tile(side));
+                    }
+                }
                 let picture = self.picture(tx, ch, &g, &me.id, None).await?;
                 Ok(Done {
                     engine: None,

@@ -50,6 +50,8 @@ impl Core {
         }
         let san = g.pos.san(&mv);
         let coordinate = g.pos.coordinate(&mv);
+        // What the floor did is told with the move (Void Chess only).
+        let before = (g.kind() == GameKind::Void).then(|| g.pos.clone());
         g.pos.play_unchecked(&mv);
         let ply = g.ply() + 1;
         if !store::append_move(
@@ -76,6 +78,9 @@ impl Core {
         g.last = Some((mv.from, mv.to));
         let next = g.pos.turn();
         let mut text = format!("#{}: {me} played {san}.", g.row.id);
+        if let Some(before) = &before {
+            text.push_str(&g.floor_news(before, &mv));
+        }
         let mut notify = Vec::new();
         let mut engine = None;
         let over = g.pos.outcome();
