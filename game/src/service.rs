@@ -327,6 +327,64 @@ mod tests {
         ev
     }
 
+    /// A core on an in-memory database, as handler tests use it.
+    async fn memory_core() -> Core {
+        let mut cfg = CoreConfig::default();
+        cfg.database.path = store::IN_MEMORY.into();
+        Core::open(&cfg).await.unwrap()
+    }
+
+    async fn say(core: &Core, n: u64, who: &str, text: &str) -> Reply {
+        let r = core.handle(&event(n, who, text, true)).await.unwrap();
+        for entry in &r.deliveries {
+            core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// The handlers on an in-memory database: a game from challenge to
+    /// resignation, nothing written to disk.
+    #[tokio::test]
+    async fn handlers_run_on_an_in_memory_database() {
+        let core = memory_core().await;
+        assert!(
+            !say(&core, 1, "alice", "challenge @bob standard")
+                .await
+                .is_error
+        );
+        let r = say(&core, 2, "bob", "accept").await;
+        assert!(r.text.starts_with("Game #1 begins"), "{}", r.text);
+        let r = say(&core, 3, "alice", "e4").await;
+        assert_eq!(r.text, "#1: alice played e4. bob, your move.");
+        let r = say(&core, 4, "alice", "e5").await;
+        assert!(
+            r.is_error && r.text.contains("bob is to move"),
+            "{}",
+            r.text
+        );
+        let r = say(&core, 5, "bob", "resign").await;
+        assert_eq!(r.text, "bob resigns game #1. alice wins (1-0).");
+        // A redelivered event is recognised in memory too.
+        assert!(core
+            .handle(&event(5, "bob", "resign", true))
+            .await
+            .is_none());
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+            .fetch_one(core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+
+    /// Two in-memory cores share nothing.
+    #[tokio::test]
+    async fn in_memory_databases_are_apart() {
+        let (a, b) = (memory_core().await, memory_core().await);
+        say(&a, 1, "alice", "challenge @bob void").await;
+        let r = say(&b, 1, "bob", "accept").await;
+        assert!(r.is_error, "{}", r.text);
+    }
+
     /// A panic inside one event is answered with an apology, the event is
     /// not handled again when redelivered, and the next events work.
     /// Log lines written while the guard lives, for the test to read.

@@ -19,6 +19,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub type Tx = Transaction<'static, Sqlite>;
 
+/// The database path that means "in memory, nothing on disk".
+pub const IN_MEMORY: &str = ":memory:";
+
 mod challenges;
 mod events;
 mod games;
@@ -57,6 +60,9 @@ impl Store {
         busy_timeout: Duration,
         synchronous: crate::config::Synchronous,
     ) -> Result<Store, sqlx::Error> {
+        if path == Path::new(IN_MEMORY) {
+            return Store::open_in_memory(busy_timeout).await;
+        }
         // Set-up (creating the file, switching it to WAL, migrating) runs
         // one process at a time; see `setup_lock`.
         let lock = setup_lock(path).await?;
@@ -86,6 +92,25 @@ impl Store {
             .await?;
         sqlx::migrate!("../migrations").run(&pool).await?;
         drop(lock);
+        Ok(Store { pool })
+    }
+
+    /// A database that lives in memory for as long as the store (a path of
+    /// [`IN_MEMORY`]): for tests of handlers, and trying the bot without a
+    /// file. One connection holds it, so everything runs one at a time.
+    pub async fn open_in_memory(busy_timeout: Duration) -> Result<Store, sqlx::Error> {
+        let options = SqliteConnectOptions::new()
+            .in_memory(true)
+            .foreign_keys(true)
+            .busy_timeout(busy_timeout);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("../migrations").run(&pool).await?;
         Ok(Store { pool })
     }
 
