@@ -412,25 +412,12 @@ fn parse_custom_id(id: &str) -> Option<(Action, bool)> {
         return None;
     }
     let to = PlayerId::new(PLATFORM, to);
-    let action = match kind {
-        "c" => Action::AnswerChallenge {
-            challenger: Player::stored(
-                PlayerId::new(PLATFORM, &arg.parse::<u64>().ok()?.to_string()).as_str(),
-                None,
-            ),
-            to,
-        },
-        "d" => Action::AnswerDraw {
-            game: arg.parse().ok()?,
-            to,
-        },
-        "u" => Action::AnswerUndo {
-            game: arg.parse().ok()?,
-            to,
-        },
-        _ => return None,
+    // A challenger is a user id here; the core's questions name players.
+    let arg = match kind {
+        "c" => PlayerId::new(PLATFORM, &arg.parse::<u64>().ok()?.to_string()).to_string(),
+        _ => arg.to_string(),
     };
-    Some((action, accept))
+    Some((Action::from_parts(kind, &arg, None, to)?, accept))
 }
 
 /// Answers one interaction: directly when the core is quick, otherwise

@@ -68,24 +68,32 @@ impl Action {
                 let mut parts = line.splitn(4, '\t');
                 let (kind, arg, name, to) =
                     (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-                let to = PlayerId::from_stored(to);
-                Some(match kind {
-                    "c" => Action::AnswerChallenge {
-                        challenger: Player::stored(arg, Some(name.to_string())),
-                        to,
-                    },
-                    "d" => Action::AnswerDraw {
-                        game: arg.parse().ok()?,
-                        to,
-                    },
-                    "u" => Action::AnswerUndo {
-                        game: arg.parse().ok()?,
-                        to,
-                    },
-                    _ => return None,
-                })
+                let name = (!name.is_empty()).then(|| name.to_string());
+                Action::from_parts(kind, arg, name, PlayerId::from_stored(to))
             })
             .collect()
+    }
+
+    /// A question from its parts, as stored or put in a button: `c` (a
+    /// challenge: `arg` is the challenger's id), `d` or `u` (a draw offer
+    /// or takeback: `arg` is the game); `to` answers. `None` if they do not
+    /// make one.
+    pub fn from_parts(kind: &str, arg: &str, name: Option<String>, to: PlayerId) -> Option<Action> {
+        Some(match kind {
+            "c" => Action::AnswerChallenge {
+                challenger: Player::stored(arg, name),
+                to,
+            },
+            "d" => Action::AnswerDraw {
+                game: arg.parse().ok()?,
+                to,
+            },
+            "u" => Action::AnswerUndo {
+                game: arg.parse().ok()?,
+                to,
+            },
+            _ => return None,
+        })
     }
 
     /// The only user who may answer.

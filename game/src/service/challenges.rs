@@ -173,17 +173,7 @@ impl Core {
         } else {
             (me, bot)
         };
-        let start = Position::new(rules).fen();
-        let id = store::insert_game(
-            tx,
-            ch,
-            rules.name(),
-            white.id.as_str(),
-            black.id.as_str(),
-            &start,
-            &time.code(),
-        )
-        .await?;
+        let id = new_game(tx, ch, rules, white, black, &time.code()).await?;
         store::set_engine_level(tx, id, level as i64).await?;
         store::set_deadline(tx, id, self.deadline(&time.code())).await?;
         self.start_clocks(tx, id, &time.code()).await?;
@@ -253,17 +243,7 @@ impl Core {
         } else {
             (c.challenger(), me.clone())
         };
-        let start = Position::new(rules).fen();
-        let id = store::insert_game(
-            tx,
-            ch,
-            rules.name(),
-            white.id.as_str(),
-            black.id.as_str(),
-            &start,
-            &c.time_control,
-        )
-        .await?;
+        let id = new_game(tx, ch, rules, &white, &black, &c.time_control).await?;
         store::close_challenge(tx, c.id, "accepted", Some(id)).await?;
         let mode = ProgramMode::parse(&c.mode).unwrap_or(ProgramMode::Default);
         let mut programs = String::new();
@@ -364,4 +344,18 @@ impl Core {
             })
         }
     }
+}
+
+/// Stores a new game of `rules` from its start; its id.
+async fn new_game(
+    tx: &mut Tx,
+    ch: &str,
+    rules: &'static voidmate_rules::Rules,
+    white: &Player,
+    black: &Player,
+    time_control: &str,
+) -> Result<i64, sqlx::Error> {
+    let start = Position::new(rules).fen();
+    let (w, b) = (white.id.as_str(), black.id.as_str());
+    store::insert_game(tx, ch, rules.name(), w, b, &start, time_control).await
 }

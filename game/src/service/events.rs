@@ -249,21 +249,13 @@ impl Core {
                     .await
             }
             Command::Accept { challenger } => {
-                let from = match challenger {
-                    None => None,
-                    Some(who) => Some(self.resolve(tx, ev, &who).await.map_err(|_| {
-                        Failure::User(format!("{who} has not challenged you here."))
-                    })?),
-                };
+                let unknown = |who: &Someone| format!("{who} has not challenged you here.");
+                let from = self.resolve_if_named(tx, ev, challenger, unknown).await?;
                 self.accept(tx, ch, me, from).await
             }
             Command::Decline { other } => {
-                let other = match other {
-                    None => None,
-                    Some(who) => Some(self.resolve(tx, ev, &who).await.map_err(|_| {
-                        Failure::User(format!("You have no challenge with {who} here."))
-                    })?),
-                };
+                let unknown = |who: &Someone| format!("You have no challenge with {who} here.");
+                let other = self.resolve_if_named(tx, ev, other, unknown).await?;
                 self.decline(tx, ch, me, other).await
             }
             Command::Move { text, game } => {
@@ -388,6 +380,27 @@ impl Core {
             _ => refuse(format!(
                 "Several people here go by `{bare}`. Mention the one you mean (type @ and pick them)."
             )),
+        }
+    }
+}
+
+impl Core {
+    /// [`Core::resolve`] for someone a command may name; someone nobody
+    /// knows is refused with `unknown`'s words.
+    async fn resolve_if_named(
+        &self,
+        tx: &mut Tx,
+        ev: &Incoming,
+        who: Option<Someone>,
+        unknown: impl Fn(&Someone) -> String,
+    ) -> Result<Option<Player>, Failure> {
+        match who {
+            None => Ok(None),
+            Some(who) => match self.resolve(tx, ev, &who).await {
+                Ok(p) => Ok(Some(p)),
+                Err(Failure::Db(e)) => Err(Failure::Db(e)),
+                Err(_) => Err(Failure::User(unknown(&who))),
+            },
         }
     }
 }
