@@ -1162,10 +1162,20 @@ async fn on_message(
     };
     let out = data.outgoing(reply).await;
     let entries = out.deliveries.clone();
-    msg.channel_id
+    let sent = msg
+        .channel_id
         .send_message(&ctx.http, out.message().reference_message(msg))
-        .await?;
-    data.confirm(&entries).await;
+        .await;
+    match sent {
+        Ok(_) => data.confirm(&entries).await,
+        Err(e) => {
+            // The outbox tries again, backing off, with the same nonce.
+            for entry in entries {
+                data.core.failed(entry, refusal(&e)).await;
+            }
+            return Err(e.into());
+        }
+    }
     Ok(())
 }
 

@@ -586,9 +586,15 @@ async fn deliver(
     reply: Reply,
 ) {
     let entries = reply.deliveries.clone();
-    if post(room, to, reply).await {
-        for entry in entries {
+    let posted = post(room, to, reply).await;
+    for entry in entries {
+        if posted {
             core.delivered(entry).await;
+        } else {
+            // Tried again soon (backing off), not only after the grace the
+            // core gives a direct post (a rate limit, a server error).
+            let again = Refusal::Temporary { retry_after: None };
+            core.failed(entry, again).await;
         }
     }
 }

@@ -531,8 +531,9 @@ async fn answers_survive_kill_9_exactly_once() {
                 Some(Some(ev)) => said.push(ev),
                 Some(None) => {}
                 None => panic!(
-                    "no answer and board for {mv}; the bot said {:?}",
-                    bodies(&said)
+                    "no answer and board for {mv}; the bot said {:?}; its log:\n{}",
+                    bodies(&said),
+                    std::fs::read_to_string(&log).unwrap_or_default()
                 ),
             }
         }

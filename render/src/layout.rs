@@ -10,7 +10,11 @@ pub struct Layout {
     pub orientation: Color,
     pub square: u32,
     pub margin: u32,
+    /// Height of the caption strip (0: none).
     pub caption: u32,
+    /// Lines of text in it: one, or two when names and status do not fit
+    /// side by side.
+    pub caption_lines: u32,
     pub width: u32,
     pub height: u32,
 }
@@ -18,16 +22,17 @@ pub struct Layout {
 impl Layout {
     /// 64 px squares up to 10 files, 48 px on wider boards, so a 16x16 board
     /// stays under 900 px.
-    pub fn new(size: BoardSize, orientation: Color, caption: bool) -> Layout {
+    pub fn new(size: BoardSize, orientation: Color, caption_lines: u32) -> Layout {
         let square = if size.files() > 10 { 48 } else { 64 };
         let margin = square * 7 / 16;
-        let caption = if caption { square * 3 / 4 } else { 0 };
+        let caption = caption_lines * (square * 3 / 4);
         Layout {
             size,
             orientation,
             square,
             margin,
             caption,
+            caption_lines,
             width: size.files() as u32 * square + 2 * margin,
             height: size.ranks() as u32 * square + 2 * margin + caption,
         }

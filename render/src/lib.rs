@@ -56,6 +56,14 @@ pub struct Caption {
     pub sides: Option<[String; 2]>,
 }
 
+/// A caption's words as fitted to an image.
+struct CaptionText {
+    players: String,
+    status: String,
+    /// Both on one line (players left, status right), or stacked.
+    one_line: bool,
+}
+
 /// What to draw besides the position itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
@@ -145,9 +153,114 @@ impl Renderer {
         SHARED.get_or_init(Renderer::new)
     }
 
-    /// The geometry an image of `pos` with `opts` will have.
+    /// The geometry an image of `pos` with `opts` will have: a caption of
+    /// one line, or of two when the players and the status do not fit side
+    /// by side.
     pub fn layout(&self, pos: &Position, opts: &RenderOptions) -> Layout {
-        Layout::new(pos.rules().size(), opts.orientation, opts.caption.is_some())
+        let (size, orientation) = (pos.rules().size(), opts.orientation);
+        let Some(caption) = &opts.caption else {
+            return Layout::new(size, orientation, 0);
+        };
+        let one = Layout::new(size, orientation, 1);
+        if self.caption_text(&one, caption).one_line {
+            one
+        } else {
+            Layout::new(size, orientation, 2)
+        }
+    }
+
+    /// The caption's lines as drawn on an image of `pos` with `opts`: the
+    /// players (names shortened with an ellipsis to fit, never dropped) and
+    /// the status, side by side when they fit, else one under the other.
+    pub fn caption_lines(&self, pos: &Position, opts: &RenderOptions) -> Vec<String> {
+        let Some(c) = &opts.caption else {
+            return Vec::new();
+        };
+        let t = self.caption_text(&self.layout(pos, opts), c);
+        if t.one_line {
+            vec![format!("{}  {}", t.players, t.status)]
+        } else {
+            vec![t.players, t.status]
+        }
+    }
+
+    /// The font size of caption text: by the height of one line.
+    fn caption_size(layout: &Layout) -> u32 {
+        (layout.caption / layout.caption_lines.max(1) * 9 / 20).max(8)
+    }
+
+    /// The caption's words fitted to `layout`'s width.
+    fn caption_text(&self, layout: &Layout, c: &Caption) -> CaptionText {
+        let size = Self::caption_size(layout);
+        let room = layout.width as f32 - 2.0 * layout.margin as f32;
+        let width = |s: &str| self.glyphs.width(s, size);
+        let players = self.players(c, size, f32::INFINITY);
+        let status = self.shorten(&c.status, size, room);
+        if width(&players) + layout.margin as f32 + width(&status) <= room {
+            return CaptionText {
+                players,
+                status,
+                one_line: true,
+            };
+        }
+        CaptionText {
+            players: self.players(c, size, room),
+            status,
+            one_line: false,
+        }
+    }
+
+    /// "alice (White)  vs  bob (Black)" within `room` pixels: the longer
+    /// name is shortened first, each keeps at least one letter.
+    fn players(&self, c: &Caption, size: u32, room: f32) -> String {
+        let (a, b) = match &c.sides {
+            Some([a, b]) => (a.as_str(), b.as_str()),
+            None => ("White", "Black"),
+        };
+        let line = |w: &str, k: &str| format!("{w} ({a})  vs  {k} ({b})");
+        let mut names: [Vec<char>; 2] = [
+            c.white.chars().take(MAX_NAME_CHARS).collect(),
+            c.black.chars().take(MAX_NAME_CHARS).collect(),
+        ];
+        let long = [
+            c.white.chars().count() > MAX_NAME_CHARS,
+            c.black.chars().count() > MAX_NAME_CHARS,
+        ];
+        let shown = |names: &[Vec<char>; 2], cut: [bool; 2]| -> [String; 2] {
+            [0, 1].map(|i| {
+                let mut s: String = names[i].iter().collect();
+                if cut[i] {
+                    s.push('…');
+                }
+                s
+            })
+        };
+        let mut cut = long;
+        loop {
+            let [w, k] = shown(&names, cut);
+            let text = line(&w, &k);
+            let longer = if names[0].len() >= names[1].len() {
+                0
+            } else {
+                1
+            };
+            if self.glyphs.width(&text, size) <= room || names[longer].len() <= 1 {
+                return text;
+            }
+            names[longer].pop();
+            cut[longer] = true;
+        }
+    }
+
+    /// `s` within `room` pixels, ending in an ellipsis if cut.
+    fn shorten(&self, s: &str, size: u32, room: f32) -> String {
+        let mut chars: Vec<char> = s.chars().collect();
+        let mut text = s.to_string();
+        while self.glyphs.width(&text, size) > room && chars.len() > 1 {
+            chars.pop();
+            text = chars.iter().collect::<String>() + "…";
+        }
+        text
     }
 
     /// Draws `pos` and returns a PNG (8-bit indexed colour).
@@ -211,35 +324,25 @@ impl Renderer {
     }
 
     fn draw_caption(&self, pixels: &mut [u8], layout: &Layout, theme: &ThemeData, c: &Caption) {
-        let size = (layout.caption * 9 / 20).max(8);
-        let cut = |s: &str| -> String {
-            let mut t: String = s.chars().take(MAX_NAME_CHARS).collect();
-            if s.chars().count() > MAX_NAME_CHARS {
-                t.push('…');
-            }
-            t
+        let size = Self::caption_size(layout);
+        let text = self.caption_text(layout, c);
+        let line_h = (layout.caption / layout.caption_lines.max(1)) as f32;
+        let baseline = |line: u32| {
+            (line_h * line as f32 + line_h / 2.0 + self.glyphs.ascent(size) / 2.0 - 1.0) as i32
         };
-        let (a, b) = match &c.sides {
-            Some([a, b]) => (a.as_str(), b.as_str()),
-            None => ("White", "Black"),
-        };
-        let left = format!("{} ({a})  vs  {} ({b})", cut(&c.white), cut(&c.black));
-        let status = cut(&c.status);
-        let baseline = (layout.caption as f32 / 2.0 + self.glyphs.ascent(size) / 2.0 - 1.0) as i32;
         let margin = layout.margin as f32;
-        let right_x = layout.width as f32 - margin - self.glyphs.width(&status, size);
-        let left_limit = right_x - margin;
-        let mut pen = margin;
-        for ch in left.chars() {
-            let advance = self.glyphs.glyph(ch, size).advance;
-            if pen + advance > left_limit {
-                break;
+        let mut write = |s: &str, mut pen: f32, baseline: i32| {
+            for ch in s.chars() {
+                pen = self.put_glyph(pixels, layout, theme, ch, size, pen, baseline);
             }
-            pen = self.put_glyph(pixels, layout, theme, ch, size, pen, baseline);
-        }
-        let mut pen = right_x.max(margin);
-        for ch in status.chars() {
-            pen = self.put_glyph(pixels, layout, theme, ch, size, pen, baseline);
+        };
+        write(&text.players, margin, baseline(0));
+        // Beside the players at the right, or under them at the left.
+        if text.one_line {
+            let x = layout.width as f32 - margin - self.glyphs.width(&text.status, size);
+            write(&text.status, x.max(margin), baseline(0));
+        } else {
+            write(&text.status, margin, baseline(1));
         }
     }
 

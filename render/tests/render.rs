@@ -439,3 +439,81 @@ fn tiles_stay_visible_under_the_last_move() {
         assert!(mean_luma(&inner(&square(&b, &layout, sq("e5")))) < 60.0);
     }
 }
+
+/// Issue 20, point 4: the caption fits. On a narrow board, with long names
+/// or long Matrix ids, the status moves to a second line and names are
+/// shortened with an ellipsis; neither player is ever dropped, and no line
+/// is wider than the picture.
+#[test]
+fn captions_fit_narrow_boards_and_long_names() {
+    let r = Renderer::shared();
+    let caption = |white: &str, black: &str, status: &str| RenderOptions {
+        caption: Some(Caption {
+            white: white.into(),
+            black: black.into(),
+            status: status.into(),
+            sides: None,
+        }),
+        ..Default::default()
+    };
+    let narrow = Position::new(variants::black_holes());
+    let standard = Position::new(variants::standard());
+    let long_id = "@averyveryverylongname:matrix.example.org";
+    for (pos, opts) in [
+        (&narrow, caption("alice", "bob", "alice to move")),
+        (
+            &narrow,
+            caption(
+                "Alexandra-Katharina",
+                "Bartholomew",
+                "Alexandra-Katharina to move; clocks 4:52, 5:00",
+            ),
+        ),
+        (&standard, caption(long_id, "bob", "bob to move")),
+        (
+            &standard,
+            caption(long_id, long_id, "1-0 the enemy king was lost to the void"),
+        ),
+    ] {
+        let layout = r.layout(pos, &opts);
+        let lines = r.caption_lines(pos, &opts);
+        let c = opts.caption.as_ref().unwrap();
+        let players = &lines[0];
+        for name in [&c.white, &c.black] {
+            let first: String = name.chars().take(1).collect();
+            assert!(players.contains(&first), "{name} is shown: {lines:?}");
+        }
+        assert!(
+            players.contains("(White)") && players.contains("(Black)"),
+            "{lines:?}"
+        );
+        if lines.len() == 2 {
+            assert_eq!(layout.caption_lines, 2);
+            assert!(
+                c.status.starts_with(lines[1].trim_end_matches('…')),
+                "{lines:?}"
+            );
+        }
+        // Drawn, the text stays inside the picture: the caption strip's
+        // rightmost column is untouched background.
+        let (img, l) = draw(pos, &opts);
+        assert_eq!(l, layout);
+        let bg = *img.get_pixel(l.width - 1, 0);
+        for y in 0..l.caption {
+            assert_eq!(*img.get_pixel(l.width - 1, y), bg, "{lines:?}");
+        }
+    }
+    // Short names on a wide board keep one line.
+    let opts = caption("alice", "bob", "alice to move");
+    assert_eq!(r.layout(&standard, &opts).caption_lines, 1);
+    assert_eq!(r.caption_lines(&standard, &opts).len(), 1);
+    // Too long for one line on 5x8: two lines, nothing cut but what must be.
+    let opts = caption(
+        "Alexandra-Katharina",
+        "Bartholomew",
+        "Alexandra-Katharina to move",
+    );
+    let lines = r.caption_lines(&narrow, &opts);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].contains('…'), "{lines:?}");
+}
