@@ -3,7 +3,7 @@
 
 use crate::assets::sprite;
 use crate::paint::{composite, coverage, disc, fill, fill_with, polygon, ring};
-use crate::palette::tint;
+use crate::palette::{blend, tint};
 use crate::theme::{PieceColour, Theme};
 use image::{Rgba, RgbaImage};
 use voidmate_rules::{Color, Role};
@@ -81,8 +81,18 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
             let d = ((x - w / 2.0).powi(2) + (y - w / 2.0).powi(2)).sqrt() / (w * 0.5);
             (1.0 - d).max(0.0).powf(0.8) * 1.1
         });
-        let r = ring(px, w / 2.0, w / 2.0, w * 0.49, w * 0.43);
-        fill(&mut img, &r, c.check, 1.0);
+        // The ring is light between dark edges: it stands out by lightness
+        // on any floor, the red glow and stripes of an unstable tile too,
+        // whatever colours the eye tells apart.
+        let edge = ring(px, w / 2.0, w / 2.0, w * 0.5, w * 0.4);
+        fill(&mut img, &edge, [0x14, 0x10, 0x12], 0.95);
+        let band = ring(px, w / 2.0, w / 2.0, w * 0.482, w * 0.418);
+        fill(
+            &mut img,
+            &band,
+            blend(c.check, [0xff, 0xff, 0xff], 0.45),
+            1.0,
+        );
     }
     if let Some((color, role)) = key.piece {
         let paint = match key.hue {

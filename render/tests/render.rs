@@ -220,9 +220,11 @@ fn a_king_in_check_is_marked() {
     let (base, _) = draw(&calm, &RenderOptions::default());
     let (x, y) = layout.origin(sq("e1"));
     let p = img.get_pixel(x + 4, y + layout.square / 2).0;
+    // A light ring with the check colour's red in it (and dark edges, so
+    // that it shows by lightness too; see the colour-blindness test).
     assert!(
-        p[0] as i32 > p[1] as i32 + 60,
-        "reddish ring at the edge: {p:?}"
+        p[0] as i32 > p[1] as i32 + 40 && p[0] > 180,
+        "a light reddish ring at the edge: {p:?}"
     );
     assert_ne!(
         img.get_pixel(x + 4, y + layout.square / 2),
@@ -516,4 +518,90 @@ fn captions_fit_narrow_boards_and_long_names() {
     let lines = r.caption_lines(&narrow, &opts);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].contains('…'), "{lines:?}");
+}
+
+/// Colours as seen with deuteranopia or protanopia (Machado, Oliveira and
+/// Fernandes 2009, severity 1.0, applied to linear RGB).
+fn simulate(rgb: [u8; 3], protan: bool) -> [f32; 3] {
+    let m: [[f32; 3]; 3] = if protan {
+        [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ]
+    } else {
+        [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ]
+    };
+    let lin = |c: u8| {
+        let c = c as f32 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let v = [lin(rgb[0]), lin(rgb[1]), lin(rgb[2])];
+    let mut out = [0.0; 3];
+    for (o, row) in out.iter_mut().zip(m) {
+        *o = (row[0] * v[0] + row[1] * v[1] + row[2] * v[2]).clamp(0.0, 1.0);
+    }
+    out
+}
+
+/// Issue 20, point 2: check must not rest on colour. A king in check on its
+/// own unstable tile (red glow and stripes under a red check mark) must look
+/// different from the same king out of check, for eyes that do not tell red
+/// from green: the check mark's ring differs in lightness from what lies
+/// under it, in both themes.
+#[test]
+fn check_on_an_unstable_tile_is_seen_in_colour_blindness() {
+    // White's king on e5, its own unstable tile; a black rook on e9 checks
+    // it, or stands on a9 and does not.
+    let checked = "r3k4/9/9/9/4K4/9/9/9/9 w - - 0 5 unstable:e5w4";
+    let quiet = "r3k4/9/9/9/4K4/9/9/9/9 w - - 0 5 unstable:e5w4";
+    let checked = checked.replacen("r3k4", "4r3k", 1);
+    for theme in [Theme::Classic, Theme::HighContrast] {
+        let opts = RenderOptions {
+            theme,
+            ..Default::default()
+        };
+        let a = Position::from_fen(variants::void(), &checked).unwrap();
+        let b = Position::from_fen(variants::void(), quiet).unwrap();
+        assert!(a.is_check() && !b.is_check());
+        let (ia, layout) = draw(&a, &opts);
+        let (ib, _) = draw(&b, &opts);
+        let e5 = Square::parse("e5").unwrap();
+        let (x0, y0) = layout.origin(e5);
+        let w = layout.square as f32;
+        for protan in [false, true] {
+            // Pixels of the ring's band, away from the king's figure.
+            let (mut band, mut differ) = (0, 0);
+            for y in 0..layout.square {
+                for x in 0..layout.square {
+                    let d = ((x as f32 + 0.5 - w / 2.0).powi(2)
+                        + (y as f32 + 0.5 - w / 2.0).powi(2))
+                    .sqrt();
+                    if d < w * 0.44 || d > w * 0.48 {
+                        continue;
+                    }
+                    band += 1;
+                    let pa = simulate(ia.get_pixel(x0 + x, y0 + y).0, protan);
+                    let pb = simulate(ib.get_pixel(x0 + x, y0 + y).0, protan);
+                    let lum = |p: [f32; 3]| 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+                    if (lum(pa) - lum(pb)).abs() > 0.08 {
+                        differ += 1;
+                    }
+                }
+            }
+            assert!(
+                differ * 10 >= band * 7,
+                "{theme:?}, {}: the check ring differs in lightness at {differ} of {band} pixels",
+                if protan { "protanopia" } else { "deuteranopia" }
+            );
+        }
+    }
 }
