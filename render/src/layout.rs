@@ -21,10 +21,16 @@ pub struct Layout {
 
 impl Layout {
     /// 64 px squares up to 10 files, 48 px on wider boards, so a 16x16 board
-    /// stays under 900 px.
+    /// stays under 900 px. Wide boards get a wider margin: chat shows them
+    /// about 400 px wide, and their coordinates must stay readable there.
     pub fn new(size: BoardSize, orientation: Color, caption_lines: u32) -> Layout {
-        let square = if size.files() > 10 { 48 } else { 64 };
-        let margin = square * 7 / 16;
+        let wide = size.files() > 10;
+        let square = if wide { 48 } else { 64 };
+        let margin = if wide {
+            square * 5 / 8
+        } else {
+            square * 7 / 16
+        };
         let caption = caption_lines * (square * 3 / 4);
         Layout {
             size,

@@ -102,7 +102,9 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         composite(&mut img, &sprite(&paint, role, px));
     }
     if key.marks & marks::DOT != 0 {
-        let d = coverage(px, px, |g, s| disc(g, s, w / 2.0, w / 2.0, w * 0.15));
+        // Bigger on the small squares of wide boards, which chat shrinks most.
+        let r = if px <= 48 { 0.2 } else { 0.15 };
+        let d = coverage(px, px, |g, s| disc(g, s, w / 2.0, w / 2.0, w * r));
         fill(&mut img, &d, c.marker.rgb, c.marker.alpha);
     }
     if key.marks & marks::RING != 0 {

@@ -68,7 +68,7 @@ fn image_size_follows_the_board() {
     );
     assert_eq!(
         (big.width(), big.height()),
-        (16 * 48 + 2 * 21, 16 * 48 + 2 * 21)
+        (16 * 48 + 2 * 30, 16 * 48 + 2 * 30)
     );
     let (small, _) = draw(
         &Position::new(demo::narrow_5x8()),
@@ -604,4 +604,62 @@ fn check_on_an_unstable_tile_is_seen_in_colour_blindness() {
             );
         }
     }
+}
+
+/// Issue 20, point 3 (in part): on a 16x16 board shown 400 px wide, as chat
+/// shows it, the coordinates and the move dots stay big enough to read.
+#[test]
+fn coordinates_and_dots_stay_readable_on_big_boards_at_chat_size() {
+    let pos = Position::new(demo::showcase_16x16());
+    let knight = pos
+        .legal_moves()
+        .iter()
+        .find(|m| {
+            pos.board()
+                .piece_at(m.from)
+                .is_some_and(|p| p.role == voidmate_rules::Role::Knight)
+        })
+        .map(|m| m.from)
+        .expect("a knight can move");
+    let opts = RenderOptions {
+        select: Some(knight),
+        ..Default::default()
+    };
+    let (img, layout) = draw(&pos, &opts);
+    let (plain, _) = draw(&pos, &RenderOptions::default());
+    let scale = 400.0 / layout.width as f32;
+    // Ink rows of the rank labels in the left margin.
+    let bg = *img.get_pixel(1, 1);
+    let tallest = (0..layout.size.ranks())
+        .map(|rank| {
+            let (_, cy) = layout.center(Square::new(0, rank));
+            let half = layout.square as i32 / 2;
+            (cy as i32 - half..cy as i32 + half)
+                .filter(|&y| (0..layout.margin).any(|x| *img.get_pixel(x, y as u32) != bg))
+                .count()
+        })
+        .max()
+        .unwrap();
+    assert!(
+        tallest as f32 * scale >= 7.5,
+        "labels {tallest} px tall, {:.1} at 400 px",
+        tallest as f32 * scale
+    );
+    // The widest run of dot pixels on a target square.
+    let target = pos
+        .legal_moves()
+        .iter()
+        .find(|m| m.from == knight)
+        .map(|m| m.to)
+        .unwrap();
+    let (x0, y0) = layout.origin(target);
+    let mid = y0 + layout.square / 2;
+    let dot = (x0..x0 + layout.square)
+        .filter(|&x| img.get_pixel(x, mid) != plain.get_pixel(x, mid))
+        .count();
+    assert!(
+        dot as f32 * scale >= 8.0,
+        "a dot {dot} px wide, {:.1} at 400 px",
+        dot as f32 * scale
+    );
 }
