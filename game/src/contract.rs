@@ -424,6 +424,16 @@ mod tests {
     }
 
     #[test]
+    fn odd_handles_never_panic() {
+        let long = "@x".repeat(10000);
+        for line in ["", "@", "@@ @, @日本 é@é", long.as_str()] {
+            let _ = handles(line, "console");
+        }
+        assert_eq!(handles("@日本", "console")[0].who.name, "日本");
+        assert!(handles("@ @,", "console").is_empty());
+    }
+
+    #[test]
     fn handles_resolve_at_words() {
         let m = handles("challenge @bob, and @bob again @bob", "console");
         assert_eq!(m.len(), 2, "{m:?}");

@@ -759,6 +759,29 @@ mod tests {
         ));
     }
 
+    /// Any text a player types is a question: none makes it panic.
+    #[test]
+    fn odd_questions_are_answered_without_panicking() {
+        let long = "minister ".repeat(2000);
+        for q in [
+            "",
+            "   ",
+            "日本語 ♞ éé",
+            "@e5 -- #3",
+            "void",
+            "void void void",
+            long.as_str(),
+        ] {
+            for ctx in [None, Some(GameKind::Void), Some(GameKind::Super16)] {
+                let _ = answer(q, ctx);
+            }
+        }
+        assert!(matches!(
+            answer("日本語", Some(GameKind::Void)),
+            Found::Nothing(GameKind::Void)
+        ));
+    }
+
     #[test]
     fn diagrams_are_valid_void_positions() {
         for t in TOPICS {

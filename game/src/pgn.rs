@@ -366,6 +366,27 @@ mod tests {
         }
     }
 
+    /// Damaged or hostile PGN is refused in words, never a panic.
+    #[test]
+    fn odd_pgn_is_refused_without_panicking() {
+        let long = "1. e4 ".repeat(5000);
+        for text in [
+            "",
+            "[Variant \"日本\"]\n\n1. e4",
+            "[Event]\n",
+            "[FEN \"♞♞♞\"]\n1. e4",
+            "1. 日本語 ♞ é@e5 V@ H@ (",
+            "{ unclosed comment 1. e4",
+            long.as_str(),
+        ] {
+            if let Ok(record) = read(text) {
+                let _ = replay(&record);
+            }
+        }
+        assert!(read("[Event]\n").is_err());
+        assert!(replay(&read("[Variant \"日本\"]\n\n1. e4").unwrap()).is_err());
+    }
+
     #[test]
     fn every_game_names_its_variant_both_ways() {
         for kind in GameKind::ALL {
