@@ -565,15 +565,6 @@ fn best_among(topics: &[&'static Topic], words: &[String]) -> Option<&'static To
     best.map(|(_, t)| t)
 }
 
-/// The topic that best answers `query` asked outside any game.
-pub fn best_topic(query: &str) -> Option<&'static Topic> {
-    match answer(query, None) {
-        Found::Topic(t) => Some(t),
-        Found::Game(kind) => topics_of(kind).first().copied(),
-        Found::Nothing(_) => None,
-    }
-}
-
 /// The topics of a variant, for a `rules VARIANT` listing.
 pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
     let variant = shared_topics(variant);
@@ -603,6 +594,15 @@ pub fn command_help(word: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The topic that best answers `query` asked outside any game.
+    fn best_topic(query: &str) -> Option<&'static Topic> {
+        match answer(query, None) {
+            Found::Topic(t) => Some(t),
+            Found::Game(kind) => topics_of(kind).first().copied(),
+            Found::Nothing(_) => None,
+        }
+    }
 
     #[test]
     fn free_form_questions_find_their_topic() {

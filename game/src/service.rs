@@ -174,6 +174,14 @@ struct Done {
 }
 
 impl Done {
+    /// Words and a board, nobody to notify, nothing to ask.
+    fn board(text: impl Into<Text>, picture: Picture) -> Done {
+        Done {
+            picture: Some(picture),
+            ..Done::text(text)
+        }
+    }
+
     fn text(text: impl Into<Text>) -> Done {
         Done {
             text: text.into(),

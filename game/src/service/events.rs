@@ -272,14 +272,7 @@ impl Core {
                     }
                 }
                 let picture = self.picture(tx, ch, &g, &me.id, None).await?;
-                Ok(Done {
-                    engine: None,
-                    deliveries: Vec::new(),
-                    text: text.into(),
-                    picture: Some(picture),
-                    notify: vec![],
-                    actions: Vec::new(),
-                })
+                Ok(Done::board(text, picture))
             }
             Command::Moves { square, game } => {
                 self.moves(tx, ch, me, ev.private, square, game).await

@@ -377,14 +377,7 @@ impl Core {
             text
         };
         let picture = self.picture(tx, ch, &g, &me.id, select).await?;
-        Ok(Done {
-            engine: None,
-            deliveries: Vec::new(),
-            text: text.into(),
-            picture: Some(picture),
-            notify: vec![],
-            actions: Vec::new(),
-        })
+        Ok(Done::board(text, picture))
     }
 
     /// Legal moves, in SAN, of `author`'s game in `channel` where it is

@@ -23,31 +23,6 @@ pub async fn queue_notice(
     Ok(())
 }
 
-/// Queues a notice that shows the board of game `game` after `ply` plies.
-pub async fn queue_board_notice(
-    tx: &mut Tx,
-    channel: &str,
-    text: &Text,
-    notify: &[Player],
-    game: i64,
-    ply: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply) \
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(channel)
-    .bind(text.as_str())
-    .bind(text.mentions_stored())
-    .bind(players_stored(notify))
-    .bind(now())
-    .bind(game)
-    .bind(ply)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// Queues the answer to event `in_reply_to`, with the board of
 /// `board` = (game, ply) if any, due for the periodic check at
 /// `not_before_ms` (the adapter posts it directly before then). Returns

@@ -19,16 +19,6 @@ pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-/// The player with id `id`, under the name last seen (or one made from the
-/// id when none was).
-pub async fn player(tx: &mut Tx, id: &str) -> Result<Player, sqlx::Error> {
-    let name: Option<String> = sqlx::query_scalar("SELECT name FROM players WHERE id = ?")
-        .bind(id)
-        .fetch_optional(&mut **tx)
-        .await?;
-    Ok(Player::stored(id, name))
-}
-
 /// Players of `platform` who go by `name` (case ignored), or whose id's
 /// local part is `name`: how a name typed without a mention is found.
 pub async fn players_named(
