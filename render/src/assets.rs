@@ -53,3 +53,178 @@ pub(crate) fn sprite(colors: &PieceColors, role: Role, px: u32) -> RgbaImage {
 pub(crate) fn font() -> ab_glyph::FontRef<'static> {
     ab_glyph::FontRef::try_from_slice(dejavu::sans::bold()).expect("DejaVu Sans Bold loads")
 }
+
+#[cfg(test)]
+mod tests {
+    //! The pieces chat players confused, drawn at the size chat shows them:
+    //! a 16x16 board about 400 px wide, a 9x9 board about 300 px. Each keeps
+    //! the feature that sets its outline apart (see `assets/pieces/README.md`).
+
+    use super::*;
+    use crate::layout::Layout;
+    use crate::theme::Theme;
+    use voidmate_rules::{BoardSize, Color};
+
+    /// A piece's outline at `px` pixels: which pixels it covers.
+    struct Outline {
+        px: u32,
+        on: Vec<bool>,
+    }
+
+    impl Outline {
+        fn of(role: Role, px: u32) -> Outline {
+            let colors = Theme::Classic.colors().piece(Color::White);
+            let on = sprite(colors, role, px)
+                .pixels()
+                .map(|p| p.0[3] > 127)
+                .collect();
+            Outline { px, on }
+        }
+
+        fn at(&self, x: u32, y: u32) -> bool {
+            self.on[(y * self.px + x) as usize]
+        }
+
+        /// The row at `percent` of the height.
+        fn row(&self, percent: u32) -> Vec<bool> {
+            let y = self.px * percent / 100;
+            (0..self.px).map(|x| self.at(x, y)).collect()
+        }
+
+        /// Separate stretches of the piece along the row at `percent`.
+        fn runs(&self, percent: u32) -> usize {
+            let row = self.row(percent);
+            row.iter()
+                .zip(std::iter::once(&false).chain(&row))
+                .filter(|(now, before)| **now && !**before)
+                .count()
+        }
+
+        /// Width from its leftmost to its rightmost pixel on a row.
+        fn width(&self, percent: u32) -> u32 {
+            let row = self.row(percent);
+            match (row.iter().position(|&v| v), row.iter().rposition(|&v| v)) {
+                (Some(l), Some(r)) => (r - l + 1) as u32,
+                _ => 0,
+            }
+        }
+
+        /// Widest row between two heights.
+        fn widest(&self, from: u32, to: u32) -> u32 {
+            (from..to).map(|p| self.width(p)).max().unwrap_or(0)
+        }
+
+        /// Whether some background is enclosed by the piece (a hole).
+        fn has_hole(&self) -> bool {
+            let px = self.px as i32;
+            let mut outside = vec![false; self.on.len()];
+            let mut stack: Vec<(i32, i32)> = (0..px)
+                .flat_map(|i| [(i, 0), (i, px - 1), (0, i), (px - 1, i)])
+                .collect();
+            while let Some((x, y)) = stack.pop() {
+                if x < 0 || y < 0 || x >= px || y >= px {
+                    continue;
+                }
+                let i = (y * px + x) as usize;
+                if outside[i] || self.on[i] {
+                    continue;
+                }
+                outside[i] = true;
+                stack.extend([(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]);
+            }
+            (0..self.on.len()).any(|i| !self.on[i] && !outside[i])
+        }
+    }
+
+    /// Sprite size of a square when chat shows the whole board `shown` px wide.
+    fn chat_size(files: u8, shown: u32) -> u32 {
+        let size = BoardSize::new(files, files).expect("a board size");
+        let layout = Layout::new(size, Color::White, 0);
+        layout.square * shown / layout.width
+    }
+
+    const CHAT: [(u8, u32); 2] = [(16, 400), (9, 300)];
+
+    #[test]
+    fn the_minister_is_an_ankh_not_a_pawn() {
+        for (files, shown) in CHAT {
+            let px = chat_size(files, shown);
+            let (minister, pawn) = (Outline::of(Role::Minister, px), Outline::of(Role::Pawn, px));
+            let base = minister.width(87);
+            assert!(minister.has_hole(), "{px} px: the Minister's loop is open");
+            assert!(!pawn.has_hole(), "{px} px: a pawn has no hole");
+            assert!(
+                minister.widest(30, 60) > base,
+                "{px} px: the Minister's arms reach past its base"
+            );
+            assert!(
+                pawn.widest(0, 60) < pawn.width(87) * 3 / 4,
+                "{px} px: a pawn is narrow above its skirt"
+            );
+        }
+    }
+
+    #[test]
+    fn the_crowned_pieces_have_different_heads() {
+        for (files, shown) in CHAT {
+            let px = chat_size(files, shown);
+            let [king, queen, prince, archbishop] =
+                [Role::King, Role::Queen, Role::Prince, Role::Archbishop]
+                    .map(|r| Outline::of(r, px));
+            // King: one cross on top, narrow above its head.
+            assert_eq!(king.runs(8), 1, "{px} px: the king's cross");
+            assert!(
+                king.width(8) < px / 3,
+                "{px} px: the king's cross is narrow"
+            );
+            // Queen: a row of separate balls.
+            assert!(
+                (12..=25).any(|p| queen.runs(p) >= 3),
+                "{px} px: the queen's crown has separate points"
+            );
+            // Archbishop: a mitre split into two peaks.
+            assert!(
+                (10..=22).any(|p| archbishop.runs(p) == 2),
+                "{px} px: the archbishop's mitre has two peaks"
+            );
+            assert!((8..=30).all(|p| archbishop.runs(p) <= 2));
+            // Prince: a star, one point on top and arms wider than the base.
+            assert!((4..=20).all(|p| prince.runs(p) <= 1), "{px} px: one point");
+            assert!(
+                prince.widest(20, 35) > prince.width(87),
+                "{px} px: the prince's star is wider than its base"
+            );
+            assert!(
+                (5..25).all(|p| prince.width(p + 1) + 1 >= prince.width(p)),
+                "{px} px: the star widens from its point to its arms"
+            );
+            assert!(
+                king.width(25) < king.width(16),
+                "{px} px: the king narrows under the arm of its cross"
+            );
+        }
+    }
+
+    #[test]
+    fn the_princess_is_a_cut_gem_not_a_bishop() {
+        for (files, shown) in CHAT {
+            let px = chat_size(files, shown);
+            let (princess, bishop) = (
+                Outline::of(Role::Princess, px),
+                Outline::of(Role::Bishop, px),
+            );
+            assert!(
+                princess.width(20) >= px * 2 / 5,
+                "{px} px: the gem's flat top is wide"
+            );
+            assert!(
+                bishop.width(20) < px / 4,
+                "{px} px: the bishop's knob is small"
+            );
+            assert!(
+                princess.width(60) < princess.width(30) / 2,
+                "{px} px: the gem narrows to a point"
+            );
+        }
+    }
+}
