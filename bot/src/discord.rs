@@ -1432,6 +1432,7 @@ mod tests {
             is_error: false,
             audience: Audience::Everyone,
             deliveries: vec![],
+            direct: None,
         };
         let out = Outgoing::new(reply);
         assert_eq!(
@@ -1453,6 +1454,7 @@ mod tests {
             is_error: false,
             audience: Audience::Everyone,
             deliveries: vec![],
+            direct: None,
         };
         let out = Outgoing::new(reply);
         assert!(out.content.len() <= MAX_CONTENT);

@@ -72,6 +72,9 @@ pub enum Command {
     Help {
         topic: Option<String>,
     },
+    /// Open a direct conversation with the author (where private commands
+    /// and Super Chess programs go).
+    Direct,
     Settings {
         key: Option<String>,
         value: Option<String>,
@@ -139,6 +142,7 @@ impl Command {
                 | Command::Variants
                 | Command::Rules { .. }
                 | Command::Help { .. }
+                | Command::Direct
         )
     }
 }

@@ -134,6 +134,20 @@ impl Action {
 }
 
 impl Reply {
+    /// Words for everyone, nobody notified, no board and nothing owed.
+    pub fn new(text: impl Into<Text>) -> Reply {
+        Reply {
+            text: text.into(),
+            image: None,
+            notify: Vec::new(),
+            actions: Vec::new(),
+            is_error: false,
+            audience: Audience::Everyone,
+            deliveries: Vec::new(),
+            direct: None,
+        }
+    }
+
     /// The idempotency key of this reply's post (a Matrix transaction id, a
     /// Discord nonce): the same for a direct post and for any retry of it
     /// from the outbox. `None` for replies that change nothing.
@@ -203,6 +217,16 @@ pub struct Reply {
     /// idempotency key made from the first one ([`Reply::key`]) so that a
     /// retry never shows twice.
     pub deliveries: Vec<i64>,
+    /// A direct conversation the adapter opens (or finds) with someone,
+    /// and what it says there first.
+    pub direct: Option<Direct>,
+}
+
+/// A direct conversation to open: with whom, and its first words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Direct {
+    pub with: Player,
+    pub greeting: Text,
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::help;
 pub use super::incoming::Incoming;
 use super::isolate;
 use super::reply::DIRECT_POST_GRACE_MS;
-pub use super::reply::{delivery_key, Action, Audience, BoardCard, Image, Notice, Reply};
+pub use super::reply::{delivery_key, Action, Audience, BoardCard, Direct, Image, Notice, Reply};
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
 use crate::config::CoreConfig;
 use std::fmt::Write as _;
@@ -171,6 +171,8 @@ struct Done {
     engine: Option<i64>,
     /// The outbox entries the reply delivers.
     deliveries: Vec<i64>,
+    /// A direct conversation for the adapter to open.
+    direct: Option<Direct>,
 }
 
 impl Done {
@@ -190,6 +192,7 @@ impl Done {
             actions: Vec::new(),
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
         }
     }
 }
@@ -382,6 +385,73 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(games, 1);
+    }
+
+    /// Chatter is never answered, however long; the same text said to the
+    /// bot is refused as too long.
+    #[tokio::test]
+    async fn long_chatter_gets_no_answer() {
+        let core = memory_core().await;
+        let long = "lunch anyone? ".repeat(60);
+        assert!(core
+            .handle(&event(1, "alice", &long, false))
+            .await
+            .is_none());
+        let r = core.handle(&event(2, "alice", &long, true)).await.unwrap();
+        assert!(r.is_error && r.text.contains("too long"), "{}", r.text);
+    }
+
+    /// `dm` asks the adapter to open a direct conversation with the author,
+    /// greeting them there; in one already, it says so and opens nothing.
+    #[tokio::test]
+    async fn dm_opens_a_direct_conversation_with_the_author() {
+        let core = memory_core().await;
+        let r = say(&core, 1, "alice", "dm").await;
+        let direct = r.direct.expect("a conversation to open");
+        assert_eq!(direct.with.id, PlayerId::new("test", "alice"));
+        assert!(direct.greeting.to_string().contains("program #N"));
+        assert_eq!(direct.greeting.mentioned().count(), 1);
+        assert!(r.text.to_string().contains("direct conversation"));
+        let mut private = event(2, "alice", "dm", true);
+        private.private = true;
+        let r = core.handle(&private).await.unwrap();
+        assert!(r.direct.is_none() && r.text.contains("privately already"));
+    }
+
+    /// An edit of a refused command is handled as the new command; an edit
+    /// of one acted on leaves what was done and says so once.
+    #[tokio::test]
+    async fn edits_run_once_and_never_undo_what_was_done() {
+        let core = memory_core().await;
+        say(&core, 1, "alice", "challenge @bob standard").await;
+        say(&core, 2, "bob", "accept").await;
+        let r = say(&core, 3, "alice", "Ke2").await;
+        assert!(r.is_error, "{}", r.text);
+        let r = core
+            .handle_edit(&event(4, "alice", "e4", true), "ev-3")
+            .await
+            .unwrap();
+        assert_eq!(r.text, "#1: alice played e4. bob, your move.");
+        say(&core, 5, "bob", "e5").await;
+        let r = core
+            .handle_edit(&event(6, "bob", "d5", true), "ev-5")
+            .await
+            .unwrap();
+        assert!(r.is_error && r.text.contains("stands"), "{}", r.text);
+        // Told once: a redelivered edit says nothing.
+        assert!(core
+            .handle_edit(&event(6, "bob", "d5", true), "ev-5")
+            .await
+            .is_none());
+        let r = say(&core, 7, "alice", "board").await;
+        assert!(r.text.contains("alice to move"), "{}", r.text);
+        // An edit that arrives before its original: the original never runs.
+        let r = core
+            .handle_edit(&event(9, "alice", "Nf3", true), "ev-8")
+            .await
+            .unwrap();
+        assert!(r.text.contains("played Nf3"), "{}", r.text);
+        assert!(core.handle(&event(8, "alice", "d4", true)).await.is_none());
     }
 
     /// Two in-memory cores share nothing.

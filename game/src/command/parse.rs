@@ -170,6 +170,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         Word::Rules => Command::Rules {
             query: rest.join(" "),
         },
+        Word::Direct => Command::Direct,
         Word::Help => Command::Help {
             topic: rest.first().map(|s| s.to_ascii_lowercase()),
         },

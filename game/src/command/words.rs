@@ -23,6 +23,7 @@ pub enum Word {
     Program,
     Colour,
     Settings,
+    Direct,
     Help,
 }
 
@@ -184,6 +185,14 @@ pub static WORDS: &[CommandWord] = &[
         usage: "[bare-moves on|off] [theme classic|high-contrast]",
         summary: "this channel's settings",
         slash: &["settings"],
+    },
+    CommandWord {
+        word: Word::Direct,
+        name: "dm",
+        aliases: &["direct"],
+        usage: "",
+        summary: "open a direct conversation with me, for private programs and the moves of private games",
+        slash: &[],
     },
     CommandWord {
         word: Word::Help,

@@ -131,6 +131,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: text.say(format!(
                 "{} Answer with `accept` or `decline`.",
                 if picked {
@@ -191,6 +192,7 @@ impl Core {
             return Ok(Done {
                 engine: None,
                 deliveries: Vec::new(),
+                direct: None,
                 text: format!("{intro} {me}, your move.").into(),
                 picture: Some(picture),
                 notify: vec![me.clone()],
@@ -200,6 +202,7 @@ impl Core {
         Ok(Done {
             engine: Some(id),
             deliveries: Vec::new(),
+            direct: None,
             text: intro.into(),
             picture: Some(picture),
             notify: Vec::new(),
@@ -273,8 +276,9 @@ impl Core {
             return Ok(Done {
                 engine: None,
                 deliveries: Vec::new(),
+                direct: None,
                 text: format!(
-                    "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
+                    "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (`dm` opens one; on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
                     rules.title()
                 ).into(),
                 picture: Some(picture),
@@ -289,6 +293,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: format!(
                 "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
                 rules.title()
@@ -337,6 +342,7 @@ impl Core {
             Ok(Done {
                 engine: None,
                 deliveries: Vec::new(),
+                direct: None,
                 text: format!("{me} declines {}'s challenge.", c.challenger()).into(),
                 picture: None,
                 notify: vec![c.challenger()],

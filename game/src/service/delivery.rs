@@ -80,6 +80,7 @@ impl Core {
                     is_error: false,
                     audience: Audience::Everyone,
                     deliveries: vec![row.id],
+                    direct: None,
                 },
             });
         }

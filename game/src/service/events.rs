@@ -45,6 +45,11 @@ impl Core {
     pub(super) async fn handle_event(&self, ev: &Incoming) -> Option<Reply> {
         let chars = ev.text().chars().count();
         if chars > self.settings.max_message_chars {
+            // Chatter is never answered, however long: only someone who
+            // spoke to the bot hears that their message was too long.
+            if !ev.addressed {
+                return None;
+            }
             return Some(error_reply(format!(
                 "That message is too long for me ({chars} characters; commands are at most {}).",
                 self.settings.max_message_chars
@@ -119,6 +124,9 @@ impl Core {
                 match owed {
                     Ok(entry) => done.deliveries.push(entry),
                     Err(e) => return Some(db_failure(e)),
+                }
+                if let Err(e) = store::mark_acted(&mut tx, &ev.event_id).await {
+                    return Some(db_failure(e));
                 }
                 // The board is drawn while the commit syncs to disk (unless
                 // the engine's move will replace it); a failed commit throws
@@ -221,6 +229,38 @@ impl Core {
         })
     }
 
+    /// An edit of an earlier message (`original`), carrying the new text.
+    /// If the original was acted on, what was done stands and the author is
+    /// told so once; otherwise (refused, never seen, or chatter) the new text
+    /// is handled as a command of its own, and the original is never run.
+    pub async fn handle_edit(&self, ev: &Incoming, original: &str) -> Option<Reply> {
+        let acted = async {
+            let mut read = self.store.pool().begin().await?;
+            let acted = store::event_acted(&mut read, original).await?;
+            let edit_seen = store::event_seen(&mut read, &ev.event_id).await?;
+            Ok::<_, sqlx::Error>((acted, edit_seen))
+        };
+        match acted.await {
+            Err(e) => Some(db_failure(e)),
+            Ok((_, true)) => None,
+            Ok((Some(true), false)) => {
+                if let Err(e) = self.remember_only(&ev.event_id).await {
+                    return Some(db_failure(e));
+                }
+                Some(error_reply(
+                    "I had already acted on that message before your edit, so what I did stands (`undo` asks to take a move back)."
+                        .to_string(),
+                ))
+            }
+            Ok((_, false)) => {
+                if let Err(e) = self.remember_only(original).await {
+                    return Some(db_failure(e));
+                }
+                self.handle(ev).await
+            }
+        }
+    }
+
     pub(super) async fn remember_only(&self, event_id: &str) -> Result<(), sqlx::Error> {
         let mut tx = self.store.begin().await?;
         store::record_event(&mut tx, event_id).await?;
@@ -315,6 +355,22 @@ impl Core {
                 }),
             })),
             Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
+            Command::Direct if ev.private => Ok(Done::text(
+                "We are talking privately already: programs and private moves go right here.",
+            )),
+            Command::Direct => Ok(Done {
+                direct: Some(Direct {
+                    with: me.clone(),
+                    greeting: Text::new().mention(me).say(
+                        ", this is our direct conversation: send Super Chess programs (`program #N ...`) and ask for the moves of private games (`moves #N`) here. Games themselves stay in their rooms.",
+                    ),
+                }),
+                ..Done::text(
+                    Text::new()
+                        .mention(me)
+                        .say(", I have started a direct conversation with you: look for my message there."),
+                )
+            }),
             Command::Claim { text, game } => self.claim(tx, ch, me, text, game).await,
             Command::Program { text, game } => {
                 self.program(tx, ch, me, ev.private, text, game).await

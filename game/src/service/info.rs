@@ -116,6 +116,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: text.into(),
             picture,
             notify: vec![],

@@ -33,6 +33,7 @@ impl Core {
                 Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
                     text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`.").into(),
                     picture: None,
                     actions: vec![Action::AnswerDraw { game: id, to: opponent.id.clone() }],
@@ -47,6 +48,7 @@ impl Core {
                 Ok(Done {
                     engine: None,
                     deliveries: Vec::new(),
+                    direct: None,
                     text: format!("{me} declines the draw in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -202,6 +204,7 @@ impl Core {
                 return Ok(Done {
                     engine: None,
                     deliveries: Vec::new(),
+                    direct: None,
                     text: format!(
                         "{me} asks to take back {what} in game #{id}. {opponent}: `undo accept` or `undo decline`."
                     ).into(),
@@ -215,6 +218,7 @@ impl Core {
                 return Ok(Done {
                     engine: None,
                     deliveries: Vec::new(),
+                    direct: None,
                     text: format!("{me} declines the takeback in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -255,6 +259,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: format!(
                 "{} {} taken back in game #{id}. {next}, your move.",
                 gone.join(" and "),

@@ -134,6 +134,7 @@ impl Core {
         Ok(Done {
             engine,
             deliveries: Vec::new(),
+            direct: None,
             text: text.into(),
             picture: Some(picture),
             notify,
@@ -156,6 +157,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: format!(
                 "Game #{}: {}'s time ran out. {} wins on time ({result}).",
                 g.row.id,
@@ -310,7 +312,7 @@ impl Core {
             // to move may see them, and only privately.
             if !private {
                 return refuse(format!(
-                    "The moves of game #{} would show a private program: ask me in a direct message, `moves #{}`.",
+                    "The moves of game #{} would show a private program: ask me in a direct message, `moves #{}` (say `dm` and I will open one).",
                     g.row.id, g.row.id
                 ));
             }

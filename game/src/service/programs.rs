@@ -61,6 +61,7 @@ impl Core {
                         return Ok(Done {
                             engine: None,
                             deliveries: Vec::new(),
+                            direct: None,
                             text: Text::from(format!(
                                 "{me} proposes one roster for both sides: {roster}. "
                             ))
@@ -82,7 +83,7 @@ impl Core {
                     }
                     ("private", Some(_)) => {
                         return refuse(
-                            "Private programs are sent once the challenge is accepted, and only in a direct message to me. I did not keep this one; as it was shown here, you may want another.",
+                            "Private programs are sent once the challenge is accepted, and only in a direct message to me (say `dm` and I will open one). I did not keep this one; as it was shown here, you may want another.",
                         )
                     }
                     _ => {}
@@ -101,10 +102,10 @@ impl Core {
         let id = g.row.id;
         match (g.row.mode.as_str(), text) {
             ("private", Some(_)) => refuse(format!(
-                "Programs in game #{id} are private: send yours to me in a direct message, `program #{id} ...`. I did not keep this one; as it was shown here, you may want another."
+                "Programs in game #{id} are private: send yours to me in a direct message, `program #{id} ...` (say `dm` and I will open one). I did not keep this one; as it was shown here, you may want another."
             )),
             ("private", None) => refuse(format!(
-                "Programs in game #{id} are private: ask me in a direct message, `program #{id}`."
+                "Programs in game #{id} are private: ask me in a direct message, `program #{id}` (say `dm` and I will open one)."
             )),
             ("symmetric", None) => Ok(Done::text(format!(
                 "Game #{id}: both sides play with {}.",
@@ -266,6 +267,7 @@ impl Core {
         Ok(Done {
             engine: None,
             deliveries: Vec::new(),
+            direct: None,
             text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id).into(),
             picture: Some(picture),
             notify: vec![],

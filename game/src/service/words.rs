@@ -111,6 +111,7 @@ pub(super) fn error_reply(text: String) -> Reply {
         is_error: true,
         audience: Audience::Author,
         deliveries: Vec::new(),
+        direct: None,
     }
 }
 
@@ -167,5 +168,6 @@ pub(super) async fn finish_reply(done: Done) -> Reply {
         is_error: false,
         audience: Audience::Everyone,
         deliveries: done.deliveries,
+        direct: done.direct,
     }
 }

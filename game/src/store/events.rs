@@ -21,6 +21,27 @@ pub async fn event_seen(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error
     Ok(row.is_some())
 }
 
+/// Marks a recorded event as one that changed something (in the same
+/// transaction as the change).
+pub async fn mark_acted(tx: &mut Tx, event_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE handled_events SET acted = 1 WHERE event_id = ?")
+        .bind(event_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// What became of an event: `None` if never handled, `Some(true)` if it
+/// changed something, `Some(false)` if it was refused or only read.
+pub async fn event_acted(tx: &mut Tx, event_id: &str) -> Result<Option<bool>, sqlx::Error> {
+    let row: Option<i64> =
+        sqlx::query_scalar("SELECT acted FROM handled_events WHERE event_id = ?")
+            .bind(event_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    Ok(row.map(|a| a != 0))
+}
+
 /// Records an event id; `false` if it was handled before.
 pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error> {
     let done =

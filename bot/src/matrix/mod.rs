@@ -1,41 +1,39 @@
-//! The Matrix adapter: room messages in, notices and board images out.
+//! The Matrix adapter: room messages in, messages and board images out.
 //!
-//! It only translates. Commands start with a prefix (`!vm e4`); an unprefixed
-//! message goes to the core marked as unaddressed, which takes it only as a
-//! bare move by the player to move. Replies are `m.notice` messages (the kind
-//! other bots ignore) in reply to the command; boards are uploaded as
-//! `m.image` with their size, dimensions and a description of the move.
+//! It only translates. In a shared room it takes what is said to the bot
+//! (the prefix, `!vm e4`; a mention of the bot; a reply to one of its
+//! messages); everything else goes to the core as unaddressed chatter,
+//! which it takes only as a bare move by the player to move. A room of the
+//! bot and one person is all for the bot, and private when Matrix marks it
+//! direct (see [`timeline`]). Replies are notices, except those that must
+//! reach someone, which are `m.text` with intentional mentions (see
+//! [`post`]).
 //!
 //! Nothing is answered twice and nothing is skipped: the core records every
-//! handled event id, and the sync token is saved only after a sync's events
-//! have been handled, so a restart resumes exactly where the bot stopped.
-//! Messages from before the bot joined a room are history, not commands.
+//! handled event id, the sync token is saved only after a sync's events
+//! have been handled, and the events a limited sync leaves out are fetched
+//! before the rest. Messages from before the bot joined a room are history,
+//! not commands.
+
+mod address;
+mod post;
+mod timeline;
 
 use crate::config::Adapter;
-use crate::game::{
-    store, Core, Incoming, Input, Mentioned, Player, PlayerId, Refusal, Reply, Segment,
-};
+use crate::game::{store, Core, Mentioned, Player, PlayerId, Refusal};
 use anyhow::{anyhow, bail, Context, Result};
-use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::authentication::SessionTokens;
 use matrix_sdk::config::{RequestConfig, SyncSettings};
 use matrix_sdk::event_handler::Ctx;
-use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::api::client::uiaa;
-use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
 use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
-use matrix_sdk::ruma::events::room::message::{
-    AddMentions, ForwardThread, MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent,
-    TextMessageEventContent,
-};
 use matrix_sdk::ruma::events::Mentions;
-use matrix_sdk::ruma::{OwnedTransactionId, OwnedUserId, RoomId, UInt, UserId};
+use matrix_sdk::ruma::{EventId, RoomId, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::SessionMeta;
 use matrix_sdk::{Client, Room, RoomState};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -120,8 +118,6 @@ impl MatrixConfig {
 struct Shared {
     core: Core,
     cfg: MatrixConfig,
-    /// Off during the first sync after a fresh login: what it brings is history.
-    live: AtomicBool,
 }
 
 /// A connected Matrix bot.
@@ -215,15 +211,9 @@ impl MatrixBot {
         ))
         .await
         .context("cannot record the bot's identity")?;
-        let shared = Arc::new(Shared {
-            core,
-            cfg,
-            live: AtomicBool::new(false),
-        });
+        let shared = Arc::new(Shared { core, cfg });
         client.add_event_handler_context(shared.clone());
         client.add_event_handler(on_invite);
-        client.add_event_handler(on_message);
-        client.add_event_handler(on_reaction);
         Ok(MatrixBot { client, shared })
     }
 
@@ -234,14 +224,15 @@ impl MatrixBot {
     /// Syncs forever, posting deadline reminders as they fall due.
     pub async fn run(self) -> Result<()> {
         let pool = self.shared.core.store().pool().clone();
+        let filter = timeline::filter();
         let mut token = store::adapter_value(&pool, SYNC_TOKEN_KEY).await?;
         if token.is_none() {
             // A fresh start: take the rooms as they are, answer nothing old.
-            let first = self.client.sync_once(SyncSettings::default()).await?;
+            let settings = SyncSettings::default().filter(filter.clone());
+            let first = self.client.sync_once(settings).await?;
             store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &first.next_batch).await?;
             token = Some(first.next_batch);
         }
-        self.shared.live.store(true, Ordering::SeqCst);
 
         let ticker = AbortOnDrop({
             let client = self.client.clone();
@@ -262,7 +253,15 @@ impl MatrixBot {
                         match joined {
                             None => shared.core.failed(notice.id, Refusal::Permanent).await,
                             Some(room) => {
-                                if post(&room, None, notice.reply).await {
+                                let to = notice
+                                    .in_reply_to
+                                    .as_deref()
+                                    .and_then(|id| EventId::parse(id).ok());
+                                let core = &shared.core;
+                                if post::post(core, &room, to.as_deref(), notice.reply)
+                                    .await
+                                    .is_some()
+                                {
                                     shared.core.delivered(notice.id).await;
                                 } else {
                                     let again = Refusal::Temporary { retry_after: None };
@@ -276,13 +275,17 @@ impl MatrixBot {
         });
         let mut backoff = Duration::from_secs(1);
         loop {
-            let mut settings = SyncSettings::default().timeout(Duration::from_secs(30));
+            let mut settings = SyncSettings::default()
+                .timeout(Duration::from_secs(30))
+                .filter(filter.clone());
             if let Some(t) = &token {
                 settings = settings.token(t.clone());
             }
             match self.client.sync_once(settings).await {
                 Ok(response) => {
-                    // Handlers have run by now: only then is the token saved.
+                    timeline::handle_sync(&self.client, &self.shared, &response, token.as_deref())
+                        .await;
+                    // Every event is handled by now: only then is the token saved.
                     store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &response.next_batch).await?;
                     token = Some(response.next_batch);
                     backoff = Duration::from_secs(1);
@@ -385,99 +388,6 @@ async fn on_invite(
     });
 }
 
-/// The body without a reply's quoted fallback.
-fn strip_reply_fallback(body: &str) -> &str {
-    let mut rest = body;
-    while rest.starts_with("> ") {
-        rest = rest.split_once('\n').map(|(_, r)| r).unwrap_or("");
-    }
-    rest.trim()
-}
-
-async fn before_join(shared: &Shared, room: &RoomId, ts_millis: i64) -> bool {
-    let joined = store::adapter_value(shared.core.store().pool(), &joined_key(room)).await;
-    matches!(joined, Ok(Some(t)) if t.parse::<i64>().is_ok_and(|j| ts_millis < j))
-}
-
-async fn on_message(
-    ev: OriginalSyncRoomMessageEvent,
-    room: Room,
-    client: Client,
-    shared: Ctx<Arc<Shared>>,
-) {
-    if !shared.live.load(Ordering::SeqCst) || room.state() != RoomState::Joined {
-        return;
-    }
-    if client.user_id() == Some(&ev.sender) {
-        return;
-    }
-    // Notices are what bots send; answering them makes bots talk in circles.
-    let MessageType::Text(text) = &ev.content.msgtype else {
-        return;
-    };
-    if before_join(
-        &shared,
-        room.room_id(),
-        i64::from(ev.origin_server_ts.get()),
-    )
-    .await
-    {
-        return;
-    }
-    let body = strip_reply_fallback(&text.body);
-    // A room of the bot and one person is a direct conversation: everything
-    // said there is for the bot, and private (Super Chess programs).
-    let direct = room.joined_members_count() <= 2;
-    let (addressed, command) = match body.strip_prefix(shared.cfg.prefix.as_str()) {
-        Some(rest) => (true, rest.trim().to_string()),
-        None => (direct, body.to_string()),
-    };
-    let mentions = mentioned(&room, &client, &ev, &command).await;
-    let incoming = Incoming {
-        event_id: ev.event_id.to_string(),
-        channel: room.room_id().to_string(),
-        author: member(&room, &ev.sender).await,
-        input: Input::Line(command),
-        mentions,
-        addressed,
-        private: direct,
-    };
-    if let Some(reply) = shared.core.handle(&incoming).await {
-        deliver(&shared.core, &room, Some(&ev), reply).await;
-    }
-}
-
-/// A ✅ reaction accepts the challenge waiting for the one who reacted.
-async fn on_reaction(
-    ev: OriginalSyncReactionEvent,
-    room: Room,
-    client: Client,
-    shared: Ctx<Arc<Shared>>,
-) {
-    if !shared.live.load(Ordering::SeqCst) || client.user_id() == Some(&ev.sender) {
-        return;
-    }
-    let key = ev.content.relates_to.key.as_str();
-    if !matches!(key, "✅" | "✔️" | "☑️" | "👍") {
-        return;
-    }
-    let incoming = Incoming {
-        event_id: ev.event_id.to_string(),
-        channel: room.room_id().to_string(),
-        author: member(&room, &ev.sender).await,
-        input: Input::Line("accept".into()),
-        mentions: Vec::new(),
-        addressed: true,
-        private: false,
-    };
-    if let Some(reply) = shared.core.handle(&incoming).await {
-        // A reaction that accepts nothing is no command: stay quiet.
-        if !reply.is_error {
-            deliver(&shared.core, &room, None, reply).await;
-        }
-    }
-}
-
 /// The Matrix namespace of player ids: `matrix:@alice:example.org`.
 pub const PLATFORM: &str = "matrix";
 
@@ -496,11 +406,11 @@ async fn member(room: &Room, user: &UserId) -> Player {
 async fn mentioned(
     room: &Room,
     client: &Client,
-    ev: &OriginalSyncRoomMessageEvent,
+    mentions: Option<&Mentions>,
     command: &str,
 ) -> Vec<Mentioned> {
     let mut out = Vec::new();
-    if let Some(m) = &ev.content.mentions {
+    if let Some(m) = mentions {
         for user in &m.user_ids {
             let who = member(room, user).await;
             for written in [user.to_string(), who.name.clone()] {
@@ -526,136 +436,6 @@ async fn mentioned(
         }
     }
     out
-}
-
-/// The Matrix users a reply mentions or must notify.
-fn user_ids(reply: &Reply) -> Vec<OwnedUserId> {
-    let mut out: Vec<OwnedUserId> = Vec::new();
-    for p in reply.text.mentioned().chain(reply.notify.iter()) {
-        if p.id.platform() != PLATFORM {
-            continue;
-        }
-        if let Ok(u) = UserId::parse(p.id.local()) {
-            if !out.contains(&u) {
-                out.push(u);
-            }
-        }
-    }
-    out
-}
-
-/// A reply's text as HTML, each mention a pill (a link to the user).
-fn html_with_pills(reply: &Reply) -> String {
-    let mut html = String::new();
-    for seg in reply.text.segments() {
-        match seg {
-            Segment::Plain(t) => html.push_str(&escape_html(t).replace('\n', "<br>")),
-            Segment::Mention(p) if p.id.platform() == PLATFORM => {
-                html.push_str(&format!(
-                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
-                    p.id.local(),
-                    escape_html(&p.name)
-                ));
-            }
-            Segment::Mention(p) => html.push_str(&escape_html(&format!("@{}", p.name))),
-        }
-    }
-    html
-}
-
-fn escape_html(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// Width and height from a PNG's header.
-fn png_size(png: &[u8]) -> Option<(u32, u32)> {
-    let w = u32::from_be_bytes(png.get(16..20)?.try_into().ok()?);
-    let h = u32::from_be_bytes(png.get(20..24)?.try_into().ok()?);
-    Some((w, h))
-}
-
-/// Posts a reply and confirms what it delivered; unconfirmed, the core
-/// hands it out again later (with the same transaction ids).
-async fn deliver(
-    core: &Core,
-    room: &Room,
-    to: Option<&OriginalSyncRoomMessageEvent>,
-    reply: Reply,
-) {
-    let entries = reply.deliveries.clone();
-    let posted = post(room, to, reply).await;
-    for entry in entries {
-        if posted {
-            core.delivered(entry).await;
-        } else {
-            // Tried again soon (backing off), not only after the grace the
-            // core gives a direct post (a rate limit, a server error).
-            let again = Refusal::Temporary { retry_after: None };
-            core.failed(entry, again).await;
-        }
-    }
-}
-
-/// Posts a reply; `true` if its text went out.
-async fn post(room: &Room, to: Option<&OriginalSyncRoomMessageEvent>, reply: Reply) -> bool {
-    let mentions = user_ids(&reply);
-    let mut content = if reply.text.mentioned().next().is_some() {
-        RoomMessageEventContent::notice_html(reply.text.to_string(), html_with_pills(&reply))
-    } else {
-        RoomMessageEventContent::notice_plain(reply.text.to_string())
-    };
-    if let Some(original) = to {
-        content = content.make_reply_to(original, ForwardThread::Yes, AddMentions::No);
-    }
-    if !mentions.is_empty() {
-        content = content.add_mentions(Mentions::with_user_ids(mentions.clone()));
-    }
-    // The same transaction id for a direct post and any retry of it from
-    // the outbox: the homeserver keeps one event per transaction id and
-    // device, so an answer never shows twice.
-    let key = reply.key();
-    let mut send = room.send(content);
-    if let Some(k) = &key {
-        send = send.with_transaction_id(OwnedTransactionId::from(k.as_str()));
-    }
-    if let Err(e) = send.await {
-        tracing::warn!(room = %room.room_id(), "cannot send to a room: {e}");
-        return false;
-    }
-    let Some(image) = reply.image else {
-        return true;
-    };
-    let (w, h) = png_size(&image.png).unwrap_or((0, 0));
-    let info = BaseImageInfo {
-        width: Some(UInt::from(w)),
-        height: Some(UInt::from(h)),
-        size: UInt::new(image.png.len() as u64),
-        blurhash: None,
-        is_animated: Some(false),
-    };
-    let mut config = AttachmentConfig::new()
-        .info(AttachmentInfo::Image(info))
-        .caption(Some(TextMessageEventContent::plain(image.alt.clone())));
-    if let Some(k) = &key {
-        config = config.txn_id(OwnedTransactionId::from(format!("{k}-board")));
-    }
-    if let Some(original) = to {
-        config.reply = Some(ReplyTo {
-            event_id: original.event_id.clone(),
-            enforce_thread: EnforceThread::MaybeThreaded,
-            add_mentions: AddMentions::No,
-        });
-    }
-    if let Err(e) = room
-        .send_attachment("board.png", &mime::IMAGE_PNG, image.png, config)
-        .await
-    {
-        tracing::warn!(room = %room.room_id(), "cannot upload a board: {e}");
-    }
-    true
 }
 
 #[cfg(test)]
@@ -705,19 +485,5 @@ mod tests {
         assert!(allowed(&cfg, &alice) && !allowed(&cfg, &eve));
         cfg.allow_invites_from = vec!["@eve:elsewhere.net".into()];
         assert!(!allowed(&cfg, &alice) && allowed(&cfg, &eve));
-    }
-
-    #[test]
-    fn reply_fallbacks_and_png_sizes_are_read() {
-        assert_eq!(
-            strip_reply_fallback("> <@bob:x> e4\n> more\n\n!vm e5"),
-            "!vm e5"
-        );
-        assert_eq!(strip_reply_fallback("!vm board"), "!vm board");
-        let png = voidmate_render::Renderer::shared().render(
-            &voidmate_rules::Position::new(voidmate_rules::variants::void()),
-            &Default::default(),
-        );
-        assert_eq!(png_size(&png), Some((632, 632)));
     }
 }

@@ -1,0 +1,304 @@
+//! Posting the core's replies to a room: who is pinged and how, mentions as
+//! pills, the board image, the questions a reaction may answer, and direct
+//! conversations the bot opens.
+//!
+//! Matrix's default push rules silence `m.notice` events before they look at
+//! mentions (`.m.rule.suppress_notices` comes before
+//! `.m.rule.is_user_mention`), so what must reach someone goes out as
+//! `m.text` with intentional mentions; everything else stays a notice, the
+//! kind bots send. Every event carries `m.mentions`, empty when it pings
+//! nobody, which turns off the legacy rules that match display names in the
+//! body: a board's caption never pings a second time.
+
+use super::PLATFORM;
+use crate::game::{store, Action, Core, Direct, Refusal, Reply, Segment};
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
+use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
+use matrix_sdk::ruma::events::room::member::MembershipState;
+use matrix_sdk::ruma::events::room::message::{
+    AddMentions, MessageType, RoomMessageEventContentWithoutRelation, TextMessageEventContent,
+};
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedTransactionId, OwnedUserId, UInt, UserId};
+use matrix_sdk::{Client, Room};
+
+/// Where a posted question waits for a reaction: the event id of the
+/// bot's message.
+pub(super) fn question_key(event: &EventId) -> String {
+    format!("matrix.question.{event}")
+}
+
+/// Posts a reply in answer to `to`, confirms (or fails) its outbox entries,
+/// and opens the direct conversation it asks for.
+pub(super) async fn deliver(
+    core: &Core,
+    client: &Client,
+    room: &Room,
+    to: Option<&EventId>,
+    reply: Reply,
+) {
+    let entries = reply.deliveries.clone();
+    let direct = reply.direct.clone();
+    let posted = post(core, room, to, reply).await.is_some();
+    for entry in entries {
+        if posted {
+            core.delivered(entry).await;
+        } else {
+            // Tried again soon (backing off), not only after the grace the
+            // core gives a direct post (a rate limit, a server error).
+            let again = Refusal::Temporary { retry_after: None };
+            core.failed(entry, again).await;
+        }
+    }
+    if let Some(d) = direct {
+        open_direct(core, client, d).await;
+    }
+}
+
+/// Finds the direct conversation with someone, or creates it (a room
+/// marked direct, the person invited), and greets them there.
+async fn open_direct(core: &Core, client: &Client, d: Direct) {
+    if d.with.id.platform() != PLATFORM {
+        return;
+    }
+    let Ok(user) = UserId::parse(d.with.id.local()) else {
+        return;
+    };
+    let mut existing = None;
+    for room in client.get_dm_rooms(&user) {
+        let there = room.get_member_no_sync(&user).await.ok().flatten();
+        if there.is_some_and(|m| {
+            matches!(
+                m.membership(),
+                MembershipState::Join | MembershipState::Invite
+            )
+        }) {
+            existing = Some(room);
+            break;
+        }
+    }
+    let room = match existing {
+        Some(room) => room,
+        None => match client.create_dm(&user).await {
+            Ok(room) => room,
+            Err(e) => {
+                tracing::warn!(user = %user, "cannot open a direct conversation: {e}");
+                return;
+            }
+        },
+    };
+    let mut greeting = Reply::new(d.greeting);
+    greeting.notify = vec![d.with];
+    post(core, &room, None, greeting).await;
+}
+
+/// Posts a reply (its text, then its board); the text's event id if it
+/// went out.
+pub(super) async fn post(
+    core: &Core,
+    room: &Room,
+    to: Option<&EventId>,
+    reply: Reply,
+) -> Option<OwnedEventId> {
+    let ping = reply.notify.iter().any(|p| p.id.platform() == PLATFORM);
+    let plain = reply.text.to_string();
+    let html = (reply.text.mentioned().next().is_some()).then(|| html_with_pills(&reply));
+    let msgtype = match (ping, html) {
+        (true, Some(html)) => MessageType::text_html(plain, html),
+        (true, None) => MessageType::text_plain(plain),
+        (false, Some(html)) => MessageType::notice_html(plain, html),
+        (false, None) => MessageType::notice_plain(plain),
+    };
+    let mentions = if ping {
+        Mentions::with_user_ids(user_ids(&reply))
+    } else {
+        Mentions::new()
+    };
+    let content = RoomMessageEventContentWithoutRelation::new(msgtype).add_mentions(mentions);
+    let content = match to {
+        Some(id) => {
+            let reply_to = ReplyTo {
+                event_id: id.to_owned(),
+                enforce_thread: EnforceThread::MaybeThreaded,
+                add_mentions: AddMentions::No,
+            };
+            match room.make_reply_event(content.clone(), reply_to).await {
+                Ok(c) => c,
+                // The message answered is gone (redacted, or out of
+                // reach): the answer still goes out, as a plain message.
+                Err(e) => {
+                    tracing::debug!(event = %id, "posting without the reply relation: {e}");
+                    content.with_relation(None)
+                }
+            }
+        }
+        None => content.with_relation(None),
+    };
+    // The same transaction id for a direct post and any retry of it from
+    // the outbox: the homeserver keeps one event per transaction id and
+    // device, so an answer never shows twice.
+    let key = reply.key();
+    let mut send = room.send(content);
+    if let Some(k) = &key {
+        send = send.with_transaction_id(OwnedTransactionId::from(k.as_str()));
+    }
+    let posted = match send.await {
+        Ok(sent) => sent.response.event_id,
+        Err(e) => {
+            tracing::warn!(room = %room.room_id(), "cannot send to a room: {e}");
+            return None;
+        }
+    };
+    if !reply.actions.is_empty() {
+        // A ✅ or ❌ on this message answers its question.
+        let pool = core.store().pool();
+        let stored = Action::stored(&reply.actions);
+        if let Err(e) = store::set_adapter_value(pool, &question_key(&posted), &stored).await {
+            tracing::warn!("cannot remember a question for reactions: {e}");
+        }
+    }
+    if let Some(image) = reply.image {
+        let (w, h) = png_size(&image.png).unwrap_or((0, 0));
+        let info = BaseImageInfo {
+            width: Some(UInt::from(w)),
+            height: Some(UInt::from(h)),
+            size: UInt::new(image.png.len() as u64),
+            blurhash: None,
+            is_animated: Some(false),
+        };
+        let config = |in_reply: bool| {
+            let mut config = AttachmentConfig::new()
+                .info(AttachmentInfo::Image(info.clone()))
+                .caption(Some(TextMessageEventContent::plain(image.alt.clone())))
+                .mentions(Some(Mentions::new()));
+            if let Some(k) = &key {
+                config = config.txn_id(OwnedTransactionId::from(format!("{k}-board")));
+            }
+            if let Some(id) = to.filter(|_| in_reply) {
+                config.reply = Some(ReplyTo {
+                    event_id: id.to_owned(),
+                    enforce_thread: EnforceThread::MaybeThreaded,
+                    add_mentions: AddMentions::No,
+                });
+            }
+            config
+        };
+        let send = |in_reply: bool| {
+            room.send_attachment(
+                "board.png",
+                &mime::IMAGE_PNG,
+                image.png.clone(),
+                config(in_reply),
+            )
+        };
+        if let Err(e) = send(true).await {
+            // Most likely the message it answers is gone: post it plainly.
+            tracing::debug!(room = %room.room_id(), "board upload failed, once more without the reply: {e}");
+            if let Err(e) = send(false).await {
+                tracing::warn!(room = %room.room_id(), "cannot upload a board: {e}");
+            }
+        }
+    }
+    Some(posted)
+}
+
+/// The Matrix users a reply mentions or must notify.
+pub(super) fn user_ids(reply: &Reply) -> Vec<OwnedUserId> {
+    let mut out: Vec<OwnedUserId> = Vec::new();
+    for p in reply.text.mentioned().chain(reply.notify.iter()) {
+        if p.id.platform() != PLATFORM {
+            continue;
+        }
+        if let Ok(u) = UserId::parse(p.id.local()) {
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+    }
+    out
+}
+
+/// A reply's text as HTML, each mention a pill (a link to the user), code
+/// in `code` and line breaks kept.
+pub(super) fn html_with_pills(reply: &Reply) -> String {
+    let mut html = String::new();
+    for seg in reply.text.segments() {
+        match seg {
+            Segment::Plain(t) => html.push_str(&markdown_code(t)),
+            Segment::Mention(p) if p.id.platform() == PLATFORM => {
+                html.push_str(&format!(
+                    "<a href=\"https://matrix.to/#/{}\">{}</a>",
+                    p.id.local(),
+                    escape_html(&p.name)
+                ));
+            }
+            Segment::Mention(p) => html.push_str(&escape_html(&format!("@{}", p.name))),
+        }
+    }
+    html
+}
+
+/// Escaped text with `` `code` `` spans as `<code>` and newlines as `<br>`
+/// (a lone backtick stays as it is).
+fn markdown_code(t: &str) -> String {
+    let plain = |s: &str| escape_html(s).replace('\n', "<br>");
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        out.push_str(&plain(&rest[..open]));
+        out.push_str("<code>");
+        out.push_str(&escape_html(&rest[open + 1..open + 1 + len]));
+        out.push_str("</code>");
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(&plain(rest));
+    out
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Width and height from a PNG's header.
+pub(super) fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    let w = u32::from_be_bytes(png.get(16..20)?.try_into().ok()?);
+    let h = u32::from_be_bytes(png.get(20..24)?.try_into().ok()?);
+    Some((w, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Player, PlayerId, Text};
+
+    #[test]
+    fn html_has_pills_code_and_line_breaks() {
+        let bob = Player::new(PlayerId::new(PLATFORM, "@bob:example.org"), "Bob <Smith>");
+        let reply = Reply::new(
+            Text::new()
+                .mention(&bob)
+                .say(", say `accept` & play.\nOr `decline"),
+        );
+        assert_eq!(
+            html_with_pills(&reply),
+            "<a href=\"https://matrix.to/#/@bob:example.org\">Bob &lt;Smith&gt;</a>, say \
+             <code>accept</code> &amp; play.<br>Or `decline"
+        );
+    }
+
+    #[test]
+    fn png_sizes_are_read() {
+        let png = voidmate_render::Renderer::shared().render(
+            &voidmate_rules::Position::new(voidmate_rules::variants::void()),
+            &Default::default(),
+        );
+        assert_eq!(png_size(&png), Some((632, 632)));
+        assert_eq!(png_size(b"short"), None);
+    }
+}
