@@ -1,0 +1,457 @@
+#![recursion_limit = "256"]
+//! The Matrix adapter in rooms as Element users share them, on a real
+//! Synapse: events sent through the client-server API in the shapes Element
+//! sends (pills in `formatted_body` with `m.mentions`, `m.replace` edits,
+//! `m.annotation` reactions, replies), and each player's `/notifications`
+//! read back from the server, which applies Matrix's default push rules.
+
+mod synapse;
+
+use matrix_sdk::ruma::api::client::push::get_notifications;
+use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent};
+use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, UserId};
+use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use synapse::*;
+use tokio::sync::mpsc;
+
+/// Sends an event as Element would, content as JSON.
+async fn send(room: &Room, kind: &str, content: Value) -> OwnedEventId {
+    room.send_raw(kind, content)
+        .await
+        .unwrap()
+        .response
+        .event_id
+}
+
+fn pill(user: &str, name: &str) -> String {
+    format!("<a href=\"https://matrix.to/#/{user}\">{name}</a>")
+}
+
+/// A message with pills: `parts` are plain text or `(user, display name)`.
+fn with_pills(parts: &[(&str, Option<&str>)]) -> Value {
+    let (mut body, mut html, mut users) = (String::new(), String::new(), Vec::new());
+    for (text, user) in parts {
+        match user {
+            Some(u) => {
+                body.push_str(text);
+                html.push_str(&pill(u, text));
+                users.push(u.to_string());
+            }
+            None => {
+                body.push_str(text);
+                html.push_str(text);
+            }
+        }
+    }
+    json!({
+        "msgtype": "m.text",
+        "body": body,
+        "format": "org.matrix.custom.html",
+        "formatted_body": html,
+        "m.mentions": {"user_ids": users},
+    })
+}
+
+/// An edit as Element sends it: `* ` before the fallback body.
+fn edit_of(original: &OwnedEventId, text: &str) -> Value {
+    json!({
+        "msgtype": "m.text",
+        "body": format!("* {text}"),
+        "m.new_content": {"msgtype": "m.text", "body": text},
+        "m.relates_to": {"rel_type": "m.replace", "event_id": original},
+    })
+}
+
+fn reaction(to: &OwnedEventId, key: &str) -> Value {
+    json!({"m.relates_to": {"rel_type": "m.annotation", "event_id": to, "key": key}})
+}
+
+/// Everything the bot says in `room` until `quiet` passes without a word.
+async fn until_quiet(
+    seen: &mut mpsc::UnboundedReceiver<Seen>,
+    room: &OwnedRoomId,
+    quiet: Duration,
+) -> Vec<OriginalSyncRoomMessageEvent> {
+    let mut out = Vec::new();
+    loop {
+        match tokio::time::timeout(quiet, seen.recv()).await {
+            Ok(Some((r, ev))) if &r == room && ev.sender == bot_id() => out.push(ev),
+            Ok(Some(_)) => {}
+            _ => return out,
+        }
+    }
+}
+
+/// A room made by alice with the bot, bob and carol, everyone joined.
+async fn room_of_four(alice: &Client, bob: &Client, carol: &Client) -> Room {
+    let mut req = CreateRoom::new();
+    req.invite = vec![
+        bot_id(),
+        UserId::parse("@bob:localhost").unwrap(),
+        UserId::parse("@carol:localhost").unwrap(),
+    ];
+    let room = alice.create_room(req).await.unwrap();
+    bob.join_room_by_id(room.room_id()).await.unwrap();
+    carol.join_room_by_id(room.room_id()).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let members = room.members(RoomMemberships::JOIN).await.unwrap();
+        if members.iter().any(|m| m.user_id() == bot_id()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the bot did not join");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    room
+}
+
+/// The bot's events that notified `who`, with whether each was a highlight
+/// (a mention), as the server's push rules decided.
+async fn notifications(who: &Client) -> Vec<(OwnedEventId, bool, String)> {
+    let response = who
+        .send(get_notifications::v3::Request::new())
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    for n in response.notifications {
+        let Ok(ev) = n.event.deserialize() else {
+            continue;
+        };
+        if ev.sender() != bot_id() {
+            continue;
+        }
+        let msgtype = match &ev {
+            AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(m)) => m
+                .as_original()
+                .map(|o| o.content.msgtype().to_string())
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let highlight = n.actions.iter().any(|a| a.is_highlight());
+        out.push((ev.event_id().to_owned(), highlight, msgtype));
+    }
+    out
+}
+
+fn text_of(ev: &OriginalSyncRoomMessageEvent) -> &str {
+    ev.content.body()
+}
+
+fn mentions_of(ev: &OriginalSyncRoomMessageEvent) -> Vec<String> {
+    ev.content
+        .mentions
+        .as_ref()
+        .map(|m| m.user_ids.iter().map(|u| u.to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_room_as_element_users_use_it() {
+    let server = Server::with_limits(50, 100);
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (_bot, _) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _) = player(&server, "bob", "bobpass").await;
+    let (carol, _) = player(&server, "carol", "carolpass").await;
+    bob.account()
+        .set_display_name(Some("Bob Smith"))
+        .await
+        .unwrap();
+    let room = room_of_four(&alice, &bob, &carol).await;
+    let rid = room.room_id().to_owned();
+    let (bob_room, carol_room) = (bob.get_room(&rid).unwrap(), carol.get_room(&rid).unwrap());
+
+    // 1. Chatter in a shared room gets no answer, however long; a 👍 on
+    // someone's lunch message starts nothing.
+    let hello = say(&carol_room, "hello everyone").await;
+    let lunch = say(&room, &"lunch at noon? ".repeat(50)).await;
+    say(&bob_room, "e4 is the best first move, they say").await;
+    send(&bob_room, "m.reaction", reaction(&hello, "👍")).await;
+    let ask = say(&room, "!vm variants").await;
+    let first = expect(&mut seen, &rid, "the answer to variants", |_| true).await;
+    assert_eq!(replies_to(&first), Some(ask), "{}", text_of(&first));
+    assert!(text_of(&first).starts_with("I play:"));
+
+    // 2. A pill of the bot addresses it, and the pill is not the command.
+    let board = send(
+        &room,
+        "m.room.message",
+        with_pills(&[("voidmate", Some("@voidmate:localhost")), (": games", None)]),
+    )
+    .await;
+    let games = expect(&mut seen, &rid, "the answer to the pill", |_| true).await;
+    assert_eq!(replies_to(&games), Some(board), "{}", text_of(&games));
+
+    // 3. A challenge through a pill of a two-word display name.
+    let ask = send(
+        &room,
+        "m.room.message",
+        with_pills(&[
+            ("!vm challenge ", None),
+            ("Bob Smith", Some("@bob:localhost")),
+            (" void white", None),
+        ]),
+    )
+    .await;
+    let challenge = expect(&mut seen, &rid, "the challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    assert_eq!(replies_to(&challenge), Some(ask));
+    assert!(matches!(challenge.content.msgtype, MessageType::Text(_)));
+    assert_eq!(mentions_of(&challenge), vec!["@bob:localhost"]);
+    // It says how to answer here.
+    assert!(
+        text_of(&challenge).contains("accept"),
+        "{}",
+        text_of(&challenge)
+    );
+
+    // 4. A ✅ from someone the challenge is not for is answered, and does
+    // not start the game; bob's ✅ does.
+    send(
+        &carol_room,
+        "m.reaction",
+        reaction(&challenge.event_id, "✅"),
+    )
+    .await;
+    let refused = expect(&mut seen, &rid, "carol's reaction refused", |_| true).await;
+    assert!(
+        text_of(&refused).contains("has not challenged you"),
+        "{}",
+        text_of(&refused)
+    );
+    send(&bob_room, "m.reaction", reaction(&challenge.event_id, "✅")).await;
+    expect(&mut seen, &rid, "the game start", |e| {
+        text_of(e).starts_with("Game #1 begins")
+    })
+    .await;
+
+    // 5. Edits: a refused move edited is played as its new text; a played
+    // move edited stands, and is said to stand once.
+    let wrong = say(&room, "!vm Ke2").await;
+    let refusal = expect(&mut seen, &rid, "Ke2 refused", |e| {
+        text_of(e).contains("illegal")
+    })
+    .await;
+    assert_eq!(replies_to(&refusal), Some(wrong.clone()));
+    assert!(matches!(refusal.content.msgtype, MessageType::Notice(_)));
+    send(&room, "m.room.message", edit_of(&wrong, "!vm e4")).await;
+    let played = expect(&mut seen, &rid, "the edited move", |e| {
+        text_of(e).contains("alice played e4")
+    })
+    .await;
+    assert_eq!(replies_to(&played), Some(wrong));
+    assert!(matches!(played.content.msgtype, MessageType::Text(_)));
+    assert_eq!(mentions_of(&played), vec!["@bob:localhost"]);
+    let e6 = say(&bob_room, "e6").await;
+    let answered = expect(&mut seen, &rid, "bob's bare e6", |e| {
+        text_of(e).contains("Bob Smith played e6")
+    })
+    .await;
+    assert_eq!(mentions_of(&answered), vec!["@alice:localhost"]);
+    send(&bob_room, "m.room.message", edit_of(&e6, "d6")).await;
+    let stands = expect(&mut seen, &rid, "the edit of a played move", |e| {
+        text_of(e).contains("stands")
+    })
+    .await;
+    assert_eq!(replies_to(&stands), Some(e6));
+
+    // 6. A reply to the bot's message addresses it without the prefix.
+    let reply = json!({
+        "msgtype": "m.text",
+        "body": "board",
+        "m.relates_to": {"m.in_reply_to": {"event_id": answered.event_id}},
+    });
+    let asked = send(&room, "m.room.message", reply).await;
+    let shown = expect(&mut seen, &rid, "the board by reply", |e| {
+        text_of(e).contains("alice to move")
+    })
+    .await;
+    assert_eq!(replies_to(&shown), Some(asked));
+
+    // 7. A private program sent in a shared room is refused there.
+    say(&bob_room, "!vm challenge @carol:localhost super16 private").await;
+    expect(&mut seen, &rid, "the super16 challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    say(&carol_room, "!vm accept").await;
+    expect(&mut seen, &rid, "the private game set", |e| {
+        text_of(e).contains("private programs")
+    })
+    .await;
+    say(&carol_room, "!vm program #2 N: jump 2,1").await;
+    let private = expect(&mut seen, &rid, "the program refused", |e| {
+        text_of(e).contains("are private")
+    })
+    .await;
+    assert!(text_of(&private).contains("`dm`"), "{}", text_of(&private));
+
+    // Everything the bot said answered someone who spoke to it: nothing
+    // answered the chatter, the lunch message or the reaction to it, and
+    // an edit never reads as the command `*`.
+    let rest = until_quiet(&mut seen, &rid, Duration::from_secs(3)).await;
+    for ev in [
+        &first, &games, &challenge, &refused, &refusal, &played, &stands,
+    ]
+    .into_iter()
+    .chain(&rest)
+    {
+        assert!(!text_of(ev).contains("I do not know"), "{}", text_of(ev));
+        let to = replies_to(ev);
+        assert!(to != Some(hello.clone()) && to != Some(lunch.clone()));
+    }
+
+    // 8. Who was notified, by the server's push rules: bob by the challenge
+    // and by his turn, as mentions; never by a board image or a notice.
+    let bob_heard = notifications(&bob).await;
+    let highlighted = |id: &OwnedEventId| bob_heard.iter().any(|(e, h, _)| e == id && *h);
+    assert!(highlighted(&challenge.event_id), "{bob_heard:?}");
+    assert!(highlighted(&played.event_id), "{bob_heard:?}");
+    assert!(
+        !bob_heard.iter().any(|(e, _, _)| *e == refusal.event_id),
+        "a notice notified bob: {bob_heard:?}"
+    );
+    assert!(
+        bob_heard.iter().all(|(_, h, kind)| !*h || kind == "m.text"),
+        "only texts mention: {bob_heard:?}"
+    );
+    let alice_heard = notifications(&alice).await;
+    assert!(
+        alice_heard
+            .iter()
+            .any(|(e, h, _)| *e == answered.event_id && *h),
+        "{alice_heard:?}"
+    );
+    assert!(
+        !alice_heard
+            .iter()
+            .any(|(_, h, kind)| *h && kind == "m.image"),
+        "a board pinged: {alice_heard:?}"
+    );
+
+    // 9. `dm` opens a direct conversation: the bot creates it and invites
+    // alice, greets her there, and everything she says there is for it.
+    say(&room, "!vm dm").await;
+    expect(&mut seen, &rid, "the pointer to the direct room", |e| {
+        text_of(e).contains("direct conversation")
+    })
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let dm = loop {
+        let invited = alice
+            .rooms()
+            .into_iter()
+            .find(|r| r.state() == RoomState::Invited);
+        if let Some(r) = invited {
+            break r;
+        }
+        assert!(Instant::now() < deadline, "no invitation from the bot");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    let did = dm.room_id().to_owned();
+    alice.join_room_by_id(&did).await.unwrap();
+    let greeting = expect(&mut seen, &did, "the greeting", |_| true).await;
+    assert!(text_of(&greeting).contains("program #N"));
+    assert_eq!(mentions_of(&greeting), vec!["@alice:localhost"]);
+    let dm = alice.get_room(&did).unwrap();
+    say(&dm, "dm").await;
+    let already = expect(&mut seen, &did, "already private", |_| true).await;
+    assert!(
+        text_of(&already).contains("privately already"),
+        "{}",
+        text_of(&already)
+    );
+}
+
+/// Issue 18, point 3: while the bot is down a move among 120 chat lines
+/// (more than a sync's timeline carries), the reply move, and a command its
+/// author redacted. Back up, the bot fetches what the sync left out and
+/// handles it in order, each once; the redacted command never runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
+    let server = Server::with_limits(100, 200);
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (bot, _) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _) = player(&server, "bob", "bobpass").await;
+    let room = room_with_bot(&alice, &bob, false).await;
+    let rid = room.room_id().to_owned();
+    let bob_room = bob.get_room(&rid).unwrap();
+    say(&room, "!vm challenge @bob standard white").await;
+    expect(&mut seen, &rid, "the challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    say(&bob_room, "!vm accept").await;
+    expect(&mut seen, &rid, "the game start", |e| {
+        text_of(e).starts_with("Game #1 begins")
+    })
+    .await;
+    until_quiet(&mut seen, &rid, Duration::from_secs(2)).await;
+
+    bot.abort();
+    let _ = bot.await;
+    // Chatter before and after the move: Synapse may answer the first sync
+    // after a restart from the response it kept for the aborted one, so
+    // the move must lie deep in what the next sync leaves out.
+    for i in 0..60 {
+        say(&bob_room, &format!("chat line {i} while the bot is away")).await;
+    }
+    let e4 = say(&room, "!vm e4").await;
+    for i in 60..120 {
+        say(&bob_room, &format!("chat line {i} while the bot is away")).await;
+    }
+    let e5 = say(&bob_room, "!vm e5").await;
+    let resign = say(&bob_room, "!vm resign").await;
+    bob_room.redact(&resign, None, None).await.unwrap();
+
+    let (_bot, _) = start_bot(&server, &db, &store).await;
+    let first = expect(&mut seen, &rid, "e4 from the gap", |e| {
+        text_of(e).contains("played")
+    })
+    .await;
+    assert!(
+        text_of(&first).contains("alice played e4"),
+        "{}",
+        text_of(&first)
+    );
+    assert_eq!(replies_to(&first), Some(e4));
+    let second = expect(&mut seen, &rid, "e5 after it", |e| {
+        text_of(e).contains("played")
+    })
+    .await;
+    assert!(
+        text_of(&second).contains("bob played e5"),
+        "{}",
+        text_of(&second)
+    );
+    assert_eq!(replies_to(&second), Some(e5));
+    say(&room, "!vm board").await;
+    let board = expect(&mut seen, &rid, "the board", |e| {
+        text_of(e).contains("to move")
+    })
+    .await;
+    assert!(
+        text_of(&board).contains("alice to move"),
+        "the redacted resignation ran: {}",
+        text_of(&board)
+    );
+    let rest = until_quiet(&mut seen, &rid, Duration::from_secs(3)).await;
+    for ev in &rest {
+        assert!(
+            !text_of(ev).contains("played e"),
+            "answered twice: {}",
+            text_of(ev)
+        );
+        assert!(!text_of(ev).contains("resign"), "{}", text_of(ev));
+    }
+}
