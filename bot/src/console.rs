@@ -145,6 +145,7 @@ impl Console {
                 mentions: contract::handles(text, PLATFORM),
                 addressed: true,
                 private,
+                sent_ms: None,
             };
             if let Some(reply) = self.core.handle(&ev).await {
                 if private {
@@ -156,6 +157,14 @@ impl Console {
                     std::fs::write(&path, &image.png)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     writeln!(out, "image: {} ({})", path.display(), image.alt)?;
+                }
+                // The terminal's direct conversation is a line starting `dm `.
+                if let Some(direct) = &reply.direct {
+                    writeln!(
+                        out,
+                        "(privately to {}, lines starting `dm `) {}",
+                        direct.with.name, direct.greeting
+                    )?;
                 }
                 // The answer is out before the periodic check, which may
                 // wait on a busy database again.

@@ -517,6 +517,7 @@ async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Error> 
         mentions: Vec::new(),
         addressed: true,
         private: private || interaction.guild_id.is_none(),
+        sent_ms: None,
     };
     Responder {
         http: &ctx.serenity_context().http,
@@ -1005,6 +1006,7 @@ async fn settings(
                 mentions: Vec::new(),
                 addressed: true,
                 private: false,
+                sent_ms: None,
             })
             .await;
     }
@@ -1089,6 +1091,7 @@ async fn on_button(
         mentions: Vec::new(),
         addressed: true,
         private: false,
+        sent_ms: None,
     };
     respond.answer(data, incoming).await?;
     // The question is answered: its buttons go.
@@ -1156,6 +1159,7 @@ async fn on_message(
         // under a board is not a command.
         addressed: mentioned || direct,
         private: direct,
+        sent_ms: None,
     };
     let Some(reply) = data.core.handle(&incoming).await else {
         return Ok(());

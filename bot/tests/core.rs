@@ -1791,3 +1791,68 @@ async fn correspondence_games_show_the_time_left() {
         board.text
     );
 }
+
+/// Issue 18, point 5: a correspondence move is judged by when the platform
+/// received it. One sent in time counts though the bot reads it after the
+/// deadline (it was down); one sent after the deadline loses on time; and
+/// deadlines that passed before an event are settled before it.
+#[tokio::test]
+async fn correspondence_moves_are_judged_by_when_they_were_sent() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.clock.day_seconds = 100; // "1d" is 100 seconds here
+    let t0 = 1_000_000_000i64;
+    let millis = Arc::new(AtomicI64::new(t0));
+    let at = |s: i64| millis.store(t0 + s * 1000, Ordering::SeqCst);
+    let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+    bot.ok("alice", "challenge @bob void 1d white").await;
+    bot.ok("bob", "accept").await;
+    bot.ok("alice", "e4").await; // bob's deadline: t0 + 100 s
+    let sent = |bot: &mut Bot, who: &str, text: &str, s: i64| {
+        let mut ev = bot.event(who, text);
+        ev.sent_ms = Some(t0 + s * 1000);
+        ev
+    };
+
+    // Read at 150 s, sent at 50 s: it counts.
+    at(150);
+    let ev = sent(&mut bot, "bob", "e6", 50);
+    let r = bot.core.handle(&ev).await.unwrap();
+    bot.core.delivered(r.deliveries[0]).await;
+    assert!(r.text.starts_with("#1: bob played e6."), "{}", r.text);
+    // alice's deadline: 250 s. Read at 300 s, sent at 260 s: too late.
+    at(300);
+    let ev = sent(&mut bot, "alice", "d4", 260);
+    let r = bot.core.handle(&ev).await.unwrap();
+    bot.core.delivered(r.deliveries[0]).await;
+    assert_eq!(
+        r.text,
+        "Game #1: alice did not move in time. bob wins on time (0-1)."
+    );
+    assert_eq!(names(&r.notify), ["alice", "bob"]);
+    let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
+        .fetch_one(bot.core.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "finished");
+
+    // A second game: its deadline passes while nobody moves; an event read
+    // later settles it first, and the periodic check announces it once.
+    bot.ok("alice", "challenge @bob void 1d white").await;
+    bot.ok("bob", "accept").await; // alice's deadline: 400 s
+    at(500);
+    bot.core.settle_deadlines(t0 + 450 * 1000).await;
+    let r = bot.say("alice", "board #2").await;
+    assert!(r.text.contains("0-1 time forfeit"), "{}", r.text);
+    let notices = bot.core.tick().await;
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(notices[0].reply.text.contains("alice did not move in time"));
+    // Settling before a deadline changes nothing.
+    bot.ok("alice", "challenge @bob void 1d white").await;
+    bot.ok("bob", "accept").await; // alice's deadline: 600 s
+    bot.core.settle_deadlines(t0 + 550 * 1000).await;
+    let r = bot.ok("alice", "e4 #3").await;
+    assert!(r.text.starts_with("#3: alice played e4."), "{}", r.text);
+}

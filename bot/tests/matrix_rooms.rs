@@ -455,3 +455,70 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
         assert!(!text_of(ev).contains("resign"), "{}", text_of(ev));
     }
 }
+
+/// Issue 18, point 5: correspondence moves are judged by when the
+/// homeserver received them (`origin_server_ts`), whenever the bot reads
+/// them. A day is 8 seconds here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
+    let server = Server::with_limits(50, 100);
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (bot, _) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _) = player(&server, "bob", "bobpass").await;
+    let room = room_with_bot(&alice, &bob, false).await;
+    let rid = room.room_id().to_owned();
+    let bob_room = bob.get_room(&rid).unwrap();
+    say(&room, "!vm challenge @bob standard 1d white").await;
+    expect(&mut seen, &rid, "the challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    say(&bob_room, "!vm accept").await;
+    expect(&mut seen, &rid, "the game start", |e| {
+        text_of(e).starts_with("Game #1 begins")
+    })
+    .await;
+
+    // Down before alice's deadline; her move is sent in time, and read
+    // only after the deadline has passed.
+    bot.abort();
+    let _ = bot.await;
+    let e4 = say(&room, "!vm e4").await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let (bot, _) = start_bot(&server, &db, &store).await;
+    let played = expect(&mut seen, &rid, "e4, in time", |e| {
+        text_of(e).contains("played e4") || text_of(e).contains("did not move")
+    })
+    .await;
+    assert!(
+        text_of(&played).contains("alice played e4"),
+        "{}",
+        text_of(&played)
+    );
+    assert_eq!(replies_to(&played), Some(e4));
+
+    // Down again; bob's move is sent after his deadline: he lost on time.
+    until_quiet(&mut seen, &rid, Duration::from_secs(1)).await;
+    bot.abort();
+    let _ = bot.await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    say(&bob_room, "!vm e5").await;
+    let (_bot, _) = start_bot(&server, &db, &store).await;
+    let lost = expect(&mut seen, &rid, "bob's loss on time", |e| {
+        text_of(e).contains("played e5") || text_of(e).contains("did not move")
+    })
+    .await;
+    assert!(
+        text_of(&lost).contains("bob did not move in time. alice wins on time (1-0)"),
+        "{}",
+        text_of(&lost)
+    );
+    let rest = until_quiet(&mut seen, &rid, Duration::from_secs(3)).await;
+    assert!(
+        rest.iter().all(|e| !text_of(e).contains("did not move")),
+        "announced twice: {:?}",
+        rest.iter().map(text_of).collect::<Vec<_>>()
+    );
+}

@@ -25,6 +25,10 @@ pub struct Incoming {
     /// a Discord command answered privately). Super Chess programs in
     /// private mode may only be sent so.
     pub private: bool,
+    /// When the platform received it (Matrix's `origin_server_ts`), in
+    /// milliseconds since the epoch, if it says: a correspondence move is
+    /// judged by this time, not by when the bot got to it.
+    pub sent_ms: Option<i64>,
 }
 
 impl Incoming {
@@ -44,6 +48,7 @@ impl Incoming {
             mentions: Vec::new(),
             addressed,
             private: false,
+            sent_ms: None,
         }
     }
 

@@ -234,61 +234,47 @@ impl MatrixBot {
             token = Some(first.next_batch);
         }
 
-        let ticker = AbortOnDrop({
-            let client = self.client.clone();
-            let shared = self.shared.clone();
-            tokio::spawn(async move {
-                loop {
-                    tokio::time::sleep(shared.cfg.tick).await;
-                    for notice in shared.core.tick().await {
-                        let Ok(room_id) = RoomId::parse(&notice.channel) else {
-                            continue;
-                        };
-                        // Confirmed only once posted. A room the bot is not in
-                        // (kicked, banned, left) refuses for good; anything
-                        // else is tried again later.
-                        let joined = client
-                            .get_room(&room_id)
-                            .filter(|room| room.state() == matrix_sdk::RoomState::Joined);
-                        match joined {
-                            None => shared.core.failed(notice.id, Refusal::Permanent).await,
-                            Some(room) => {
-                                let to = notice
-                                    .in_reply_to
-                                    .as_deref()
-                                    .and_then(|id| EventId::parse(id).ok());
-                                let core = &shared.core;
-                                if post::post(core, &room, to.as_deref(), notice.reply)
-                                    .await
-                                    .is_some()
-                                {
-                                    shared.core.delivered(notice.id).await;
-                                } else {
-                                    let again = Refusal::Temporary { retry_after: None };
-                                    shared.core.failed(notice.id, again).await;
-                                }
-                            }
-                        }
-                    }
-                }
-            })
-        });
         let mut backoff = Duration::from_secs(1);
+        // Until the bot has caught up with what happened while it was down,
+        // syncs return at once and the periodic check waits: a deadline that
+        // passed meanwhile must not end a game before the move sent in time
+        // is read (see `timeline::handle_sync`).
+        let mut ticker: Option<AbortOnDrop> = None;
+        let mut catch_up_syncs = 0;
         loop {
+            let wait = if ticker.is_some() { 30 } else { 0 };
             let mut settings = SyncSettings::default()
-                .timeout(Duration::from_secs(30))
+                .timeout(Duration::from_secs(wait))
                 .filter(filter.clone());
             if let Some(t) = &token {
                 settings = settings.token(t.clone());
             }
             match self.client.sync_once(settings).await {
                 Ok(response) => {
-                    timeline::handle_sync(&self.client, &self.shared, &response, token.as_deref())
-                        .await;
+                    let catching_up = ticker.is_none();
+                    timeline::handle_sync(
+                        &self.client,
+                        &self.shared,
+                        &response,
+                        token.as_deref(),
+                        catching_up,
+                    )
+                    .await;
                     // Every event is handled by now: only then is the token saved.
                     store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &response.next_batch).await?;
                     token = Some(response.next_batch);
                     backoff = Duration::from_secs(1);
+                    if catching_up {
+                        catch_up_syncs += 1;
+                        let quiet = response
+                            .rooms
+                            .joined
+                            .values()
+                            .all(|u| u.timeline.events.is_empty());
+                        if quiet || catch_up_syncs >= 10 {
+                            ticker = Some(spawn_ticker(&self.client, &self.shared));
+                        }
+                    }
                 }
                 Err(e) => {
                     tracing::warn!(?backoff, "Matrix sync failed, retrying: {e}");
@@ -296,11 +282,54 @@ impl MatrixBot {
                     backoff = (backoff * 2).min(Duration::from_secs(60));
                 }
             }
-            if ticker.0.is_finished() {
+            if ticker.as_ref().is_some_and(|t| t.0.is_finished()) {
                 bail!("the deadline task stopped");
             }
         }
     }
+}
+
+/// The periodic check: deadlines, clocks and the outbox, posted to rooms.
+fn spawn_ticker(client: &Client, shared: &Arc<Shared>) -> AbortOnDrop {
+    AbortOnDrop({
+        let client = client.clone();
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(shared.cfg.tick).await;
+                for notice in shared.core.tick().await {
+                    let Ok(room_id) = RoomId::parse(&notice.channel) else {
+                        continue;
+                    };
+                    // Confirmed only once posted. A room the bot is not in
+                    // (kicked, banned, left) refuses for good; anything
+                    // else is tried again later.
+                    let joined = client
+                        .get_room(&room_id)
+                        .filter(|room| room.state() == matrix_sdk::RoomState::Joined);
+                    match joined {
+                        None => shared.core.failed(notice.id, Refusal::Permanent).await,
+                        Some(room) => {
+                            let to = notice
+                                .in_reply_to
+                                .as_deref()
+                                .and_then(|id| EventId::parse(id).ok());
+                            let core = &shared.core;
+                            if post::post(core, &room, to.as_deref(), notice.reply)
+                                .await
+                                .is_some()
+                            {
+                                shared.core.delivered(notice.id).await;
+                            } else {
+                                let again = Refusal::Temporary { retry_after: None };
+                                shared.core.failed(notice.id, again).await;
+                            }
+                        }
+                    }
+                }
+            }
+        })
+    })
 }
 
 /// Stops the deadline task with the sync loop that owns it, even when that

@@ -24,7 +24,9 @@ use matrix_sdk::ruma::events::room::message::{
 use matrix_sdk::ruma::events::{
     AnySyncMessageLikeEvent, AnySyncTimelineEvent, Mentions, SyncMessageLikeEvent,
 };
-use matrix_sdk::ruma::{uint, EventId, OwnedEventId, OwnedUserId, RoomId, UserId};
+use matrix_sdk::ruma::{
+    uint, EventId, MilliSecondsSinceUnixEpoch, OwnedEventId, OwnedUserId, RoomId, UserId,
+};
 use matrix_sdk::sync::SyncResponse;
 use matrix_sdk::{Client, Room, RoomMemberships};
 use std::collections::{HashMap, HashSet};
@@ -43,12 +45,15 @@ pub(super) fn filter() -> Filter {
 }
 
 /// Handles every joined room's new events; `since` is the token the sync
-/// started from (`None` on a fresh start, when nothing old is answered).
+/// started from. `catching_up` is set for the first sync after a start:
+/// its events may be old, so the deadlines that passed before each one are
+/// settled first (see [`crate::game::Core::settle_deadlines`]).
 pub(super) async fn handle_sync(
     client: &Client,
     shared: &Shared,
     response: &SyncResponse,
     since: Option<&str>,
+    catching_up: bool,
 ) {
     for (room_id, update) in &response.rooms.joined {
         let Some(room) = client.get_room(room_id) else {
@@ -64,7 +69,7 @@ pub(super) async fn handle_sync(
             }
         }
         events.extend(update.timeline.events.iter().cloned());
-        handle_room(client, shared, &room, &events).await;
+        handle_room(client, shared, &room, &events, catching_up).await;
     }
 }
 
@@ -100,9 +105,17 @@ struct Said<'a> {
     event: &'a OriginalSyncRoomMessageEvent,
     msgtype: &'a MessageType,
     mentions: Option<&'a Mentions>,
+    /// When the homeserver received the text (the edit's time for an edit).
+    at: MilliSecondsSinceUnixEpoch,
 }
 
-async fn handle_room(client: &Client, shared: &Shared, room: &Room, events: &[TimelineEvent]) {
+async fn handle_room(
+    client: &Client,
+    shared: &Shared,
+    room: &Room,
+    events: &[TimelineEvent],
+    catching_up: bool,
+) {
     let Some(me) = client.user_id().map(UserId::to_owned) else {
         return;
     };
@@ -126,6 +139,7 @@ async fn handle_room(client: &Client, shared: &Shared, room: &Room, events: &[Ti
                             event: m,
                             msgtype: &r.new_content.msgtype,
                             mentions: r.new_content.mentions.as_ref(),
+                            at: m.origin_server_ts,
                         },
                     );
                 }
@@ -136,6 +150,12 @@ async fn handle_room(client: &Client, shared: &Shared, room: &Room, events: &[Ti
     for e in &parsed {
         if e.sender() == me || before_join(shared, room.room_id(), e).await {
             continue;
+        }
+        if catching_up {
+            shared
+                .core
+                .settle_deadlines(i64::from(e.origin_server_ts().get()))
+                .await;
         }
         match e {
             AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
@@ -159,6 +179,7 @@ async fn handle_room(client: &Client, shared: &Shared, room: &Room, events: &[Ti
                         event: m,
                         msgtype: &r.new_content.msgtype,
                         mentions: r.new_content.mentions.as_ref(),
+                        at: m.origin_server_ts,
                     };
                     message(client, shared, room, kind, &me, said, Some(&r.event_id)).await;
                     continue;
@@ -170,6 +191,7 @@ async fn handle_room(client: &Client, shared: &Shared, room: &Room, events: &[Ti
                         event: m,
                         msgtype: &m.content.msgtype,
                         mentions: m.content.mentions.as_ref(),
+                        at: m.origin_server_ts,
                     },
                 };
                 message(client, shared, room, kind, &me, said, None).await;
@@ -280,6 +302,7 @@ async fn message(
         mentions,
         addressed: addressed.to_bot,
         private: kind.private,
+        sent_ms: Some(i64::from(said.at.get())),
     };
     let reply = match edit_of {
         Some(original) => shared.core.handle_edit(&incoming, original.as_str()).await,
@@ -356,6 +379,7 @@ async fn reaction(client: &Client, shared: &Shared, room: &Room, ev: &OriginalSy
         mentions: Vec::new(),
         addressed: true,
         private: false,
+        sent_ms: Some(i64::from(ev.origin_server_ts.get())),
     };
     if let Some(reply) = shared.core.handle(&incoming).await {
         deliver(&shared.core, client, room, Some(target), reply).await;

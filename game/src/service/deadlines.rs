@@ -7,7 +7,20 @@ impl Core {
     /// Sends reminders and ends games on time, queueing what to announce in
     /// the same transaction.
     pub(super) async fn decide_deadlines(&self) -> Result<(), sqlx::Error> {
-        let now_ms = self.time.now_ms();
+        self.decide_deadlines_at(self.time.now_ms(), true).await
+    }
+
+    /// Ends the correspondence games whose deadline passed before `until_ms`
+    /// (a platform's time for an event the bot reads late, after being
+    /// down), before that event is handled: what happened earlier is
+    /// settled first. Reminders wait for the periodic check.
+    pub async fn settle_deadlines(&self, until_ms: i64) {
+        if let Err(e) = self.decide_deadlines_at(until_ms, false).await {
+            tracing::warn!("cannot settle deadlines: {e}");
+        }
+    }
+
+    async fn decide_deadlines_at(&self, now_ms: i64, remind: bool) -> Result<(), sqlx::Error> {
         let now = now_ms.div_euclid(1000);
         let mut tx = self.store.begin().await?;
         // Only games whose deadline or reminder has come (see `due_ms`).
@@ -26,15 +39,9 @@ impl Core {
             let mover = g.pos.turn();
             let (to_move, other) = (g.player(mover), g.player(!mover));
             if now >= deadline {
-                let result = if mover == Color::White { "0-1" } else { "1-0" };
-                store::finish(&mut tx, g.row.id, result, "time forfeit").await?;
-                store::set_deadline(&mut tx, g.row.id, None).await?;
-                let text = format!(
-                    "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).",
-                    g.row.id
-                );
-                store::queue_notice(&mut tx, &channel, &text.into(), &[to_move, other]).await?;
-            } else if !g.row.reminded && deadline - now <= period / 4 {
+                let (text, notify) = self.lost_on_time(&mut tx, &g).await?;
+                store::queue_notice(&mut tx, &channel, &text, &notify).await?;
+            } else if remind && !g.row.reminded && deadline - now <= period / 4 {
                 store::mark_reminded(&mut tx, g.row.id).await?;
                 let text = Text::new().mention(&to_move).say(format!(
                     ", it is your move in game #{} against {other}; time runs out in {}.",
@@ -45,6 +52,25 @@ impl Core {
             }
         }
         tx.commit().await
+    }
+
+    /// Ends a correspondence game whose player to move let the deadline
+    /// pass: the words, and who hears them.
+    pub(super) async fn lost_on_time(
+        &self,
+        tx: &mut Tx,
+        g: &Game,
+    ) -> Result<(Text, Vec<Player>), sqlx::Error> {
+        let mover = g.pos.turn();
+        let (to_move, other) = (g.player(mover), g.player(!mover));
+        let result = if mover == Color::White { "0-1" } else { "1-0" };
+        store::finish(tx, g.row.id, result, "time forfeit").await?;
+        store::set_deadline(tx, g.row.id, None).await?;
+        let text = format!(
+            "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).",
+            g.row.id
+        );
+        Ok((text.into(), vec![to_move, other]))
     }
 
     /// Notes that the core is running now (see [`Core::open_with_time`]).

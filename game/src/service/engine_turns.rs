@@ -132,7 +132,7 @@ impl Core {
         };
         let g = self.load(&mut tx, row).await?;
         let ply = g.moves.len() as i64 + 1;
-        let done = self.play(&mut tx, ch, &bot, g, &coordinate).await?;
+        let done = self.play(&mut tx, ch, &bot, g, &coordinate, None).await?;
         let entry = store::queue_reply(
             &mut tx,
             ch,

@@ -300,9 +300,9 @@ impl Core {
             }
             Command::Move { text, game } => {
                 let g = self.pick(tx, ch, me, game, true).await?;
-                self.play(tx, ch, me, g, &text).await
+                self.play(tx, ch, me, g, &text, ev.sent_ms).await
             }
-            Command::Bare { text, game } => self.bare(tx, ch, me, &text, game, ev.addressed).await,
+            Command::Bare { text, game } => self.bare(tx, ev, &text, game).await,
             Command::Board { game } => {
                 let g = self.pick_any(tx, ch, me, game).await?;
                 let mut text = format!("{}: {}.", g.title(), g.status());

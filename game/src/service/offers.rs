@@ -123,7 +123,7 @@ impl Core {
                     ));
                 }
                 let san = g.pos.san(&mv);
-                let mut done = self.play(tx, ch, me, g, &text).await?;
+                let mut done = self.play(tx, ch, me, g, &text, None).await?;
                 if after.outcome().is_none() {
                     let result = "1/2-1/2 99-move rule (claimed)";
                     store::finish(tx, id, "1/2-1/2", "99-move rule (claimed)").await?;

@@ -3,6 +3,8 @@
 use super::*;
 
 impl Core {
+    /// Plays `text` as `me`'s move in `g`. `sent_ms` is when the platform
+    /// received the move, if it says (see [`Incoming::sent_ms`]).
     pub(super) async fn play(
         &self,
         tx: &mut Tx,
@@ -10,6 +12,7 @@ impl Core {
         me: &Player,
         mut g: Game,
         text: &str,
+        sent_ms: Option<i64>,
     ) -> Result<Done, Failure> {
         let color = g.player_color(&me.id).expect("own game");
         let waiting = g.awaiting_programs();
@@ -27,6 +30,23 @@ impl Core {
                 g.row.id,
                 g.name(g.pos.turn())
             ));
+        }
+        // A correspondence move counts if it was sent before the deadline,
+        // even when the bot reads it later (it was down); one sent after
+        // the deadline loses on time, whatever the periodic check did yet.
+        if let (Some(deadline), Some(TimeControl::Days(_))) =
+            (g.row.deadline_at, TimeControl::parse(&g.row.time_control))
+        {
+            let at = sent_ms
+                .unwrap_or_else(|| self.time.now_ms())
+                .div_euclid(1000);
+            if at >= deadline {
+                let (text, notify) = self.lost_on_time(tx, &g).await?;
+                return Ok(Done {
+                    notify,
+                    ..Done::text(text)
+                });
+            }
         }
         let mv = g.pos.parse_move(text).map_err(|e| {
             if g.row.mode == "private" {
@@ -185,15 +205,17 @@ impl Core {
         Ok(())
     }
 
+    /// A line that may be a bare move (`e4`, `e4 #2`), said to the bot or
+    /// not (see [`Incoming::addressed`]).
     pub(super) async fn bare(
         &self,
         tx: &mut Tx,
-        ch: &str,
-        me: &Player,
+        ev: &Incoming,
         text: &str,
         game: GameRef,
-        addressed: bool,
     ) -> Result<Done, Failure> {
+        let (ch, me, addressed, sent_ms) =
+            (ev.channel.as_str(), &ev.author, ev.addressed, ev.sent_ms);
         let unknown =
             || Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string());
         let bare_on = store::settings(tx, ch)
@@ -206,7 +228,7 @@ impl Core {
         if let Some(id) = game {
             // `e4 #2` or `#2 e4`: that game, as `move e4 #2` would.
             let g = self.pick(tx, ch, me, Some(id), true).await?;
-            return self.play_if_move(tx, ch, me, g, text).await;
+            return self.play_if_move(tx, ch, me, g, text, sent_ms).await;
         }
         let mine: Vec<GameRow> = store::active_games(tx, ch)
             .await?
@@ -263,7 +285,7 @@ impl Core {
             },
             1 => {
                 let g = to_move.pop().unwrap();
-                self.play_if_move(tx, ch, me, g, text).await
+                self.play_if_move(tx, ch, me, g, text, sent_ms).await
             }
             _ => {
                 let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.row.id)).collect();
@@ -285,12 +307,13 @@ impl Core {
         me: &Player,
         g: Game,
         text: &str,
+        sent_ms: Option<i64>,
     ) -> Result<Done, Failure> {
         match g.pos.parse_move(text) {
             Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => Err(
                 Failure::Unknown(text.split_whitespace().next().unwrap_or(text).to_string()),
             ),
-            _ => self.play(tx, ch, me, g, text).await,
+            _ => self.play(tx, ch, me, g, text, sent_ms).await,
         }
     }
 
