@@ -225,6 +225,12 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
         log.contains("429"),
         "no request was rate-limited; the retry path went untested"
     );
+    // Boards went through the authenticated media API (Matrix 1.11).
+    assert!(
+        log.contains("/_matrix/client/v1/media/download/"),
+        "the board was not fetched through the authenticated media API"
+    );
+    assert!(log.contains("/_matrix/media/v3/upload"));
 }
 
 /// Issue 17's check: the bot is killed (SIGKILL) at moments spread over the

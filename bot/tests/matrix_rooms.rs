@@ -163,6 +163,8 @@ async fn a_shared_room_as_element_users_use_it() {
         .set_display_name(Some("Bob Smith"))
         .await
         .unwrap();
+    // A look-alike: carol shows herself as "Bob".
+    carol.account().set_display_name(Some("Bob")).await.unwrap();
     let room = room_of_four(&alice, &bob, &carol).await;
     let rid = room.room_id().to_owned();
     let (bob_room, carol_room) = (bob.get_room(&rid).unwrap(), carol.get_room(&rid).unwrap());
@@ -188,7 +190,18 @@ async fn a_shared_room_as_element_users_use_it() {
     let games = expect(&mut seen, &rid, "the answer to the pill", |_| true).await;
     assert_eq!(replies_to(&games), Some(board), "{}", text_of(&games));
 
-    // 3. A challenge through a pill of a two-word display name.
+    // 3. `@bob` fits bob (by localpart) and carol (by display name): the
+    // bot asks which one. A pill of a two-word display name is clear.
+    let ask = say(&room, "!vm challenge @bob void").await;
+    let which = expect(&mut seen, &rid, "which bob", |_| true).await;
+    assert_eq!(replies_to(&which), Some(ask));
+    assert!(
+        text_of(&which).contains("could be")
+            && text_of(&which).contains("@bob:localhost")
+            && text_of(&which).contains("@carol:localhost"),
+        "{}",
+        text_of(&which)
+    );
     let ask = send(
         &room,
         "m.room.message",
@@ -208,7 +221,9 @@ async fn a_shared_room_as_element_users_use_it() {
     assert_eq!(mentions_of(&challenge), vec!["@bob:localhost"]);
     // It says how to answer here.
     assert!(
-        text_of(&challenge).contains("accept"),
+        text_of(&challenge).contains(
+            "Answer with `!vm accept` or `!vm decline`, or react ✅ or ❌ to this message."
+        ),
         "{}",
         text_of(&challenge)
     );
@@ -521,4 +536,57 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
         "announced twice: {:?}",
         rest.iter().map(text_of).collect::<Vec<_>>()
     );
+}
+
+/// Issue 18, point 7: kicked from a room, the bot posts nothing more there;
+/// what it owes the room is parked, and goes out when it is invited back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
+    let server = Server::with_limits(50, 100);
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (_bot, _) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _) = player(&server, "bob", "bobpass").await;
+    let room = room_with_bot(&alice, &bob, false).await;
+    let rid = room.room_id().to_owned();
+    say(&room, "!vm challenge @bob standard 1d white").await;
+    expect(&mut seen, &rid, "the challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    say(&bob.get_room(&rid).unwrap(), "!vm accept").await;
+    expect(&mut seen, &rid, "the game start", |e| {
+        text_of(e).starts_with("Game #1 begins")
+    })
+    .await;
+    room.kick_user(&bot_id(), Some("quiet please"))
+        .await
+        .unwrap();
+
+    // alice's day (8 s) runs out while the bot is out: the loss on time is
+    // owed to the room, and parked, not retried for ever.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let parked: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM outbox WHERE parked = 1 AND text LIKE '%did not move in time%'",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        if parked == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the loss on time was not parked");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    room.invite_user_by_id(&bot_id()).await.unwrap();
+    let lost = expect(&mut seen, &rid, "the loss on time, after the invite", |e| {
+        text_of(e).contains("did not move in time")
+    })
+    .await;
+    assert!(text_of(&lost).contains("alice did not move in time"));
 }

@@ -75,6 +75,8 @@ pub struct Core {
     /// Who the bot itself is on the platforms in use: a challenge to one
     /// of them is a game against the engine.
     bots: Arc<RwLock<Vec<Player>>>,
+    /// How commands are written on each platform (see [`CommandStyle`]).
+    styles: Arc<RwLock<std::collections::HashMap<String, CommandStyle>>>,
     /// When handled event ids were last pruned (seconds since the epoch).
     pruned_at: Arc<std::sync::atomic::AtomicI64>,
     /// Games whose engine search runs in this process.
@@ -197,6 +199,15 @@ impl Done {
     }
 }
 
+/// How a platform's users write commands, for the core's hints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandStyle {
+    /// What goes before a command word: `"!vm "`, or `""`.
+    pub prefix: String,
+    /// Whether a ✅ or ❌ on the bot's question answers it.
+    pub reactions: bool,
+}
+
 /// Where the core reads the time for clocks: the system clock, or one a
 /// test moves by hand.
 #[derive(Clone)]
@@ -258,6 +269,7 @@ impl Core {
             engine: EnginePool::new(cfg.engine.threads),
             engine_cfg: cfg.engine.clone(),
             bots: Arc::default(),
+            styles: Arc::default(),
             pruned_at: Arc::default(),
             searching: Arc::default(),
             time,
@@ -315,6 +327,27 @@ impl Core {
         bots.retain(|b| b.id != bot.id);
         bots.push(bot);
         Ok(())
+    }
+
+    /// Tells the core how commands are written on a platform, so that its
+    /// hints say what works there (`!vm accept`, a ✅ on the message).
+    pub fn set_command_style(&self, platform: &str, style: CommandStyle) {
+        let mut styles = self.styles.write().expect("not poisoned");
+        styles.insert(platform.to_string(), style);
+    }
+
+    /// How to answer a question on `platform`: "`accept` or `decline`",
+    /// with the platform's prefix and reactions where it has them.
+    pub(super) fn how_to_answer(&self, platform: &str, yes: &str, no: &str) -> String {
+        let styles = self.styles.read().expect("not poisoned");
+        match styles.get(platform) {
+            Some(s) if s.reactions => format!(
+                "`{p}{yes}` or `{p}{no}`, or react ✅ or ❌ to this message",
+                p = s.prefix
+            ),
+            Some(s) => format!("`{p}{yes}` or `{p}{no}`", p = s.prefix),
+            None => format!("`{yes}` or `{no}`"),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -452,6 +485,31 @@ mod tests {
             .unwrap();
         assert!(r.text.contains("played Nf3"), "{}", r.text);
         assert!(core.handle(&event(8, "alice", "d4", true)).await.is_none());
+    }
+
+    /// A name the adapter found for several people is not guessed at.
+    #[tokio::test]
+    async fn a_name_that_fits_several_people_is_asked_about() {
+        let core = memory_core().await;
+        let mut ev = event(1, "alice", "challenge @bob void", true);
+        let bob = |id: &str, name: &str| crate::contract::Mentioned {
+            written: "@bob".into(),
+            who: Player::new(PlayerId::new("test", id), name),
+        };
+        ev.mentions = vec![bob("@bob:a.org", "Bob Smith"), bob("@bob:b.org", "Bob")];
+        let r = core.handle(&ev).await.unwrap();
+        assert_eq!(
+            r.text,
+            "`@bob` could be Bob Smith (@bob:a.org) or Bob (@bob:b.org). Mention the one you mean (type @ and pick them), or write their full id."
+        );
+        ev.event_id = "ev-2".into();
+        ev.mentions.truncate(1);
+        let r = core.handle(&ev).await.unwrap();
+        assert!(
+            r.text.contains("Bob Smith, alice challenges you"),
+            "{}",
+            r.text
+        );
     }
 
     /// Two in-memory cores share nothing.

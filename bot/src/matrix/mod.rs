@@ -32,7 +32,7 @@ use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::{EventId, RoomId, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::SessionMeta;
-use matrix_sdk::{Client, Room, RoomState};
+use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -211,6 +211,13 @@ impl MatrixBot {
         ))
         .await
         .context("cannot record the bot's identity")?;
+        core.set_command_style(
+            PLATFORM,
+            crate::game::CommandStyle {
+                prefix: format!("{} ", cfg.prefix),
+                reactions: true,
+            },
+        );
         let shared = Arc::new(Shared { core, cfg });
         client.add_event_handler_context(shared.clone());
         client.add_event_handler(on_invite);
@@ -451,7 +458,36 @@ async fn mentioned(
         }
     }
     let server = client.user_id().map(|u| u.server_name().to_owned());
+    let mut members = None;
     for word in command.split_whitespace().filter(|w| w.starts_with('@')) {
+        if !word.contains(':') {
+            // `@bob`: the members of this room called bob (by localpart or
+            // display name); the core asks which one if several are.
+            let name = &word[1..];
+            if members.is_none() {
+                members = Some(
+                    room.members(RoomMemberships::ACTIVE)
+                        .await
+                        .unwrap_or_default(),
+                );
+            }
+            let mut found = false;
+            for m in members.iter().flatten() {
+                if m.user_id().localpart().eq_ignore_ascii_case(name)
+                    || m.display_name()
+                        .is_some_and(|d| d.eq_ignore_ascii_case(name))
+                {
+                    found = true;
+                    out.push(Mentioned {
+                        written: word.to_string(),
+                        who: Player::new(PlayerId::new(PLATFORM, m.user_id().as_str()), m.name()),
+                    });
+                }
+            }
+            if found {
+                continue;
+            }
+        }
         let full = match (word.contains(':'), &server) {
             (true, _) => word.to_string(),
             (false, Some(server)) => format!("{word}:{server}"),

@@ -102,7 +102,7 @@ pub(super) async fn post(
 ) -> Option<OwnedEventId> {
     let ping = reply.notify.iter().any(|p| p.id.platform() == PLATFORM);
     let plain = reply.text.to_string();
-    let html = (reply.text.mentioned().next().is_some()).then(|| html_with_pills(&reply));
+    let html = html_body(&reply);
     let msgtype = match (ping, html) {
         (true, Some(html)) => MessageType::text_html(plain, html),
         (true, None) => MessageType::text_plain(plain),
@@ -218,6 +218,63 @@ pub(super) fn user_ids(reply: &Reply) -> Vec<OwnedUserId> {
     out
 }
 
+/// The `formatted_body` of a reply, when plain text would lose something:
+/// pills for mentions, `code`, the columns of a command list.
+pub(super) fn html_body(reply: &Reply) -> Option<String> {
+    if reply.text.mentioned().next().is_some() {
+        return Some(html_with_pills(reply));
+    }
+    let plain = reply.text.to_string();
+    if let Some(table) = html_columns(&plain) {
+        return Some(table);
+    }
+    plain.contains('`').then(|| markdown_code(&plain))
+}
+
+/// A text whose lines are mostly `  name   description` (the help's command
+/// list) as HTML with those lines in a table, so that the columns survive a
+/// proportional font; `None` for any other text.
+fn html_columns(text: &str) -> Option<String> {
+    let row = |line: &str| -> Option<(String, String)> {
+        let rest = line.strip_prefix("  ")?;
+        let (left, right) = rest.split_once("  ")?;
+        let right = right.trim_start();
+        (!left.trim().is_empty() && !right.is_empty())
+            .then(|| (left.trim().to_string(), right.to_string()))
+    };
+    if text.lines().filter(|l| row(l).is_some()).count() < 3 {
+        return None;
+    }
+    let mut html = String::new();
+    let mut in_table = false;
+    for line in text.lines() {
+        match row(line) {
+            Some((left, right)) => {
+                if !in_table {
+                    html.push_str("<table>");
+                    in_table = true;
+                }
+                html.push_str(&format!(
+                    "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                    escape_html(&left),
+                    markdown_code(&right)
+                ));
+            }
+            None => {
+                if in_table {
+                    html.push_str("</table>");
+                    in_table = false;
+                }
+                html.push_str(&format!("<p>{}</p>", markdown_code(line)));
+            }
+        }
+    }
+    if in_table {
+        html.push_str("</table>");
+    }
+    Some(html)
+}
+
 /// A reply's text as HTML, each mention a pill (a link to the user), code
 /// in `code` and line breaks kept.
 pub(super) fn html_with_pills(reply: &Reply) -> String {
@@ -289,6 +346,23 @@ mod tests {
             html_with_pills(&reply),
             "<a href=\"https://matrix.to/#/@bob:example.org\">Bob &lt;Smith&gt;</a>, say \
              <code>accept</code> &amp; play.<br>Or `decline"
+        );
+    }
+
+    #[test]
+    fn the_command_list_keeps_its_columns_and_plain_text_stays_plain() {
+        let help = Reply::new(crate::game::help::commands().to_string());
+        let html = html_body(&help).expect("HTML for the help");
+        assert!(
+            html.contains("<table><tr><td><code>challenge @user"),
+            "{html}"
+        );
+        assert!(html.contains("<td>accept a challenge waiting for you here</td>"));
+        assert!(html.starts_with("<p>Commands"), "{html}");
+        assert_eq!(html_body(&Reply::new("#1: alice played e4.")), None);
+        assert_eq!(
+            html_body(&Reply::new("Say `help`.")).as_deref(),
+            Some("Say <code>help</code>.")
         );
     }
 

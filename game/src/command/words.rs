@@ -225,7 +225,9 @@ impl CommandWord {
         } else {
             format!(" (also: {})", self.aliases.join(", "))
         };
-        format!("{call:<36} {}{aliases}", self.summary)
+        // At least two spaces between the columns, which chat adapters
+        // read to lay them out as a table.
+        format!("{call:<35}  {}{aliases}", self.summary)
     }
 }
 

@@ -133,7 +133,7 @@ impl Core {
             deliveries: Vec::new(),
             direct: None,
             text: text.say(format!(
-                "{} Answer with `accept` or `decline`.",
+                "{} Answer with {}.",
                 if picked {
                     format!(
                         " No game was named, so it is {}, our flagship, on a {} board (`variants` lists the others; `challenge {how} standard` for chess).",
@@ -143,6 +143,7 @@ impl Core {
                 } else {
                     String::new()
                 },
+                self.how_to_answer(opponent.id.platform(), "accept", "decline"),
             )),
             picture: None,
             actions: vec![Action::AnswerChallenge {

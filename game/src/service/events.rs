@@ -398,12 +398,27 @@ impl Core {
             return refuse("Challenge whom? For example: `challenge @bob void`.");
         }
         let bare = written.trim_start_matches('@');
-        if let Some(m) = ev
-            .mentions
-            .iter()
-            .find(|m| m.written == written || m.written.trim_start_matches('@') == bare)
-        {
-            return Ok(m.who.clone());
+        let mut named: Vec<&Player> = Vec::new();
+        for m in &ev.mentions {
+            if (m.written == written || m.written.trim_start_matches('@') == bare)
+                && !named.iter().any(|p| p.id == m.who.id)
+            {
+                named.push(&m.who);
+            }
+        }
+        match named.as_slice() {
+            [one] => return Ok((*one).clone()),
+            [] => {}
+            several => {
+                let list: Vec<String> = several
+                    .iter()
+                    .map(|p| format!("{} ({})", p.name, p.id.local()))
+                    .collect();
+                return refuse(format!(
+                    "`{written}` could be {}. Mention the one you mean (type @ and pick them), or write their full id.",
+                    or_list(&list)
+                ));
+            }
         }
         let platform = ev.author.id.platform();
         let bot = self

@@ -26,6 +26,15 @@ pub(super) fn and_list(players: &[Player]) -> String {
     }
 }
 
+/// "a or b", "a, b or c".
+pub(super) fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 pub(super) fn history_text(g: &Game) -> String {
     if g.moves.is_empty() {
         return format!("{}: no moves yet.", g.title());
