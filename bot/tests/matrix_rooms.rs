@@ -9,7 +9,9 @@ mod synapse;
 
 use matrix_sdk::ruma::api::client::push::get_notifications;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
-use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent};
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation,
+};
 use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent};
 use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, UserId};
 use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
@@ -290,6 +292,28 @@ async fn a_shared_room_as_element_users_use_it() {
     })
     .await;
     assert_eq!(replies_to(&shown), Some(asked));
+
+    // A command in a thread (as Element starts one on the bot's message)
+    // is answered in that thread.
+    let threaded = json!({
+        "msgtype": "m.text",
+        "body": "!vm history",
+        "m.relates_to": {
+            "rel_type": "m.thread",
+            "event_id": shown.event_id,
+            "is_falling_back": true,
+            "m.in_reply_to": {"event_id": shown.event_id},
+        },
+    });
+    send(&room, "m.room.message", threaded).await;
+    let in_thread = expect(&mut seen, &rid, "the answer in the thread", |e| {
+        text_of(e).contains("1. e4")
+    })
+    .await;
+    match &in_thread.content.relates_to {
+        Some(Relation::Thread(t)) => assert_eq!(t.event_id, shown.event_id),
+        other => panic!("not in the thread: {other:?}"),
+    }
 
     // 7. A private program sent in a shared room is refused there.
     say(&bob_room, "!vm challenge @carol:localhost super16 private").await;
