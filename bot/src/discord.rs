@@ -198,6 +198,7 @@ impl Data {
 }
 
 /// One message, ready for whichever endpoint sends it.
+#[derive(Clone)]
 struct Outgoing {
     content: String,
     embed: Option<CreateEmbed>,
@@ -421,11 +422,27 @@ fn parse_custom_id(id: &str) -> Option<(Action, bool)> {
 }
 
 /// Answers one interaction: directly when the core is quick, otherwise
-/// deferred first and edited in.
+/// deferred first and then completed.
+///
+/// Discord takes one response per interaction, and notifies the people a
+/// message mentions only when the message is created, never when it is
+/// edited (`topics/interactions`, `resources/message`). So a deferred
+/// answer that must reach someone replaces the "thinking" placeholder with
+/// a new follow-up message instead of editing it in. An interaction the core
+/// has handled before (the same one delivered to two processes during a
+/// deploy) gets no answer at all from the duplicate: the first handler's
+/// answer must not lose its single response to "handled already".
 struct Responder<'a> {
     http: &'a serenity::Http,
     id: InteractionId,
     token: &'a str,
+}
+
+/// Discord's answer when an interaction already has its response (error
+/// 40060, "Interaction has already been acknowledged").
+fn already_acknowledged(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
+        if r.error.code == 40060)
 }
 
 impl Responder<'_> {
@@ -442,56 +459,76 @@ impl Responder<'_> {
                 .await
                 .map_err(|_| ())
         };
-        let reply = match quick {
+        let (reply, placeholder) = match quick {
             Ok(done) => {
-                // The core says who may see it (a private command's answer
-                // is its author's alone).
-                let out = match done? {
-                    Some(reply) => data.outgoing(reply).await,
-                    None => Outgoing::error("I have handled that already."),
+                let Some(reply) = done? else {
+                    return Ok(());
                 };
+                let out = data.outgoing(reply).await;
                 let entries = out.deliveries.clone();
-                CreateInteractionResponse::Message(out.response())
+                let again = out.clone();
+                match CreateInteractionResponse::Message(out.response())
                     .execute(self.http, (self.id, self.token))
-                    .await?;
+                    .await
+                {
+                    Ok(()) => {}
+                    // Another process took the response (it deferred): this
+                    // answer goes as a follow-up, a message of its own.
+                    Err(e) if already_acknowledged(&e) => {
+                        again
+                            .followup()
+                            .execute(self.http, (None, self.token))
+                            .await?;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
                 data.confirm(&entries).await;
                 return Ok(());
             }
             Err(_) => {
-                CreateInteractionResponse::Defer(
+                let deferred = CreateInteractionResponse::Defer(
                     CreateInteractionResponseMessage::new().ephemeral(private),
                 )
                 .execute(self.http, (self.id, self.token))
-                .await?;
-                work.await?
+                .await;
+                let placeholder = match deferred {
+                    Ok(()) => true,
+                    Err(e) if already_acknowledged(&e) => false,
+                    Err(e) => return Err(e.into()),
+                };
+                (work.await?, placeholder)
             }
         };
-        match reply {
-            // Deferred privately, any answer may take its place; deferred in
-            // public, only one for everyone.
-            Some(reply) if private || reply.audience == Audience::Everyone => {
-                let out = data.outgoing(reply).await;
-                let entries = out.deliveries.clone();
-                out.edit().execute(self.http, self.token).await?;
-                data.confirm(&entries).await;
-            }
-            other => {
-                // The deferred answer would be public: drop it and tell the
-                // author alone.
+        let Some(reply) = reply else {
+            // Handled elsewhere: that handler answers with a follow-up;
+            // our placeholder must not stay "thinking" beside it.
+            if placeholder {
                 self.http
                     .delete_original_interaction_response(self.token)
                     .await?;
-                let out = match other {
-                    Some(reply) => data.outgoing(reply).await,
-                    None => Outgoing::error("I have handled that already."),
-                };
-                let entries = out.deliveries.clone();
-                out.followup()
-                    .execute(self.http, (None, self.token))
-                    .await?;
-                data.confirm(&entries).await;
             }
+            return Ok(());
+        };
+        let out = data.outgoing(reply).await;
+        let entries = out.deliveries.clone();
+        // Edited into the placeholder only when that loses nothing: the
+        // audience matches (a private placeholder takes anything, a public
+        // one only a public answer) and nobody needs a notification.
+        let fits = private || !out.ephemeral;
+        let pings = !out.ephemeral && !out.mentions.is_empty();
+        if placeholder && fits && !pings {
+            out.edit().execute(self.http, self.token).await?;
+        } else {
+            if placeholder {
+                self.http
+                    .delete_original_interaction_response(self.token)
+                    .await?;
+            }
+            out.followup()
+                .execute(self.http, (None, self.token))
+                .await?;
         }
+        data.confirm(&entries).await;
         Ok(())
     }
 }
@@ -1060,6 +1097,14 @@ async fn on_button(
     data: &Data,
 ) -> Result<(), Error> {
     let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
+        // A button from an older version of the bot, or one we never made:
+        // every interaction gets an answer, this one to its presser alone.
+        let out = Outgoing::error(
+            "That button is no longer valid. Use the slash commands (`/games` lists what is open here).",
+        );
+        CreateInteractionResponse::Message(out.response())
+            .execute(&ctx.http, (press.id, press.token.as_str()))
+            .await?;
         return Ok(());
     };
     let who = player(&press.user);

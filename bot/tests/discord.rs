@@ -460,32 +460,41 @@ async fn slow_answers_are_deferred_and_errors_stay_private() {
         ]),
         json!({"users": {"22": user(22, "bob")}}),
     );
+    // bob must hear of it: an edit of the placeholder would notify nobody,
+    // so the placeholder goes and the challenge is a new message.
     let token = format!("tok{id}");
-    let edited = fake
-        .wait_for("the challenge edited in", |r| {
-            r.method == "PATCH" && r.path == format!("/webhooks/{APP}/{token}/messages/@original")
+    let posted = fake
+        .wait_for("the challenge as a follow-up", |r| {
+            r.method == "POST" && r.path == format!("/webhooks/{APP}/{token}")
         })
         .await;
     assert!(
-        edited.content().contains("challenges you"),
+        posted.content().contains("challenges you"),
         "{}",
-        edited.content()
+        posted.content()
     );
-    assert_eq!(edited.buttons().len(), 2);
+    assert_eq!(posted.buttons().len(), 2);
+    assert!(fake
+        .requests()
+        .iter()
+        .any(|r| r.method == "DELETE"
+            && r.path == format!("/webhooks/{APP}/{token}/messages/@original")));
+    assert_eq!(fake.pings(BOB.0), 1, "bob is notified once");
 
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
     let token = format!("tok{id}");
     let started = fake
-        .wait_for("the board edited in", |r| {
-            r.method == "PATCH" && r.path == format!("/webhooks/{APP}/{token}/messages/@original")
+        .wait_for("the board, as a follow-up", |r| {
+            r.method == "POST" && r.path == format!("/webhooks/{APP}/{token}")
         })
         .await;
+    assert_eq!(fake.pings(ALICE.0), 1, "alice hears that she is to move");
     assert!(
         started.content().contains("Void Chess"),
         "{}",
         started.content()
     );
-    assert!(started.png().is_some(), "the board must come with the edit");
+    assert!(started.png().is_some(), "the board must come with it");
 
     // A message that mentions the bot is a command; chatter gets told off
     // publicly (there is no private reply to a message).
@@ -759,5 +768,83 @@ async fn a_channel_that_refuses_posts_gets_a_bounded_number_of_attempts() {
         })
         .await;
     assert!(lost.content().contains("alice"), "{}", lost.content());
+    bot.abort();
+}
+
+/// Issue 19, point 3: the same interaction delivered twice (two processes
+/// on one shard during a deploy). Discord takes one response; the
+/// duplicate must not answer at all, quick or deferred, so the real answer
+/// always gets through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicated_interaction_never_takes_the_answer() {
+    for defer in ["defer_after_ms = 2500", "defer_after_ms = 0"] {
+        let dir = tempfile::tempdir().unwrap();
+        let fake = FakeDiscord::start().await;
+        let bot = start_bot(&fake, dir.path(), defer).await;
+        for round in 0..4 {
+            let who = if round % 2 == 0 {
+                (ALICE, BOB)
+            } else {
+                (BOB, ALICE)
+            };
+            let id = fake.slash(
+                who.0,
+                "challenge",
+                json!([option("user", 6, json!(who.1 .0.to_string()))]),
+                json!({"users": {who.1 .0.to_string(): user(who.1 .0, who.1 .1)}}),
+            );
+            fake.redeliver(id);
+            let token = format!("tok{id}");
+            let answered = fake
+                .wait_for("the challenge", |r| {
+                    r.content().contains("challenges you")
+                        && (r.path.contains(&id.to_string()) || r.path.contains(&token))
+                })
+                .await;
+            assert!(answered.status < 300, "{defer}: {answered:?}");
+            // Let the duplicate finish whatever it would do.
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+            let about: Vec<_> = fake
+                .requests()
+                .into_iter()
+                .filter(|r| r.path.contains(&id.to_string()) || r.path.contains(&token))
+                .collect();
+            assert!(
+                about.iter().all(|r| !r.content().contains("already")),
+                "{defer}: {about:?}"
+            );
+            let shown: Vec<_> = about
+                .iter()
+                .filter(|r| r.creates_visible_message() || (r.method == "PATCH" && r.status < 300))
+                .collect();
+            assert_eq!(shown.len(), 1, "{defer}: one answer: {about:?}");
+            // Withdraw it, for the next round.
+            let id = fake.slash(who.0, "decline", json!([]), json!({}));
+            fake.wait_for("the withdrawal", |r| {
+                r.path.contains(&id.to_string()) || r.path.contains(&format!("tok{id}"))
+            })
+            .await;
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        }
+        bot.abort();
+    }
+}
+
+/// Issue 19, point 7: a button the bot does not know (an old message's)
+/// is answered, to its presser alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_button_is_answered_privately() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let id = fake.press(ALICE, "v1:accept:something-old", 424242);
+    let answer = fake.callback(id).await;
+    assert_eq!(answer.json["type"], 4);
+    assert!(answer.ephemeral());
+    assert!(
+        answer.content().contains("no longer valid"),
+        "{}",
+        answer.content()
+    );
     bot.abort();
 }

@@ -41,6 +41,8 @@ pub struct Recorded {
     /// A message create that Discord answered with the message it already
     /// had for that nonce: nothing new was posted.
     pub deduplicated: bool,
+    /// The status the fake answered with.
+    pub status: u16,
 }
 
 impl Recorded {
@@ -84,6 +86,40 @@ impl Recorded {
         out
     }
 
+    /// Whether this request created a message others see: an interaction's
+    /// message response (type 4), a follow-up, or a channel message, that
+    /// Discord accepted, and not ephemeral. Edits create nothing.
+    pub fn creates_visible_message(&self) -> bool {
+        let parts: Vec<&str> = self.path.trim_start_matches('/').split('/').collect();
+        let creates = match (self.method.as_str(), parts.as_slice()) {
+            ("POST", ["interactions", _, _, "callback"]) => self.json["type"] == 4,
+            ("POST", ["webhooks", _, _]) | ("POST", ["channels", _, "messages"]) => true,
+            _ => false,
+        };
+        creates && self.status < 300 && !self.deduplicated && !self.ephemeral()
+    }
+
+    /// Whether the message notifies `user`: it mentions them and
+    /// `allowed_mentions` (when given) lets that mention ping.
+    pub fn notifies(&self, user: u64) -> bool {
+        let content = self.content();
+        if !content.contains(&format!("<@{user}>")) && !content.contains(&format!("<@!{user}>")) {
+            return false;
+        }
+        match self.message().get("allowed_mentions") {
+            None => true,
+            Some(a) => {
+                let listed = a["users"]
+                    .as_array()
+                    .is_some_and(|u| u.iter().any(|v| v == &json!(user.to_string())));
+                let parsed = a["parse"]
+                    .as_array()
+                    .is_some_and(|p| p.iter().any(|v| v == "users"));
+                listed || parsed
+            }
+        }
+    }
+
     /// An embed field's value by name.
     pub fn field(&self, name: &str) -> Option<String> {
         self.message()["embeds"][0]["fields"]
@@ -103,6 +139,9 @@ struct State {
     /// Channels where the bot may not post: Discord answers 403 with code
     /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
     forbidden: Mutex<Vec<String>>,
+    /// Interactions that have their one response (`topics/interactions`:
+    /// a second callback fails with 40060, already acknowledged).
+    acknowledged: Mutex<std::collections::HashSet<String>>,
     /// Messages created with `enforce_nonce`, by nonce (`resources/message.mdx`,
     /// Create Message: a second create with the same nonce within a few
     /// minutes returns the first message and posts nothing).
@@ -114,6 +153,8 @@ pub struct FakeDiscord {
     state: Arc<State>,
     events: mpsc::UnboundedSender<(String, Value)>,
     next_id: AtomicU64,
+    /// Every event dispatched, by its id, for redelivery.
+    dispatched: Mutex<std::collections::HashMap<String, (String, Value)>>,
 }
 
 pub fn user(id: u64, name: &str) -> Value {
@@ -154,6 +195,7 @@ impl FakeDiscord {
             identify: Mutex::new(None),
             forbidden: Mutex::new(Vec::new()),
             nonces: Mutex::new(std::collections::HashMap::new()),
+            acknowledged: Mutex::new(std::collections::HashSet::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -163,6 +205,7 @@ impl FakeDiscord {
             state,
             events,
             next_id: AtomicU64::new(500_000),
+            dispatched: Mutex::new(std::collections::HashMap::new()),
         }
     }
 
@@ -178,6 +221,16 @@ impl FakeDiscord {
         if forbidden {
             list.push(channel.to_string());
         }
+    }
+
+    /// How many times Discord notified `user` by a mention: messages
+    /// created and seen by others, never edits (`resources/message`:
+    /// mentions notify when a message is created).
+    pub fn pings(&self, user: u64) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.creates_visible_message() && r.notifies(user))
+            .count()
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -218,7 +271,24 @@ impl FakeDiscord {
     }
 
     fn dispatch(&self, t: &str, d: Value) {
+        if let Some(id) = d["id"].as_str() {
+            let mut seen = self.dispatched.lock().unwrap();
+            seen.insert(id.to_string(), (t.to_string(), d.clone()));
+        }
         self.events.send((t.to_string(), d)).unwrap();
+    }
+
+    /// Delivers event `id` once more, unchanged: what a second process on
+    /// the same shard sees during a deploy, or a resumed gateway replays.
+    pub fn redeliver(&self, id: u64) {
+        let again = self
+            .dispatched
+            .lock()
+            .unwrap()
+            .get(&id.to_string())
+            .cloned();
+        let (t, d) = again.expect("an event dispatched before");
+        self.events.send((t, d)).unwrap();
     }
 
     /// `who` runs a slash command; returns the interaction id.
@@ -360,17 +430,31 @@ async fn handle(
     let earlier = nonce
         .as_ref()
         .and_then(|n| state.nonces.lock().unwrap().get(n).cloned());
+    let (status, body) = respond(&state, &method, &parts, &json, nonce, earlier.clone());
     let rec = Recorded {
         method: method.clone(),
         path: path.clone(),
         json: json.clone(),
         files,
         deduplicated: earlier.is_some(),
+        status,
     };
     state.requests.lock().unwrap().push(rec);
     state.changed.notify_waiters();
+    reply(status, body)
+}
+
+/// What Discord answers to one request: status and body.
+fn respond(
+    state: &State,
+    method: &str,
+    parts: &[&str],
+    json: &Value,
+    nonce: Option<String>,
+    earlier: Option<Value>,
+) -> (u16, Value) {
     if let Some(first) = earlier {
-        return reply(200, first);
+        return (200, first);
     }
     let new_message = |content: &Value| {
         let id = state.next_id.fetch_add(1, Ordering::SeqCst);
@@ -378,9 +462,9 @@ async fn handle(
         m["components"] = json.get("components").cloned().unwrap_or(json!([]));
         m
     };
-    match (method.as_str(), parts.as_slice()) {
-        ("GET", ["gateway"]) => reply(200, json!({"url": state.gateway_url})),
-        ("GET", ["gateway", "bot"]) => reply(
+    match (method, parts) {
+        ("GET", ["gateway"]) => (200, json!({"url": state.gateway_url})),
+        ("GET", ["gateway", "bot"]) => (
             200,
             json!({"url": state.gateway_url, "shards": 1, "session_start_limit":
                 {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
@@ -402,29 +486,38 @@ async fn handle(
                     c
                 })
                 .collect();
-            reply(200, Value::Array(commands))
+            (200, Value::Array(commands))
         }
         ("POST", ["channels", channel, "messages"])
             if state.forbidden.lock().unwrap().iter().any(|c| c == channel) =>
         {
-            reply(
+            (
                 403,
                 json!({"message": "Missing Permissions", "code": 50013}),
             )
         }
-        ("POST", ["interactions", _, _, "callback"]) => reply(204, Value::Null),
-        ("DELETE", ["webhooks", _, _, "messages", _]) => reply(204, Value::Null),
+        ("POST", ["interactions", id, _, "callback"]) => {
+            if state.acknowledged.lock().unwrap().insert(id.to_string()) {
+                (204, Value::Null)
+            } else {
+                (
+                    400,
+                    json!({"message": "Interaction has already been acknowledged.", "code": 40060}),
+                )
+            }
+        }
+        ("DELETE", ["webhooks", _, _, "messages", _]) => (204, Value::Null),
         ("PATCH", ["webhooks", _, _, "messages", _])
         | ("POST", ["webhooks", _, _])
-        | ("PATCH", ["channels", _, "messages", _]) => reply(200, new_message(&json["content"])),
+        | ("PATCH", ["channels", _, "messages", _]) => (200, new_message(&json["content"])),
         ("POST", ["channels", _, "messages"]) => {
             let m = new_message(&json["content"]);
             if let Some(n) = nonce {
                 state.nonces.lock().unwrap().insert(n, m.clone());
             }
-            reply(200, m)
+            (200, m)
         }
-        _ => reply(404, json!({"message": "Unknown route", "code": 0})),
+        _ => (404, json!({"message": "Unknown route", "code": 0})),
     }
 }
 
