@@ -74,6 +74,11 @@ pub struct DiscordConfig {
     pub defer_after: Duration,
     /// How often deadlines are checked.
     pub tick: Duration,
+    /// Ask for the privileged message-content intent: then lines not said
+    /// to the bot (a bare `e4`) reach it. Off by default: without it Discord
+    /// shows the bot only messages that mention it, replies that ping it,
+    /// and direct messages.
+    pub message_content: bool,
 }
 
 impl DiscordConfig {
@@ -142,6 +147,13 @@ impl DiscordConfig {
             api_url: text("api_url"),
             defer_after: Duration::from_millis(millis("defer_after_ms", 1000)),
             tick: Duration::from_secs(millis("tick_seconds", 1).max(1)),
+            message_content: get("message_content")
+                .map(|v| {
+                    v.as_bool()
+                        .ok_or_else(|| anyhow!("[discord] message_content must be true or false"))
+                })
+                .transpose()?
+                .unwrap_or(false),
         })
     }
 }
@@ -1172,7 +1184,10 @@ async fn on_message(
         .is_some_and(|m| m.author.id == me);
     // In a direct message everything is meant for the bot, and private.
     let direct = msg.guild_id.is_none();
-    if !mentioned && !replied && !direct {
+    // Other lines carry their text only with the message-content intent;
+    // then they go to the core as chatter, which it takes only as a bare
+    // move by the player to move.
+    if !mentioned && !replied && !direct && !data.cfg.message_content {
         return Ok(());
     }
     // A leading mention of the bot only addresses it; any other mention of
@@ -1284,6 +1299,15 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
             .ratelimiter_disabled(true);
     }
     let http = http.build();
+    core.set_command_style(
+        PLATFORM,
+        crate::game::CommandStyle {
+            prefix: "/".into(),
+            reactions: false,
+            buttons: true,
+            reads_chat: cfg.message_content,
+        },
+    );
     let data = Data {
         core,
         cfg: cfg.clone(),
@@ -1337,8 +1361,11 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
             .initialize_owners(false)
             .build()
     };
-    let intents =
+    let mut intents =
         GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
+    if cfg.message_content {
+        intents |= GatewayIntents::MESSAGE_CONTENT;
+    }
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await

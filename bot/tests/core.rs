@@ -890,9 +890,15 @@ async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
         moves.text,
         "alice to move: exd5@…\nA capture moves the void too: add an empty square, like exd5@e2."
     );
-    assert_eq!(
-        bot.core.suggest_moves("room", &id("alice"), "ex", 25).await,
-        ["exd5@"]
+    // Every suggestion is a complete move, played as picked (issue 19,
+    // point 6): the capture with each square its void may go to.
+    let offered = bot.core.suggest_moves("room", &id("alice"), "ex", 25).await;
+    assert_eq!(offered.len(), 25, "{offered:?}");
+    assert!(
+        offered
+            .iter()
+            .all(|m| m.starts_with("exd5@") && m.len() == 7),
+        "{offered:?}"
     );
     assert_eq!(
         bot.core

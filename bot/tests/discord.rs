@@ -848,3 +848,82 @@ async fn an_unknown_button_is_answered_privately() {
     );
     bot.abort();
 }
+
+/// Issue 19, point 5: without the message-content intent (the default) the
+/// texts name only what works on Discord; `message_content = true` asks for
+/// the intent and makes bare moves in a channel work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bare_moves_need_the_message_content_intent_and_texts_say_what_works() {
+    // Without the intent.
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([option("user", 6, json!("22"))]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let challenge = fake.callback(id).await;
+    assert!(
+        challenge
+            .content()
+            .contains("Answer with the buttons below, or `/accept` or `/decline`."),
+        "{}",
+        challenge.content()
+    );
+    let id = fake.slash(
+        ALICE,
+        "settings",
+        json!([option("bare_moves", 5, json!(true))]),
+        json!({}),
+    );
+    let settings = fake.callback(id).await;
+    assert!(
+        settings.content().contains("message-content intent"),
+        "{}",
+        settings.content()
+    );
+    bot.abort();
+
+    // With it: the intent is asked for, and a bare move by the player to
+    // move is played.
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "message_content = true").await;
+    let intents = fake.identify().unwrap()["intents"].as_u64().unwrap();
+    assert_ne!(intents & (1 << 15), 0, "intents {intents:b}");
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([option("user", 6, json!("22")), option("color", 4, json!(0))]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    let started = fake.callback(id).await;
+    let white = if started.content().contains("alice (White)") {
+        ALICE
+    } else {
+        BOB
+    };
+    let said = fake.say(white, "e3", json!([]), None);
+    let played = fake
+        .wait_for("the bare move", |r| {
+            r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(
+        played.content().contains(&format!("{} played e3", white.1)),
+        "{}",
+        played.content()
+    );
+    // Chatter stays unanswered.
+    let chat = fake.say(BOB, "good luck, have fun", json!([]), None);
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(!fake
+        .requests()
+        .iter()
+        .any(|r| r.json["message_reference"]["message_id"] == chat.to_string().as_str()));
+    bot.abort();
+}

@@ -202,10 +202,27 @@ impl Done {
 /// How a platform's users write commands, for the core's hints.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandStyle {
-    /// What goes before a command word: `"!vm "`, or `""`.
+    /// What goes before a command word: `"!vm "`, `"/"`, or `""`.
     pub prefix: String,
     /// Whether a ✅ or ❌ on the bot's question answers it.
     pub reactions: bool,
+    /// Whether questions come with buttons.
+    pub buttons: bool,
+    /// Whether the bot reads lines not said to it (a bare `e4`): Discord
+    /// shows a guild message's text only with the message-content intent.
+    pub reads_chat: bool,
+}
+
+impl Default for CommandStyle {
+    /// Plain command words, every line read: the console and tests.
+    fn default() -> CommandStyle {
+        CommandStyle {
+            prefix: String::new(),
+            reactions: false,
+            buttons: false,
+            reads_chat: true,
+        }
+    }
 }
 
 /// Where the core reads the time for clocks: the system clock, or one a
@@ -339,15 +356,19 @@ impl Core {
     /// How to answer a question on `platform`: "`accept` or `decline`",
     /// with the platform's prefix and reactions where it has them.
     pub(super) fn how_to_answer(&self, platform: &str, yes: &str, no: &str) -> String {
-        let styles = self.styles.read().expect("not poisoned");
-        match styles.get(platform) {
-            Some(s) if s.reactions => format!(
-                "`{p}{yes}` or `{p}{no}`, or react ✅ or ❌ to this message",
-                p = s.prefix
-            ),
-            Some(s) => format!("`{p}{yes}` or `{p}{no}`", p = s.prefix),
-            None => format!("`{yes}` or `{no}`"),
+        let s = self.command_style(platform);
+        let words = format!("`{p}{yes}` or `{p}{no}`", p = s.prefix);
+        match (s.buttons, s.reactions) {
+            (true, _) => format!("the buttons below, or {words}"),
+            (false, true) => format!("{words}, or react ✅ or ❌ to this message"),
+            (false, false) => words,
         }
+    }
+
+    /// How commands are written on `platform` ([`Core::set_command_style`]).
+    pub(super) fn command_style(&self, platform: &str) -> CommandStyle {
+        let styles = self.styles.read().expect("not poisoned");
+        styles.get(platform).cloned().unwrap_or_default()
     }
 
     pub fn store(&self) -> &Store {

@@ -216,6 +216,8 @@ impl MatrixBot {
             crate::game::CommandStyle {
                 prefix: format!("{} ", cfg.prefix),
                 reactions: true,
+                buttons: false,
+                reads_chat: true,
             },
         );
         let shared = Arc::new(Shared { core, cfg });

@@ -354,7 +354,7 @@ impl Core {
                     format!("There is no command `{word}`.\n\n{}", help::commands())
                 }),
             })),
-            Command::Settings { key, value } => self.settings(tx, ch, key, value).await,
+            Command::Settings { key, value } => self.settings(tx, ev, key, value).await,
             Command::Direct if ev.private => Ok(Done::text(
                 "We are talking privately already: programs and private moves go right here.",
             )),

@@ -127,10 +127,11 @@ impl Core {
     pub(super) async fn settings(
         &self,
         tx: &mut Tx,
-        ch: &str,
+        ev: &Incoming,
         key: Option<String>,
         value: Option<String>,
     ) -> Result<Done, Failure> {
+        let ch = ev.channel.as_str();
         let mut s = store::settings(tx, ch).await?.unwrap_or(Settings {
             bare_moves: self.settings.bare_moves,
             theme: self.settings.theme.name().to_string(),
@@ -154,10 +155,16 @@ impl Core {
         if key.is_some() {
             store::save_settings(tx, ch, &s).await?;
         }
-        Ok(Done::text(format!(
+        let mut text = format!(
             "Settings here: bare moves {}, theme {}.",
             if s.bare_moves { "on" } else { "off" },
             s.theme
-        )))
+        );
+        if s.bare_moves && !self.command_style(ev.author.id.platform()).reads_chat {
+            text.push_str(
+                " Bare moves need the message-content intent, which this bot does not ask for (`message_content = true` in its configuration): until then play with `/move`, a mention, or a reply to the board with the ping on.",
+            );
+        }
+        Ok(Done::text(text))
     }
 }

@@ -31,12 +31,19 @@ impl Core {
             (Answer::Ask, None) => {
                 store::set_request(tx, id, Request::Draw, Some(me.id.as_str()), g.ply()).await?;
                 Ok(Done {
-            engine: None,
-            deliveries: Vec::new(),
-            direct: None,
-                    text: format!("{me} offers a draw in game #{id}. {opponent}: `draw accept` or `draw decline`.").into(),
+                    engine: None,
+                    deliveries: Vec::new(),
+                    direct: None,
+                    text: format!(
+                        "{me} offers a draw in game #{id}. {opponent}: {}.",
+                        self.how_to_answer(opponent.id.platform(), "draw accept", "draw decline")
+                    )
+                    .into(),
                     picture: None,
-                    actions: vec![Action::AnswerDraw { game: id, to: opponent.id.clone() }],
+                    actions: vec![Action::AnswerDraw {
+                        game: id,
+                        to: opponent.id.clone(),
+                    }],
                     notify: vec![opponent],
                 })
             }
@@ -206,10 +213,15 @@ impl Core {
                     deliveries: Vec::new(),
                     direct: None,
                     text: format!(
-                        "{me} asks to take back {what} in game #{id}. {opponent}: `undo accept` or `undo decline`."
-                    ).into(),
+                        "{me} asks to take back {what} in game #{id}. {opponent}: {}.",
+                        self.how_to_answer(opponent.id.platform(), "undo accept", "undo decline")
+                    )
+                    .into(),
                     picture: None,
-                    actions: vec![Action::AnswerUndo { game: id, to: opponent.id.clone() }],
+                    actions: vec![Action::AnswerUndo {
+                        game: id,
+                        to: opponent.id.clone(),
+                    }],
                     notify: vec![opponent],
                 });
             }

@@ -438,7 +438,10 @@ impl Core {
             return Vec::new();
         };
         let typed = typed.trim().to_ascii_lowercase();
-        let mut out = Vec::new();
+        // Complete moves only: a pick is played as it is. Moves that differ
+        // only in where the void goes (`exd5@e2`, `exd5@e3`) share a group,
+        // and the groups take turns, so every capture shows within `limit`.
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         // Every keystroke asks: read the stored position, never a replay.
         for row in games
             .into_iter()
@@ -455,25 +458,40 @@ impl Core {
                 continue;
             }
             for mv in pos.legal_moves().iter() {
-                let mut san = pos.san(mv);
+                let san = pos.san(mv);
                 if !(san.to_ascii_lowercase().starts_with(&typed)
                     || pos.coordinate(mv).starts_with(&typed))
                 {
                     continue;
                 }
-                // Until a square for the void is typed, offer the capture
-                // once (`exd5@`), not once per square.
-                if !typed.contains('@') {
-                    if let Some(at) = san.find('@').filter(|&i| i > 0) {
-                        san.truncate(at + 1);
-                    }
-                }
-                if !out.contains(&san) {
-                    out.push(san);
+                let group = match san.find('@').filter(|&i| i > 0) {
+                    Some(at) => san[..at].to_string(),
+                    None => san.clone(),
+                };
+                match groups.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, moves)) if !moves.contains(&san) => moves.push(san),
+                    Some(_) => {}
+                    None => groups.push((group, vec![san])),
                 }
             }
         }
-        out.truncate(limit);
+        let mut out = Vec::new();
+        let mut round = 0;
+        while out.len() < limit {
+            let mut any = false;
+            for (_, moves) in &groups {
+                if let Some(m) = moves.get(round) {
+                    any = true;
+                    if out.len() < limit {
+                        out.push(m.clone());
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+            round += 1;
+        }
         out
     }
 }
