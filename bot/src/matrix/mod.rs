@@ -250,10 +250,27 @@ impl MatrixBot {
         // is read (see `timeline::handle_sync`).
         let mut ticker: Option<AbortOnDrop> = None;
         let mut catch_up_syncs = 0;
+        // Synapse keeps each /sync response for two minutes
+        // (`sync_response_cache_duration`), keyed by the request with its
+        // timeout, and a request equal to one still in flight joins it. A
+        // restarted bot must not be handed what the process before it asked
+        // for, so each process's timeouts differ by a few milliseconds.
+        let jitter = Duration::from_millis(
+            (u64::from(std::process::id())
+                + std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| u64::from(d.subsec_millis()))
+                    .unwrap_or(0))
+                % 997
+                + 1,
+        );
         loop {
-            let wait = if ticker.is_some() { 30 } else { 0 };
+            let wait = match ticker {
+                Some(_) => Duration::from_secs(30) + jitter,
+                None => jitter,
+            };
             let mut settings = SyncSettings::default()
-                .timeout(Duration::from_secs(wait))
+                .timeout(wait)
                 .filter(filter.clone());
             if let Some(t) = &token {
                 settings = settings.token(t.clone());
