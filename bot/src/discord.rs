@@ -1226,9 +1226,14 @@ async fn on_message(
     };
     let out = data.outgoing(reply).await;
     let entries = out.deliveries.clone();
+    // The message answered may be gone by now (deleted by its author or a
+    // moderator): Discord then posts the answer as a plain message instead
+    // of refusing it (`fail_if_not_exists`, `resources/message`).
+    let mut reference = serenity::MessageReference::from(msg);
+    reference.fail_if_not_exists = Some(false);
     let sent = msg
         .channel_id
-        .send_message(&ctx.http, out.message().reference_message(msg))
+        .send_message(&ctx.http, out.message().reference_message(reference))
         .await;
     match sent {
         Ok(_) => data.confirm(&entries).await,

@@ -927,3 +927,27 @@ async fn bare_moves_need_the_message_content_intent_and_texts_say_what_works() {
         .any(|r| r.json["message_reference"]["message_id"] == chat.to_string().as_str()));
     bot.abort();
 }
+
+/// Issue 19, point 7: the message a reply answers was deleted before the
+/// answer went out; the answer still posts (as a plain message).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_to_a_deleted_message_still_posts() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let mention = json!([user(APP, BOT_NAME)]);
+    let said = fake.say_and_delete(ALICE, &format!("<@{APP}> variants"), mention);
+    let answer = fake
+        .wait_for("the answer", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert!(
+        answer.content().starts_with("I play:"),
+        "{}",
+        answer.content()
+    );
+    bot.abort();
+}

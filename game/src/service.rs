@@ -533,6 +533,29 @@ mod tests {
         );
     }
 
+    /// A resignation and an agreed draw end with the final board, and the
+    /// other player hears of it.
+    #[tokio::test]
+    async fn resignations_and_agreed_draws_show_the_final_board_and_notify() {
+        let core = memory_core().await;
+        say(&core, 1, "alice", "challenge @bob standard").await;
+        say(&core, 2, "bob", "accept").await;
+        let r = say(&core, 3, "alice", "resign").await;
+        assert_eq!(r.text, "alice resigns game #1. bob wins (0-1).");
+        let names: Vec<&str> = r.notify.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["bob"]);
+        let image = r.image.expect("the final board");
+        assert!(image.alt.contains("final position"), "{}", image.alt);
+        say(&core, 4, "alice", "challenge @bob standard").await;
+        say(&core, 5, "bob", "accept").await;
+        say(&core, 6, "bob", "draw").await;
+        let r = say(&core, 7, "alice", "draw accept").await;
+        assert!(r.text.contains("drawn by agreement"), "{}", r.text);
+        let names: Vec<&str> = r.notify.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["bob"]);
+        assert!(r.image.is_some(), "the final board");
+    }
+
     /// Two in-memory cores share nothing.
     #[tokio::test]
     async fn in_memory_databases_are_apart() {

@@ -269,9 +269,7 @@ impl MatrixBot {
                 Some(_) => Duration::from_secs(30) + jitter,
                 None => jitter,
             };
-            let mut settings = SyncSettings::default()
-                .timeout(wait)
-                .filter(filter.clone());
+            let mut settings = SyncSettings::default().timeout(wait).filter(filter.clone());
             if let Some(t) = &token {
                 settings = settings.token(t.clone());
             }

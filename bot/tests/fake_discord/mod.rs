@@ -139,6 +139,9 @@ struct State {
     /// Channels where the bot may not post: Discord answers 403 with code
     /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
     forbidden: Mutex<Vec<String>>,
+    /// Messages deleted: a reply to one fails unless it says
+    /// `fail_if_not_exists: false` (`resources/message`, message reference).
+    deleted: Mutex<Vec<String>>,
     /// Interactions that have their one response (`topics/interactions`:
     /// a second callback fails with 40060, already acknowledged).
     acknowledged: Mutex<std::collections::HashSet<String>>,
@@ -196,6 +199,7 @@ impl FakeDiscord {
             forbidden: Mutex::new(Vec::new()),
             nonces: Mutex::new(std::collections::HashMap::new()),
             acknowledged: Mutex::new(std::collections::HashSet::new()),
+            deleted: Mutex::new(Vec::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -276,6 +280,14 @@ impl FakeDiscord {
             seen.insert(id.to_string(), (t.to_string(), d.clone()));
         }
         self.events.send((t.to_string(), d)).unwrap();
+    }
+
+    /// `who` writes a message and deletes it at once, before the bot can
+    /// answer it.
+    pub fn say_and_delete(&self, who: (u64, &str), content: &str, mentions: Value) -> u64 {
+        let id = self.say(who, content, mentions, None);
+        self.state.deleted.lock().unwrap().push(id.to_string());
+        id
     }
 
     /// Delivers event `id` once more, unchanged: what a second process on
@@ -487,6 +499,18 @@ fn respond(
                 })
                 .collect();
             (200, Value::Array(commands))
+        }
+        ("POST", ["channels", _, "messages"])
+            if json["message_reference"]["message_id"]
+                .as_str()
+                .is_some_and(|m| state.deleted.lock().unwrap().iter().any(|d| d == m))
+                && json["message_reference"]["fail_if_not_exists"] != false =>
+        {
+            (
+                400,
+                json!({"message": "Invalid Form Body", "code": 50035, "errors": {"message_reference":
+                    {"_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE", "message": "Unknown message"}]}}}),
+            )
         }
         ("POST", ["channels", channel, "messages"])
             if state.forbidden.lock().unwrap().iter().any(|c| c == channel) =>

@@ -322,11 +322,15 @@ impl Core {
                 let color = g.player_color(&me.id).expect("own game");
                 let result = if color == Color::White { "0-1" } else { "1-0" };
                 store::finish(tx, g.row.id, result, "resignation").await?;
-                Ok(Done::text(format!(
+                let text = format!(
                     "{me} resigns game #{}. {} wins ({result}).",
                     g.row.id,
                     g.name(!color)
-                )))
+                );
+                Ok(Done {
+                    notify: vec![g.player(!color)],
+                    ..self.final_board(tx, ch, g.row.id, me, text).await?
+                })
             }
             Command::Draw { answer, game } => self.draw(tx, ch, me, answer, game).await,
             Command::Undo { answer, game } => self.undo(tx, ch, me, answer, game).await,

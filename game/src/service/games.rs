@@ -159,6 +159,24 @@ impl Core {
             .unwrap_or(self.settings.theme))
     }
 
+    /// `text` with the board of game `id` as it ended (read again after the
+    /// result is stored), seen from `viewer`'s side.
+    pub(super) async fn final_board(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        id: i64,
+        viewer: &Player,
+        text: String,
+    ) -> Result<Done, Failure> {
+        let Some(row) = store::game(tx, ch, id).await? else {
+            return Ok(Done::text(text));
+        };
+        let g = self.load(tx, row).await?;
+        let picture = self.picture(tx, ch, &g, &viewer.id, None).await?;
+        Ok(Done::board(text, picture))
+    }
+
     pub(super) async fn picture(
         &self,
         tx: &mut Tx,

@@ -24,7 +24,9 @@ impl Core {
         let offer_by = g.row.draw_offer_by.clone().filter(|_| standing);
         let id = g.row.id;
         match (answer, offer_by.as_deref()) {
-            (Answer::Ask, Some(by)) if by == opponent.id.as_str() => self.agree_draw(tx, id).await,
+            (Answer::Ask, Some(by)) if by == opponent.id.as_str() => {
+                self.agree_draw(tx, ch, id, me, opponent).await
+            }
             (Answer::Ask, Some(_)) => {
                 refuse("You have already offered a draw; it stands until the next move.")
             }
@@ -48,7 +50,7 @@ impl Core {
                 })
             }
             (Answer::Accept, Some(by)) if by == opponent.id.as_str() => {
-                self.agree_draw(tx, id).await
+                self.agree_draw(tx, ch, id, me, opponent).await
             }
             (Answer::Decline, Some(by)) if by == opponent.id.as_str() => {
                 store::set_request(tx, id, Request::Draw, None, g.ply()).await?;
@@ -162,11 +164,22 @@ impl Core {
         }
     }
 
-    pub(super) async fn agree_draw(&self, tx: &mut Tx, id: i64) -> Result<Done, Failure> {
+    /// Both agree: the game ends drawn, with its final board, and the one
+    /// who offered hears of it.
+    pub(super) async fn agree_draw(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        id: i64,
+        me: &Player,
+        opponent: Player,
+    ) -> Result<Done, Failure> {
         store::finish(tx, id, "1/2-1/2", "agreement").await?;
-        Ok(Done::text(format!(
-            "Game #{id} is drawn by agreement (1/2-1/2)."
-        )))
+        let text = format!("Game #{id} is drawn by agreement (1/2-1/2).");
+        Ok(Done {
+            notify: vec![opponent],
+            ..self.final_board(tx, ch, id, me, text).await?
+        })
     }
 
     pub(super) async fn undo(
