@@ -253,7 +253,16 @@ impl Outgoing {
             }
         }
         let mut files = Vec::new();
-        if content.len() + text.len() > MAX_CONTENT {
+        let mut embed = None;
+        if let Some(card) = reply
+            .image
+            .is_none()
+            .then(|| columns_embed(&text))
+            .flatten()
+        {
+            // The command list: a field per command, not a file to open.
+            embed = Some(card);
+        } else if content.len() + text.len() > MAX_CONTENT {
             // A long history or PGN: the whole text as a file, nothing cut.
             let first = text.lines().next().unwrap_or("");
             let first: String = first.chars().take(MAX_CONTENT - 200).collect();
@@ -265,7 +274,6 @@ impl Outgoing {
         } else {
             content.push_str(&text);
         }
-        let mut embed = None;
         if let Some(image) = reply.image {
             embed = image.board.as_ref().map(board_embed);
             files.push(CreateAttachment::bytes(image.png, "board.png").description(image.alt));
@@ -374,6 +382,43 @@ impl Outgoing {
         }
         m
     }
+}
+
+/// A two-column text (the help's command list, see [`crate::columns`]) as
+/// an embed: its first line the title, other lines the description, a
+/// field per row. `None` if it does not fit Discord's embed limits (25
+/// fields, 256 characters a name, 1024 a value, 6000 in all).
+fn columns_embed(text: &str) -> Option<CreateEmbed> {
+    use crate::columns::{columns, Line};
+    let lines = columns(text)?;
+    let (mut title, mut description, mut fields) = (None, Vec::new(), Vec::new());
+    for line in lines {
+        match line {
+            Line::Plain(t) if title.is_none() => title = Some(t),
+            Line::Plain(t) => description.push(t),
+            Line::Row(name, value) => fields.push((format!("`{name}`"), value)),
+        }
+    }
+    let total: usize = title.map_or(0, str::len)
+        + description.iter().map(|d| d.len()).sum::<usize>()
+        + fields.iter().map(|(n, v)| n.len() + v.len()).sum::<usize>();
+    let fits = fields.len() <= 25
+        && title.is_none_or(|t| t.len() <= 256)
+        && fields
+            .iter()
+            .all(|(n, v)| n.len() <= 256 && v.len() <= 1024)
+        && total <= 6000;
+    if !fits {
+        return None;
+    }
+    let mut embed = CreateEmbed::new().fields(fields.into_iter().map(|(n, v)| (n, v, false)));
+    if let Some(t) = title {
+        embed = embed.title(t);
+    }
+    if !description.is_empty() {
+        embed = embed.description(description.join("\n"));
+    }
+    Some(embed)
 }
 
 fn board_embed(card: &BoardCard) -> CreateEmbed {

@@ -951,3 +951,31 @@ async fn an_answer_to_a_deleted_message_still_posts() {
     );
     bot.abort();
 }
+
+/// Issue 19, point 9: `/help` answers with an embed, a field per command,
+/// not with a text file to open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_is_an_embed_with_a_field_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let id = fake.slash(ALICE, "help", json!([]), json!({}));
+    let help = fake.callback(id).await;
+    assert!(help.files.is_empty(), "no attachment: {:?}", help.files);
+    let embed = &help.message()["embeds"][0];
+    assert!(
+        embed["title"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("Commands"),
+        "{embed}"
+    );
+    let fields = embed["fields"].as_array().expect("fields");
+    assert_eq!(fields.len(), voidmate::game::command::words::WORDS.len());
+    assert_eq!(fields[1]["name"], "`accept [@user]`");
+    assert_eq!(
+        fields[1]["value"],
+        "accept a challenge waiting for you here"
+    );
+    bot.abort();
+}

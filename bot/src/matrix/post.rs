@@ -11,6 +11,7 @@
 //! body: a board's caption never pings a second time.
 
 use super::PLATFORM;
+use crate::columns::{columns, Line};
 use crate::game::{store, Action, Core, Direct, Refusal, Reply, Segment};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
@@ -231,41 +232,32 @@ pub(super) fn html_body(reply: &Reply) -> Option<String> {
     plain.contains('`').then(|| markdown_code(&plain))
 }
 
-/// A text whose lines are mostly `  name   description` (the help's command
-/// list) as HTML with those lines in a table, so that the columns survive a
-/// proportional font; `None` for any other text.
+/// A command list (see [`crate::columns`]) as HTML with its rows in a
+/// table, so that the columns survive a proportional font; `None` for any
+/// other text.
 fn html_columns(text: &str) -> Option<String> {
-    let row = |line: &str| -> Option<(String, String)> {
-        let rest = line.strip_prefix("  ")?;
-        let (left, right) = rest.split_once("  ")?;
-        let right = right.trim_start();
-        (!left.trim().is_empty() && !right.is_empty())
-            .then(|| (left.trim().to_string(), right.to_string()))
-    };
-    if text.lines().filter(|l| row(l).is_some()).count() < 3 {
-        return None;
-    }
+    let lines = columns(text)?;
     let mut html = String::new();
     let mut in_table = false;
-    for line in text.lines() {
-        match row(line) {
-            Some((left, right)) => {
+    for line in lines {
+        match line {
+            Line::Row(left, right) => {
                 if !in_table {
                     html.push_str("<table>");
                     in_table = true;
                 }
                 html.push_str(&format!(
                     "<tr><td><code>{}</code></td><td>{}</td></tr>",
-                    escape_html(&left),
-                    markdown_code(&right)
+                    escape_html(left),
+                    markdown_code(right)
                 ));
             }
-            None => {
+            Line::Plain(text) => {
                 if in_table {
                     html.push_str("</table>");
                     in_table = false;
                 }
-                html.push_str(&format!("<p>{}</p>", markdown_code(line)));
+                html.push_str(&format!("<p>{}</p>", markdown_code(text)));
             }
         }
     }
