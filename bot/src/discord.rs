@@ -1276,10 +1276,10 @@ async fn on_message(
     // of refusing it (`fail_if_not_exists`, `resources/message`).
     let mut reference = serenity::MessageReference::from(msg);
     reference.fail_if_not_exists = Some(false);
-    let sent = msg
-        .channel_id
-        .send_message(&ctx.http, out.message().reference_message(reference))
-        .await;
+    let sent = send_patiently(&ctx.http, msg.channel_id, || {
+        out.clone().message().reference_message(reference.clone())
+    })
+    .await;
     match sent {
         Ok(_) => data.confirm(&entries).await,
         Err(e) => {
@@ -1302,10 +1302,7 @@ async fn post_notices(http: Arc<serenity::Http>, data: Data) {
                 continue;
             };
             let out = data.outgoing(notice.reply).await;
-            match ChannelId::new(channel)
-                .send_message(&http, out.message())
-                .await
-            {
+            match send_patiently(&http, ChannelId::new(channel), || out.clone().message()).await {
                 Ok(_) => data.core.delivered(notice.id).await,
                 Err(e) => {
                     tracing::warn!(%channel, "cannot post to a Discord channel: {e}");
@@ -1313,6 +1310,39 @@ async fn post_notices(http: Arc<serenity::Http>, data: Data) {
                 }
             }
         }
+    }
+}
+
+/// Sends a channel message, waiting out a 429 Too Many Requests. With
+/// serenity's rate limiter off (whenever `api_url` is set) a 429 comes back
+/// as an error, and serenity keeps neither its `Retry-After` nor the body's
+/// `retry_after`; Discord's per-route buckets refill within seconds
+/// (`topics/rate-limits`), so the wait starts at a second and doubles, three
+/// times at most, before the outbox's own backoff takes over. An answer
+/// that only reads (a board) has no outbox entry: this is what keeps it.
+async fn send_patiently(
+    http: &serenity::Http,
+    channel: ChannelId,
+    message: impl Fn() -> CreateMessage,
+) -> Result<serenity::Message, serenity::Error> {
+    let mut wait = Duration::from_secs(1);
+    for _ in 0..3 {
+        match channel.send_message(http, message()).await {
+            Err(e) if status(&e) == Some(429) => {
+                tracing::debug!(%channel, ?wait, "rate-limited by Discord; waiting");
+                tokio::time::sleep(wait).await;
+                wait *= 2;
+            }
+            other => return other,
+        }
+    }
+    channel.send_message(http, message()).await
+}
+
+fn status(e: &serenity::Error) -> Option<u16> {
+    match e {
+        serenity::Error::Http(http) => http.status_code().map(|s| s.as_u16()),
+        _ => None,
     }
 }
 

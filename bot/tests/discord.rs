@@ -979,3 +979,36 @@ async fn help_is_an_embed_with_a_field_per_command() {
     );
     bot.abort();
 }
+
+/// Issue 19, point 2: a 429 with serenity's limiter off (`api_url` set)
+/// delays the answer and loses nothing, a board that has no outbox entry
+/// included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_answer_is_posted_after_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([option("user", 6, json!("22"))]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    fake.rate_limit(2);
+    let mention = json!([user(APP, BOT_NAME)]);
+    let said = fake.say(ALICE, &format!("<@{APP}> board"), mention, None);
+    let posted = fake
+        .wait_for("the board, after the 429s", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages")
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+                && r.status == 200
+        })
+        .await;
+    assert!(posted.png().is_some(), "the board came with it");
+    let refused = fake.requests().iter().filter(|r| r.status == 429).count();
+    assert_eq!(refused, 2);
+    bot.abort();
+}

@@ -139,6 +139,8 @@ struct State {
     /// Channels where the bot may not post: Discord answers 403 with code
     /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
     forbidden: Mutex<Vec<String>>,
+    /// Channel messages still to refuse with 429 Too Many Requests.
+    rate_limited: AtomicU64,
     /// Messages deleted: a reply to one fails unless it says
     /// `fail_if_not_exists: false` (`resources/message`, message reference).
     deleted: Mutex<Vec<String>>,
@@ -200,6 +202,7 @@ impl FakeDiscord {
             nonces: Mutex::new(std::collections::HashMap::new()),
             acknowledged: Mutex::new(std::collections::HashSet::new()),
             deleted: Mutex::new(Vec::new()),
+            rate_limited: AtomicU64::new(0),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -288,6 +291,12 @@ impl FakeDiscord {
         let id = self.say(who, content, mentions, None);
         self.state.deleted.lock().unwrap().push(id.to_string());
         id
+    }
+
+    /// The next `n` channel messages are refused with 429, as Discord does
+    /// when a route's rate limit is used up (`topics/rate-limits`).
+    pub fn rate_limit(&self, n: u64) {
+        self.state.rate_limited.store(n, Ordering::SeqCst);
     }
 
     /// Delivers event `id` once more, unchanged: what a second process on
@@ -396,16 +405,22 @@ async fn serve_http(listener: TcpListener, state: Arc<State>) {
 }
 
 fn reply(status: u16, body: Value) -> Result<Response<Full<Bytes>>, Infallible> {
+    let retry_after = body["retry_after"].as_f64();
     let body = if status == 204 {
         Bytes::new()
     } else {
         Bytes::from(body.to_string())
     };
-    Ok(Response::builder()
+    let mut response = Response::builder()
         .status(status)
-        .header("content-type", "application/json")
-        .body(Full::new(body))
-        .unwrap())
+        .header("content-type", "application/json");
+    if let (429, Some(after)) = (status, retry_after) {
+        // `topics/rate-limits`: the wait in seconds, in a header and the body.
+        response = response
+            .header("retry-after", after.ceil().to_string())
+            .header("x-ratelimit-scope", "user");
+    }
+    Ok(response.body(Full::new(body)).unwrap())
 }
 
 async fn handle(
@@ -499,6 +514,17 @@ fn respond(
                 })
                 .collect();
             (200, Value::Array(commands))
+        }
+        ("POST", ["channels", _, "messages"])
+            if state
+                .rate_limited
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok() =>
+        {
+            (
+                429,
+                json!({"message": "You are being rate limited.", "retry_after": 0.6, "global": false}),
+            )
         }
         ("POST", ["channels", _, "messages"])
             if json["message_reference"]["message_id"]
