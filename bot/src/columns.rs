@@ -44,4 +44,22 @@ mod tests {
         assert_eq!(rows, crate::game::command::words::WORDS.len());
         assert_eq!(columns("#1: alice played e4.\n  indented  once"), None);
     }
+
+    #[test]
+    fn odd_text_never_panics() {
+        let big = "  é🎉  ü\n".repeat(10_000);
+        for text in [
+            "",
+            "  ",
+            "    ",
+            "  é  ",
+            "  🎉  🎉\n  a  b\n  c  d",
+            big.as_str(),
+        ] {
+            if let Some(lines) = columns(text) {
+                assert!(lines.iter().any(|l| matches!(l, Line::Row(..))));
+            }
+        }
+        assert!(columns(&big).is_some());
+    }
 }

@@ -261,6 +261,49 @@ mod tests {
         }
     }
 
+    /// Odd text never panics: empty, multi-byte at every boundary the
+    /// readers cut at, broken markup, and oversized lines.
+    #[test]
+    fn odd_text_never_panics() {
+        let big = "é🎉<a href=\"https://matrix.to/#/@x:y\">".repeat(20_000);
+        let odd = [
+            "",
+            " ",
+            "é",
+            "!vmé",
+            "!vm",
+            "Vóidmate: board",
+            "vóidmate",
+            "🎉🎉",
+            "<",
+            "<a",
+            "<a href='",
+            "<mx-reply>",
+            "&amp;&#39;&",
+            "%",
+            "%e",
+            "%é9",
+            big.as_str(),
+        ];
+        let names = vec!["Vóidmate".to_string(), "é".to_string(), String::new()];
+        for text in odd {
+            let line = command_text(text, Some(text));
+            assert!(line.len() <= text.len() * 2 + 64);
+            let _ = command_text(text, None);
+            for mentions_bot in [false, true] {
+                let mut f = facts(text);
+                f.bot_names = &names;
+                f.mentions_bot = mentions_bot;
+                let a = address(&f);
+                assert!(a.command.len() <= text.len());
+            }
+        }
+        let mut f = facts("Vóidmate: board");
+        f.bot_names = &names;
+        f.mentions_bot = true;
+        assert_eq!(address(&f).command, "board");
+    }
+
     #[test]
     fn the_prefix_a_mention_or_a_reply_addresses_the_bot() {
         let a = address(&facts("!vm e4"));
