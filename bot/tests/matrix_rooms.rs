@@ -8,13 +8,12 @@
 mod synapse;
 
 use matrix_sdk::ruma::api::client::push::get_notifications;
-use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation,
 };
 use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent};
-use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, UserId};
-use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId};
+use matrix_sdk::{Client, Room, RoomState};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use synapse::*;
@@ -88,28 +87,24 @@ async fn until_quiet(
     }
 }
 
-/// A room made by alice with the bot, bob and carol, everyone joined.
-async fn room_of_four(alice: &Client, bob: &Client, carol: &Client) -> Room {
-    let mut req = CreateRoom::new();
-    req.invite = vec![
-        bot_id(),
-        UserId::parse("@bob:localhost").unwrap(),
-        UserId::parse("@carol:localhost").unwrap(),
-    ];
-    let room = alice.create_room(req).await.unwrap();
-    bob.join_room_by_id(room.room_id()).await.unwrap();
-    carol.join_room_by_id(room.room_id()).await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let members = room.members(RoomMemberships::JOIN).await.unwrap();
-        if members.iter().any(|m| m.user_id() == bot_id()) {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the bot did not join");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    room
+/// alice challenges bob to `game` (alice White) and bob accepts.
+async fn game_begins(
+    seen: &mut mpsc::UnboundedReceiver<Seen>,
+    room: &Room,
+    bob_room: &Room,
+    game: &str,
+) {
+    let rid = room.room_id().to_owned();
+    say(room, &format!("!vm challenge @bob {game} white")).await;
+    expect(seen, &rid, "the challenge", |e| {
+        text_of(e).contains("challenges you")
+    })
+    .await;
+    say(bob_room, "!vm accept").await;
+    expect(seen, &rid, "the game start", |e| {
+        text_of(e).starts_with("Game #1 begins")
+    })
+    .await;
 }
 
 /// The bot's events that notified `who`, with whether each was a highlight
@@ -167,7 +162,7 @@ async fn a_shared_room_as_element_users_use_it() {
         .unwrap();
     // A look-alike: carol shows herself as "Bob".
     carol.account().set_display_name(Some("Bob")).await.unwrap();
-    let room = room_of_four(&alice, &bob, &carol).await;
+    let room = room_of(&alice, &[&bob, &carol], false).await;
     let rid = room.room_id().to_owned();
     let (bob_room, carol_room) = (bob.get_room(&rid).unwrap(), carol.get_room(&rid).unwrap());
 
@@ -425,16 +420,7 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
     let room = room_with_bot(&alice, &bob, false).await;
     let rid = room.room_id().to_owned();
     let bob_room = bob.get_room(&rid).unwrap();
-    say(&room, "!vm challenge @bob standard white").await;
-    expect(&mut seen, &rid, "the challenge", |e| {
-        text_of(e).contains("challenges you")
-    })
-    .await;
-    say(&bob_room, "!vm accept").await;
-    expect(&mut seen, &rid, "the game start", |e| {
-        text_of(e).starts_with("Game #1 begins")
-    })
-    .await;
+    game_begins(&mut seen, &room, &bob_room, "standard").await;
     until_quiet(&mut seen, &rid, Duration::from_secs(2)).await;
 
     bot.abort();
@@ -509,16 +495,7 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
     let room = room_with_bot(&alice, &bob, false).await;
     let rid = room.room_id().to_owned();
     let bob_room = bob.get_room(&rid).unwrap();
-    say(&room, "!vm challenge @bob standard 1d white").await;
-    expect(&mut seen, &rid, "the challenge", |e| {
-        text_of(e).contains("challenges you")
-    })
-    .await;
-    say(&bob_room, "!vm accept").await;
-    expect(&mut seen, &rid, "the game start", |e| {
-        text_of(e).starts_with("Game #1 begins")
-    })
-    .await;
+    game_begins(&mut seen, &room, &bob_room, "standard 1d").await;
 
     // Down before alice's deadline; her move is sent in time, and read
     // only after the deadline has passed.
@@ -574,15 +551,12 @@ async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
     let (bob, _) = player(&server, "bob", "bobpass").await;
     let room = room_with_bot(&alice, &bob, false).await;
     let rid = room.room_id().to_owned();
-    say(&room, "!vm challenge @bob standard 1d white").await;
-    expect(&mut seen, &rid, "the challenge", |e| {
-        text_of(e).contains("challenges you")
-    })
-    .await;
-    say(&bob.get_room(&rid).unwrap(), "!vm accept").await;
-    expect(&mut seen, &rid, "the game start", |e| {
-        text_of(e).starts_with("Game #1 begins")
-    })
+    game_begins(
+        &mut seen,
+        &room,
+        &bob.get_room(&rid).unwrap(),
+        "standard 1d",
+    )
     .await;
     room.kick_user(&bot_id(), Some("quiet please"))
         .await

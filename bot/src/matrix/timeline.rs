@@ -69,6 +69,14 @@ pub(super) async fn handle_sync(
             }
         }
         events.extend(update.timeline.events.iter().cloned());
+        tracing::debug!(
+            room = %room_id,
+            since,
+            limited = update.timeline.limited,
+            events = events.len(),
+            catching_up,
+            "handling a sync's events"
+        );
         handle_room(client, shared, &room, &events, catching_up).await;
     }
 }
@@ -308,6 +316,12 @@ async fn message(
         Some(original) => shared.core.handle_edit(&incoming, original.as_str()).await,
         None => shared.core.handle(&incoming).await,
     };
+    tracing::debug!(
+        event = %said.event.event_id,
+        addressed = incoming.addressed,
+        answered = reply.is_some(),
+        "a message"
+    );
     if let Some(reply) = reply {
         let to = edit_of.unwrap_or(&said.event.event_id);
         deliver(&shared.core, client, room, Some(to), reply).await;

@@ -207,13 +207,26 @@ pub async fn start_bot(
 
 /// A room made by alice with bob and the bot invited, everyone joined.
 pub async fn room_with_bot(alice: &Client, bob: &Client, encrypted: bool) -> Room {
+    room_of(alice, &[bob], encrypted).await
+}
+
+/// A room made by `creator` with the bot and `others` invited, everyone
+/// joined.
+pub async fn room_of(creator: &Client, others: &[&Client], encrypted: bool) -> Room {
     let mut req = CreateRoom::new();
-    req.invite = vec![bot_id(), UserId::parse("@bob:localhost").unwrap()];
-    let room = alice.create_room(req).await.unwrap();
+    req.invite = vec![bot_id()];
+    req.invite.extend(
+        others
+            .iter()
+            .filter_map(|c| c.user_id().map(|u| u.to_owned())),
+    );
+    let room = creator.create_room(req).await.unwrap();
     if encrypted {
         room.enable_encryption().await.unwrap();
     }
-    bob.join_room_by_id(room.room_id()).await.unwrap();
+    for other in others {
+        other.join_room_by_id(room.room_id()).await.unwrap();
+    }
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let members = room.members(RoomMemberships::JOIN).await.unwrap();
@@ -243,6 +256,7 @@ impl BotProcess {
         let child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
             .args(["run", "--config", config.to_str().unwrap()])
             .env("VOIDMATE_TEST_MATRIX_PASSWORD", "botpass")
+            .env("RUST_LOG", "info,voidmate=debug")
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
