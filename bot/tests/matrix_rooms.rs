@@ -107,6 +107,57 @@ async fn game_begins(
     .await;
 }
 
+/// Synapse, the bot, alice and bob in a room with it, and a game of `game`
+/// begun (alice White): what the tests below start from.
+struct Scene {
+    server: Server,
+    _work: tempfile::TempDir,
+    db: std::path::PathBuf,
+    store: std::path::PathBuf,
+    bot: tokio::task::JoinHandle<()>,
+    seen: mpsc::UnboundedReceiver<Seen>,
+    room: Room,
+    rid: OwnedRoomId,
+    bob_room: Room,
+}
+
+impl Scene {
+    async fn start(per_second: u32, burst: u32, game: &str) -> Scene {
+        let server = Server::with_limits(per_second, burst);
+        let work = tempfile::tempdir().unwrap();
+        let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+        let (bot, _) = start_bot(&server, &db, &store).await;
+        let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+        let (bob, _) = player(&server, "bob", "bobpass").await;
+        let room = room_with_bot(&alice, &bob, false).await;
+        let rid = room.room_id().to_owned();
+        let bob_room = bob.get_room(&rid).unwrap();
+        game_begins(&mut seen, &room, &bob_room, game).await;
+        Scene {
+            server,
+            _work: work,
+            db,
+            store,
+            bot,
+            seen,
+            room,
+            rid,
+            bob_room,
+        }
+    }
+
+    /// Stops the bot (as a crash would, nothing cleaned up).
+    async fn stop_bot(&mut self) {
+        self.bot.abort();
+        let _ = (&mut self.bot).await;
+    }
+
+    /// Starts the bot again on the same database and Matrix store.
+    async fn restart_bot(&mut self) {
+        self.bot = start_bot(&self.server, &self.db, &self.store).await.0;
+    }
+}
+
 /// The bot's events that notified `who`, with whether each was a highlight
 /// (a mention), as the server's push rules decided.
 async fn notifications(who: &Client) -> Vec<(OwnedEventId, bool, String)> {
@@ -411,20 +462,11 @@ async fn a_shared_room_as_element_users_use_it() {
 /// handles it in order, each once; the redacted command never runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
-    let server = Server::with_limits(100, 200);
-    let work = tempfile::tempdir().unwrap();
-    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
-    let (bot, _) = start_bot(&server, &db, &store).await;
-    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
-    let (bob, _) = player(&server, "bob", "bobpass").await;
-    let room = room_with_bot(&alice, &bob, false).await;
-    let rid = room.room_id().to_owned();
-    let bob_room = bob.get_room(&rid).unwrap();
-    game_begins(&mut seen, &room, &bob_room, "standard").await;
-    until_quiet(&mut seen, &rid, Duration::from_secs(2)).await;
+    let mut s = Scene::start(100, 200, "standard").await;
+    let (room, rid, bob_room) = (s.room.clone(), s.rid.clone(), s.bob_room.clone());
+    until_quiet(&mut s.seen, &rid, Duration::from_secs(2)).await;
 
-    bot.abort();
-    let _ = bot.await;
+    s.stop_bot().await;
     // Chatter before and after the move: Synapse may answer the first sync
     // after a restart from the response it kept for the aborted one, so
     // the move must lie deep in what the next sync leaves out.
@@ -439,8 +481,8 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
     let resign = say(&bob_room, "!vm resign").await;
     bob_room.redact(&resign, None, None).await.unwrap();
 
-    let (_bot, _) = start_bot(&server, &db, &store).await;
-    let first = expect(&mut seen, &rid, "e4 from the gap", |e| {
+    s.restart_bot().await;
+    let first = expect(&mut s.seen, &rid, "e4 from the gap", |e| {
         text_of(e).contains("played")
     })
     .await;
@@ -450,7 +492,7 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
         text_of(&first)
     );
     assert_eq!(replies_to(&first), Some(e4));
-    let second = expect(&mut seen, &rid, "e5 after it", |e| {
+    let second = expect(&mut s.seen, &rid, "e5 after it", |e| {
         text_of(e).contains("played")
     })
     .await;
@@ -461,7 +503,7 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
     );
     assert_eq!(replies_to(&second), Some(e5));
     say(&room, "!vm board").await;
-    let board = expect(&mut seen, &rid, "the board", |e| {
+    let board = expect(&mut s.seen, &rid, "the board", |e| {
         text_of(e).contains("to move")
     })
     .await;
@@ -470,7 +512,7 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
         "the redacted resignation ran: {}",
         text_of(&board)
     );
-    let rest = until_quiet(&mut seen, &rid, Duration::from_secs(3)).await;
+    let rest = until_quiet(&mut s.seen, &rid, Duration::from_secs(3)).await;
     for ev in &rest {
         assert!(
             !text_of(ev).contains("played e"),
@@ -486,25 +528,16 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
 /// them. A day is 8 seconds here.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
-    let server = Server::with_limits(50, 100);
-    let work = tempfile::tempdir().unwrap();
-    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
-    let (bot, _) = start_bot(&server, &db, &store).await;
-    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
-    let (bob, _) = player(&server, "bob", "bobpass").await;
-    let room = room_with_bot(&alice, &bob, false).await;
-    let rid = room.room_id().to_owned();
-    let bob_room = bob.get_room(&rid).unwrap();
-    game_begins(&mut seen, &room, &bob_room, "standard 1d").await;
+    let mut s = Scene::start(50, 100, "standard 1d").await;
+    let (room, rid, bob_room) = (s.room.clone(), s.rid.clone(), s.bob_room.clone());
 
     // Down before alice's deadline; her move is sent in time, and read
     // only after the deadline has passed.
-    bot.abort();
-    let _ = bot.await;
+    s.stop_bot().await;
     let e4 = say(&room, "!vm e4").await;
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let (bot, _) = start_bot(&server, &db, &store).await;
-    let played = expect(&mut seen, &rid, "e4, in time", |e| {
+    s.restart_bot().await;
+    let played = expect(&mut s.seen, &rid, "e4, in time", |e| {
         text_of(e).contains("played e4") || text_of(e).contains("did not move")
     })
     .await;
@@ -516,13 +549,12 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
     assert_eq!(replies_to(&played), Some(e4));
 
     // Down again; bob's move is sent after his deadline: he lost on time.
-    until_quiet(&mut seen, &rid, Duration::from_secs(1)).await;
-    bot.abort();
-    let _ = bot.await;
+    until_quiet(&mut s.seen, &rid, Duration::from_secs(1)).await;
+    s.stop_bot().await;
     tokio::time::sleep(Duration::from_secs(10)).await;
     say(&bob_room, "!vm e5").await;
-    let (_bot, _) = start_bot(&server, &db, &store).await;
-    let lost = expect(&mut seen, &rid, "bob's loss on time", |e| {
+    s.restart_bot().await;
+    let lost = expect(&mut s.seen, &rid, "bob's loss on time", |e| {
         text_of(e).contains("played e5") || text_of(e).contains("did not move")
     })
     .await;
@@ -531,7 +563,7 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
         "{}",
         text_of(&lost)
     );
-    let rest = until_quiet(&mut seen, &rid, Duration::from_secs(3)).await;
+    let rest = until_quiet(&mut s.seen, &rid, Duration::from_secs(3)).await;
     assert!(
         rest.iter().all(|e| !text_of(e).contains("did not move")),
         "announced twice: {:?}",
@@ -543,28 +575,15 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
 /// what it owes the room is parked, and goes out when it is invited back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
-    let server = Server::with_limits(50, 100);
-    let work = tempfile::tempdir().unwrap();
-    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
-    let (_bot, _) = start_bot(&server, &db, &store).await;
-    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
-    let (bob, _) = player(&server, "bob", "bobpass").await;
-    let room = room_with_bot(&alice, &bob, false).await;
-    let rid = room.room_id().to_owned();
-    game_begins(
-        &mut seen,
-        &room,
-        &bob.get_room(&rid).unwrap(),
-        "standard 1d",
-    )
-    .await;
+    let mut s = Scene::start(50, 100, "standard 1d").await;
+    let (room, rid) = (s.room.clone(), s.rid.clone());
     room.kick_user(&bot_id(), Some("quiet please"))
         .await
         .unwrap();
 
     // alice's day (8 s) runs out while the bot is out: the loss on time is
     // owed to the room, and parked, not retried for ever.
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", db.display()))
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite:{}", s.db.display()))
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -582,9 +601,12 @@ async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     room.invite_user_by_id(&bot_id()).await.unwrap();
-    let lost = expect(&mut seen, &rid, "the loss on time, after the invite", |e| {
-        text_of(e).contains("did not move in time")
-    })
+    let lost = expect(
+        &mut s.seen,
+        &rid,
+        "the loss on time, after the invite",
+        |e| text_of(e).contains("did not move in time"),
+    )
     .await;
     assert!(text_of(&lost).contains("alice did not move in time"));
 }
