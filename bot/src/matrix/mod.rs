@@ -218,6 +218,7 @@ impl MatrixBot {
                 reactions: true,
                 buttons: false,
                 reads_chat: true,
+                threads: false,
             },
         );
         let shared = Arc::new(Shared { core, cfg });
@@ -243,6 +244,21 @@ impl MatrixBot {
             token = Some(first.next_batch);
         }
 
+        // matrix-sdk stores each sync's token the moment the response
+        // arrives, before the bot has handled its events, and drops a later
+        // response that ends at the token it has stored ("the same sync
+        // response twice"). A process killed in between leaves the SDK's
+        // token past events the bot never handled, and the next sync from
+        // the bot's own token would come back empty: those events are
+        // fetched from the rooms' history instead, and handled first.
+        if let (Some(ours), Some(sdk)) = (token.clone(), sdk_sync_token(&self.client).await) {
+            if ours != sdk {
+                timeline::handle_unseen(&self.client, &self.shared, &sdk, &ours).await;
+                store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &sdk).await?;
+                token = Some(sdk);
+            }
+        }
+
         let mut backoff = Duration::from_secs(1);
         // Until the bot has caught up with what happened while it was down,
         // syncs return at once and the periodic check waits: a deadline that
@@ -250,24 +266,10 @@ impl MatrixBot {
         // is read (see `timeline::handle_sync`).
         let mut ticker: Option<AbortOnDrop> = None;
         let mut catch_up_syncs = 0;
-        // Synapse keeps each /sync response for two minutes
-        // (`sync_response_cache_duration`), keyed by the request with its
-        // timeout, and a request equal to one still in flight joins it. A
-        // restarted bot must not be handed what the process before it asked
-        // for, so each process's timeouts differ by a few milliseconds.
-        let jitter = Duration::from_millis(
-            (u64::from(std::process::id())
-                + std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| u64::from(d.subsec_millis()))
-                    .unwrap_or(0))
-                % 997
-                + 1,
-        );
         loop {
             let wait = match ticker {
-                Some(_) => Duration::from_secs(30) + jitter,
-                None => jitter,
+                Some(_) => Duration::from_secs(30),
+                None => Duration::ZERO,
             };
             let mut settings = SyncSettings::default().timeout(wait).filter(filter.clone());
             if let Some(t) = &token {
@@ -309,6 +311,23 @@ impl MatrixBot {
             if ticker.as_ref().is_some_and(|t| t.0.is_finished()) {
                 bail!("the deadline task stopped");
             }
+        }
+    }
+}
+
+/// The sync token matrix-sdk has stored: where its last response ended.
+async fn sdk_sync_token(client: &Client) -> Option<String> {
+    use matrix_sdk::store::{StateStoreDataKey, StateStoreDataValue};
+    match client
+        .state_store()
+        .get_kv_data(StateStoreDataKey::SyncToken)
+        .await
+    {
+        Ok(Some(StateStoreDataValue::SyncToken(t))) => Some(t),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!("cannot read matrix-sdk's sync token: {e}");
+            None
         }
     }
 }

@@ -81,6 +81,21 @@ pub(super) async fn handle_sync(
     }
 }
 
+/// Handles, in every joined room, the events between sync tokens `to` and
+/// `from` (`to` older) that a sync has delivered to matrix-sdk but not to
+/// the bot: a process killed between the two (see `MatrixBot::run`).
+/// Events handled before are recognised by the core and not run twice.
+pub(super) async fn handle_unseen(client: &Client, shared: &Shared, from: &str, to: &str) {
+    for room in client.joined_rooms() {
+        let events = gap(&room, from, to).await;
+        if events.is_empty() {
+            continue;
+        }
+        tracing::info!(room = %room.room_id(), events = events.len(), "handling events a killed process had received");
+        handle_room(client, shared, &room, &events, true).await;
+    }
+}
+
 /// The events between `since` and `prev_batch`, oldest first.
 async fn gap(room: &Room, prev_batch: &str, since: &str) -> Vec<TimelineEvent> {
     let mut out = Vec::new();

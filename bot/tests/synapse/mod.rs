@@ -4,11 +4,13 @@
 #![allow(dead_code)]
 
 use matrix_sdk::config::SyncSettings;
+use matrix_sdk::ruma::api::client::filter::FilterDefinition;
 use matrix_sdk::ruma::api::client::room::create_room::v3::Request as CreateRoom;
+use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use matrix_sdk::ruma::events::room::message::{
     MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
 };
-use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
+use matrix_sdk::ruma::{uint, OwnedEventId, OwnedRoomId, OwnedUserId, UserId};
 use matrix_sdk::{Client, Room, RoomMemberships};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -115,12 +117,32 @@ pub async fn player(
             let _ = tx.send((room.room_id().to_owned(), ev));
         }
     });
-    client.sync_once(SyncSettings::default()).await.unwrap();
+    // Like the bot, the players must see every event: without a filter
+    // Synapse sends at most 10 timeline events per room and drops the rest.
+    let mut def = FilterDefinition::with_lazy_loading();
+    def.room.timeline.limit = Some(uint!(200));
+    let filter = Filter::FilterDefinition(def);
+    client
+        .sync_once(SyncSettings::default().filter(filter.clone()))
+        .await
+        .unwrap();
     let c = client.clone();
     tokio::spawn(async move {
-        let _ = c
-            .sync(SyncSettings::default().timeout(Duration::from_millis(500)))
-            .await;
+        // `Client::sync` stops at its first failed request, and a player
+        // who stopped listening would look like a bot that never answered:
+        // the player listens again from where it was, and says so.
+        loop {
+            let settings = SyncSettings::default()
+                .filter(filter.clone())
+                .timeout(Duration::from_millis(500));
+            match c.sync(settings).await {
+                Ok(()) => return,
+                Err(e) => {
+                    eprintln!("a test player's sync failed, listening again: {e}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
     });
     (client, rx)
 }
@@ -183,6 +205,23 @@ pub async fn start_bot(
     db: &Path,
     store: &Path,
 ) -> (tokio::task::JoinHandle<()>, Client) {
+    let bot = bot(server, db, store).await;
+    let client = bot.client().clone();
+    let task = tokio::spawn(async move {
+        bot.run().await.unwrap();
+    });
+    (task, client)
+}
+
+/// The bot's Matrix client, logged in (or restored from `store`) as the bot
+/// does at its start, with no sync loop running: to play the part of a
+/// process that dies at a chosen moment.
+pub async fn connect_bot(server: &Server, db: &Path, store: &Path) -> (Client, MatrixBot) {
+    let bot = bot(server, db, store).await;
+    (bot.client().clone(), bot)
+}
+
+async fn bot(server: &Server, db: &Path, store: &Path) -> MatrixBot {
     let mut cfg = Config::default();
     cfg.database.path = db.to_path_buf();
     cfg.clock.day_seconds = 8;
@@ -197,12 +236,7 @@ pub async fn start_bot(
         allow_invites_from: vec!["@alice:localhost".into()],
         tick: Duration::from_secs(1),
     };
-    let bot = MatrixBot::connect(core, mcfg).await.unwrap();
-    let client = bot.client().clone();
-    let task = tokio::spawn(async move {
-        bot.run().await.unwrap();
-    });
-    (task, client)
+    MatrixBot::connect(core, mcfg).await.unwrap()
 }
 
 /// A room made by alice with bob and the bot invited, everyone joined.
@@ -253,7 +287,11 @@ impl BotProcess {
             .append(true)
             .open(log)
             .unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        // `VOIDMATE_TEST_BIN` runs another build of the bot (a copy kept
+        // apart while the tree is rebuilt, when hunting a rare failure).
+        let bin = std::env::var("VOIDMATE_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_voidmate").to_string());
+        let child = Command::new(bin)
             .args(["run", "--config", config.to_str().unwrap()])
             .env("VOIDMATE_TEST_MATRIX_PASSWORD", "botpass")
             .env("RUST_LOG", "info,voidmate=debug")
