@@ -28,9 +28,10 @@ use serenity::{
     ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateEmbed, CreateEmbedFooter,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, EditInteractionResponse, EditMessage, GatewayIntents, GuildId, InteractionId,
-    User, UserId,
+    CreateMessage, CreateThread, EditInteractionResponse, EditMessage, EditThread, GatewayIntents,
+    GuildId, InteractionId, RoleId, User, UserId,
 };
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use voidmate_rules::GameKind;
@@ -165,6 +166,15 @@ pub struct Data {
     cfg: DiscordConfig,
     /// The bot's own id, from the ready event.
     me: Arc<OnceLock<UserId>>,
+    /// The bot as a player (challenging it plays the engine).
+    bot: Arc<OnceLock<Player>>,
+    /// The bot's managed role in each guild (the role Discord creates for a
+    /// bot, `tags.bot_id` naming it), from the guild's create event: the
+    /// member list offers it under the bot's name, so `@Voidmate` often
+    /// arrives as a mention of this role.
+    /// `None` for a guild known to have none (a bot invited without
+    /// permissions gets no role).
+    roles: Arc<Mutex<HashMap<GuildId, Option<RoleId>>>>,
 }
 
 /// The Discord namespace of player ids: `discord:80351110224678912`.
@@ -194,6 +204,38 @@ fn user_id(p: &Player) -> Option<UserId> {
 }
 
 impl Data {
+    /// Remembers `role` if it is the bot's managed role in `guild`.
+    fn see_role(&self, guild: GuildId, role: &serenity::Role) {
+        let Some(&me) = self.me.get() else { return };
+        if role.tags.bot_id == Some(me) {
+            let mut roles = self.roles.lock().expect("not poisoned");
+            roles.insert(guild, Some(role.id));
+        }
+    }
+
+    /// The bot's managed role in `guild`. Known from the guild's create
+    /// event; a message handled before that event (serenity handles events
+    /// concurrently) asks Discord once.
+    async fn role(&self, http: &serenity::Http, guild: Option<GuildId>) -> Option<RoleId> {
+        let guild = guild?;
+        if let Some(known) = self.roles.lock().expect("not poisoned").get(&guild) {
+            return *known;
+        }
+        let me = *self.me.get()?;
+        let found = match guild.roles(http).await {
+            Ok(roles) => roles
+                .values()
+                .find(|r| r.tags.bot_id == Some(me))
+                .map(|r| r.id),
+            Err(e) => {
+                tracing::warn!(%guild, "cannot read the guild's roles: {e}");
+                return None;
+            }
+        };
+        let mut roles = self.roles.lock().expect("not poisoned");
+        *roles.entry(guild).or_insert(found)
+    }
+
     /// The reply's outbox entries are posted: the core sends them no more.
     /// (An interaction answered directly cannot carry a nonce; confirming
     /// right after the answer keeps the window for a double post small.)
@@ -201,6 +243,67 @@ impl Data {
         for entry in entries {
             self.core.delivered(*entry).await;
         }
+    }
+
+    /// Where a reply goes: a game that begins in a thread of its own
+    /// ([`Reply::thread`]) gets the thread here, opened in `channel`; the
+    /// game moves there, its first words, board and pings are posted there,
+    /// and what is left to say in `channel` is a pointer to it. If the
+    /// thread cannot be opened (no permission, or `channel` is itself a
+    /// thread) the game is played in `channel`, and the reply says so.
+    async fn place(&self, http: &serenity::Http, channel: ChannelId, mut reply: Reply) -> Reply {
+        let Some(thread) = reply.thread.take() else {
+            return reply;
+        };
+        let opened = channel
+            .create_thread(
+                http,
+                CreateThread::new(thread.name.as_str())
+                    .kind(serenity::ChannelType::PublicThread)
+                    .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+            )
+            .await;
+        let here = |mut reply: Reply| {
+            reply
+                .text
+                .push_str(" (I could not open a thread for this game, so it is played here.)");
+            reply
+        };
+        let opened = match opened {
+            Ok(t) => t.id,
+            Err(e) => {
+                tracing::warn!(%channel, "cannot open a thread for a game: {e}");
+                return here(reply);
+            }
+        };
+        let (from, to) = (channel.to_string(), opened.to_string());
+        match self
+            .core
+            .move_game(thread.game, &from, &to, &reply.deliveries)
+            .await
+        {
+            Ok(true) => {}
+            Ok(false) => return here(reply),
+            Err(e) => {
+                tracing::error!(game = thread.game, "cannot move a game to its thread: {e}");
+                return here(reply);
+            }
+        }
+        let out = Outgoing::new(reply);
+        let entries = out.deliveries.clone();
+        match send_patiently(http, opened, || out.clone().message()).await {
+            Ok(_) => self.confirm(&entries).await,
+            Err(e) => {
+                // Owed in the thread now: the outbox posts it there.
+                for entry in entries {
+                    self.core.failed(entry, refusal(&e)).await;
+                }
+            }
+        }
+        Reply::new(format!(
+            "Game #{} is played in its own thread: <#{opened}>.",
+            thread.game
+        ))
     }
 
     /// A core reply as a Discord message.
@@ -493,6 +596,8 @@ struct Responder<'a> {
     http: &'a serenity::Http,
     id: InteractionId,
     token: &'a str,
+    /// Where the interaction happened.
+    channel: ChannelId,
 }
 
 /// Discord's answer when an interaction already has its response (error
@@ -521,38 +626,16 @@ impl Responder<'_> {
                 let Some(reply) = done? else {
                     return Ok(());
                 };
-                let out = data.outgoing(reply).await;
-                let entries = out.deliveries.clone();
-                let again = out.clone();
-                match CreateInteractionResponse::Message(out.response())
-                    .execute(self.http, (self.id, self.token))
-                    .await
-                {
-                    Ok(()) => {}
-                    // Another process took the response (it deferred): this
-                    // answer goes as a follow-up, a message of its own.
-                    Err(e) if already_acknowledged(&e) => {
-                        again
-                            .followup()
-                            .execute(self.http, (None, self.token))
-                            .await?;
-                    }
-                    Err(e) => return Err(e.into()),
+                if reply.thread.is_some() {
+                    // Opening a thread and posting in it may take longer
+                    // than Discord waits for the first response.
+                    (Some(reply), self.defer(private).await?)
+                } else {
+                    return self.respond_now(data, reply).await;
                 }
-                data.confirm(&entries).await;
-                return Ok(());
             }
             Err(_) => {
-                let deferred = CreateInteractionResponse::Defer(
-                    CreateInteractionResponseMessage::new().ephemeral(private),
-                )
-                .execute(self.http, (self.id, self.token))
-                .await;
-                let placeholder = match deferred {
-                    Ok(()) => true,
-                    Err(e) if already_acknowledged(&e) => false,
-                    Err(e) => return Err(e.into()),
-                };
+                let placeholder = self.defer(private).await?;
                 (work.await?, placeholder)
             }
         };
@@ -566,6 +649,7 @@ impl Responder<'_> {
             }
             return Ok(());
         };
+        let reply = data.place(self.http, self.channel, reply).await;
         let out = data.outgoing(reply).await;
         let entries = out.deliveries.clone();
         // Edited into the placeholder only when that loses nothing: the
@@ -587,6 +671,45 @@ impl Responder<'_> {
         }
         data.confirm(&entries).await;
         Ok(())
+    }
+
+    /// The answer as the interaction's one response, at once.
+    async fn respond_now(&self, data: &Data, reply: Reply) -> Result<(), Error> {
+        let out = data.outgoing(reply).await;
+        let entries = out.deliveries.clone();
+        let again = out.clone();
+        match CreateInteractionResponse::Message(out.response())
+            .execute(self.http, (self.id, self.token))
+            .await
+        {
+            Ok(()) => {}
+            // Another process took the response (it deferred): this
+            // answer goes as a follow-up, a message of its own.
+            Err(e) if already_acknowledged(&e) => {
+                again
+                    .followup()
+                    .execute(self.http, (None, self.token))
+                    .await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        data.confirm(&entries).await;
+        Ok(())
+    }
+
+    /// Defers the response ("thinking"); `true` if this placeholder is
+    /// ours, `false` if another process answered the interaction first.
+    async fn defer(&self, private: bool) -> Result<bool, Error> {
+        let deferred = CreateInteractionResponse::Defer(
+            CreateInteractionResponseMessage::new().ephemeral(private),
+        )
+        .execute(self.http, (self.id, self.token))
+        .await;
+        match deferred {
+            Ok(()) => Ok(true),
+            Err(e) if already_acknowledged(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 }
 
@@ -617,6 +740,7 @@ async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Error> 
         http: &ctx.serenity_context().http,
         id: interaction.id,
         token: &interaction.token,
+        channel: interaction.channel_id,
     }
     .answer(data, incoming)
     .await
@@ -848,6 +972,8 @@ async fn complete_topic(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespo
 }
 
 /// Challenge someone to a game in this channel.
+// A slash command's options are its arguments.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command)]
 async fn challenge(
     ctx: Ctx<'_>,
@@ -862,8 +988,11 @@ async fn challenge(
     #[description = "Super Chess 16x16: reprogrammed pieces (default: none)"] programs: Option<
         ModeChoice,
     >,
+    #[description = "Play the game in a thread of its own (default: this channel's setting)"]
+    thread: Option<bool>,
 ) -> Result<(), Error> {
     let cmd = Command::Challenge {
+        thread,
         opponent: Someone::Known(player(&user)),
         variant: variant.map(|v| v.code().to_string()),
         time: time.and_then(|t| TimeControl::parse(t.code())),
@@ -1069,40 +1198,54 @@ async fn settings(
     #[description = "Take a message that is only a move (like e4) as a move"] bare_moves: Option<
         bool,
     >,
+    #[description = "Play each new game here in a thread of its own"] threads: Option<bool>,
 ) -> Result<(), Error> {
+    let on = |on: bool| if on { "on" } else { "off" };
+    let mut changes: Vec<(&str, &str)> = Vec::new();
+    match theme {
+        Some(ThemeChoice::Classic) => changes.push(("theme", "classic")),
+        Some(ThemeChoice::HighContrast) => changes.push(("theme", "high-contrast")),
+        None => {}
+    }
+    if let Some(b) = bare_moves {
+        changes.push(("bare-moves", on(b)));
+    }
+    if let Some(t) = threads {
+        changes.push(("threads", on(t)));
+    }
     let setting = |key: &str, value: &str| Command::Settings {
         key: Some(key.into()),
         value: Some(value.into()),
     };
-    let on = |on: bool| if on { "on" } else { "off" };
-    let cmd = match (theme, bare_moves) {
-        (Some(ThemeChoice::Classic), _) => setting("theme", "classic"),
-        (Some(ThemeChoice::HighContrast), _) => setting("theme", "high-contrast"),
-        (None, Some(b)) => setting("bare-moves", on(b)),
-        (None, None) => Command::Settings {
+    // One setting per command in the core: all but the last are applied
+    // first, and the answer to the last shows them all.
+    let cmd = match changes.pop() {
+        Some((key, value)) => setting(key, value),
+        None => Command::Settings {
             key: None,
             value: None,
         },
     };
-    if let (Some(_), Some(b)) = (theme, bare_moves) {
-        // One setting per command in the core; apply the other first.
+    if !changes.is_empty() {
         let poise::Context::Application(app) = ctx else {
             return Ok(());
         };
-        let _ = ctx
-            .data()
-            .core
-            .handle(&Incoming {
-                event_id: format!("discord:{}:bare", app.interaction.id),
-                channel: ctx.channel_id().to_string(),
-                author: player(ctx.author()),
-                input: Input::Command(setting("bare-moves", on(b))),
-                mentions: Vec::new(),
-                addressed: true,
-                private: false,
-                sent_ms: None,
-            })
-            .await;
+        for (key, value) in changes {
+            let _ = ctx
+                .data()
+                .core
+                .handle(&Incoming {
+                    event_id: format!("discord:{}:{key}", app.interaction.id),
+                    channel: ctx.channel_id().to_string(),
+                    author: player(ctx.author()),
+                    input: Input::Command(setting(key, value)),
+                    mentions: Vec::new(),
+                    addressed: true,
+                    private: false,
+                    sent_ms: None,
+                })
+                .await;
+        }
     }
     run(ctx, cmd).await
 }
@@ -1144,6 +1287,23 @@ async fn on_event(
             interaction: serenity::Interaction::Component(press),
         } => on_button(ctx, press, data).await,
         serenity::FullEvent::Message { new_message } => on_message(ctx, new_message, data).await,
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            for role in guild.roles.values() {
+                data.see_role(guild.id, role);
+            }
+            // Known now: with no managed role, none is asked for later.
+            let mut roles = data.roles.lock().expect("not poisoned");
+            roles.entry(guild.id).or_insert(None);
+            Ok(())
+        }
+        serenity::FullEvent::GuildRoleCreate { new } => {
+            data.see_role(new.guild_id, new);
+            Ok(())
+        }
+        serenity::FullEvent::GuildRoleUpdate { new, .. } => {
+            data.see_role(new.guild_id, new);
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -1169,6 +1329,7 @@ async fn on_button(
         http: &ctx.http,
         id: press.id,
         token: &press.token,
+        channel: press.channel_id,
     };
     if &who.id != action.who() {
         let what = match action {
@@ -1220,9 +1381,21 @@ async fn on_message(
     if msg.author.bot || msg.author.id == me {
         return Ok(());
     }
-    let mentioned = msg.mentions.iter().any(|u| u.id == me)
-        && (msg.content.contains(&format!("<@{me}>"))
-            || msg.content.contains(&format!("<@!{me}>")));
+    // The bot is mentioned as a user, or as its managed role (what Discord's
+    // member list offers under the bot's name).
+    let role = match msg.mention_roles.is_empty() {
+        true => None,
+        false => data
+            .role(&ctx.http, msg.guild_id)
+            .await
+            .filter(|r| msg.mention_roles.contains(r)),
+    };
+    let bot_tags: Vec<String> = [format!("<@{me}>"), format!("<@!{me}>")]
+        .into_iter()
+        .chain(role.map(|r| format!("<@&{r}>")))
+        .collect();
+    let mentioned = (msg.mentions.iter().any(|u| u.id == me) || role.is_some())
+        && bot_tags.iter().any(|t| msg.content.contains(t.as_str()));
     let replied = msg
         .referenced_message
         .as_ref()
@@ -1239,7 +1412,7 @@ async fn on_message(
     // it names it (`@Voidmate Chess challenge @Voidmate Chess`, or just
     // `challenge @Voidmate Chess`).
     let content = msg.content.trim_start();
-    let text = [format!("<@{me}>"), format!("<@!{me}>")]
+    let text = bot_tags
         .iter()
         .find_map(|m| content.strip_prefix(m.as_str()))
         .unwrap_or(content);
@@ -1253,6 +1426,13 @@ async fn on_message(
                 who: player(u),
             });
         }
+    }
+    // The bot's role names the bot (`challenge @Voidmate` picked as the role).
+    if let (Some(r), Some(bot)) = (role, data.bot.get()) {
+        mentions.push(Mentioned {
+            written: format!("<@&{r}>"),
+            who: bot.clone(),
+        });
     }
     let incoming = Incoming {
         event_id: format!("discord:{}", msg.id),
@@ -1269,6 +1449,7 @@ async fn on_message(
     let Some(reply) = data.core.handle(&incoming).await else {
         return Ok(());
     };
+    let reply = data.place(&ctx.http, msg.channel_id, reply).await;
     let out = data.outgoing(reply).await;
     let entries = out.deliveries.clone();
     // The message answered may be gone by now (deleted by its author or a
@@ -1326,17 +1507,38 @@ async fn send_patiently(
     message: impl Fn() -> CreateMessage,
 ) -> Result<serenity::Message, serenity::Error> {
     let mut wait = Duration::from_secs(1);
-    for _ in 0..3 {
+    let mut unarchived = false;
+    for _ in 0..4 {
         match channel.send_message(http, message()).await {
             Err(e) if status(&e) == Some(429) => {
                 tracing::debug!(%channel, ?wait, "rate-limited by Discord; waiting");
                 tokio::time::sleep(wait).await;
                 wait *= 2;
             }
+            // A game's thread archives itself after a week without a word;
+            // a notice for it (a reminder, a loss on time) opens it again
+            // (`resources/channel`: unarchive with `archived: false`).
+            Err(e) if discord_code(&e) == Some(ARCHIVED_THREAD) && !unarchived => {
+                unarchived = true;
+                channel
+                    .edit_thread(http, EditThread::new().archived(false))
+                    .await?;
+            }
             other => return other,
         }
     }
     channel.send_message(http, message()).await
+}
+
+/// Discord's error code for a post to an archived thread.
+const ARCHIVED_THREAD: isize = 50083;
+
+/// The JSON error code of a refused request.
+fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
 }
 
 fn status(e: &serenity::Error) -> Option<u16> {
@@ -1386,12 +1588,15 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
             reactions: false,
             buttons: true,
             reads_chat: cfg.message_content,
+            threads: true,
         },
     );
     let data = Data {
         core,
         cfg: cfg.clone(),
         me: Arc::default(),
+        bot: Arc::default(),
+        roles: Arc::default(),
     };
     let ticker: Arc<Mutex<Option<AbortOnDrop>>> = Arc::new(Mutex::new(None));
     let framework = {
@@ -1414,6 +1619,7 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
                         PlayerId::new(PLATFORM, &ready.user.id.to_string()),
                         ready.user.name.clone(),
                     );
+                    let _ = data.bot.set(bot.clone());
                     data.core.add_bot(bot).await?;
                     let commands = &framework.options().commands;
                     match data.cfg.guild {
@@ -1589,6 +1795,7 @@ mod tests {
             audience: Audience::Everyone,
             deliveries: vec![],
             direct: None,
+            thread: None,
         };
         let out = Outgoing::new(reply);
         assert_eq!(
@@ -1611,6 +1818,7 @@ mod tests {
             audience: Audience::Everyone,
             deliveries: vec![],
             direct: None,
+            thread: None,
         };
         let out = Outgoing::new(reply);
         assert!(out.content.len() <= MAX_CONTENT);

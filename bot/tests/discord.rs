@@ -3,7 +3,9 @@
 
 mod fake_discord;
 
-use fake_discord::{message, user, FakeDiscord, APP, BOT_NAME, CHANNEL, GUILD};
+use fake_discord::{
+    message, user, FakeDiscord, APP, BOT_NAME, BOT_ROLE, CHANNEL, CLUB_ROLE, GUILD,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 use voidmate::config::Config;
@@ -15,8 +17,33 @@ const ALICE: (u64, &str) = (11, "alice");
 const BOB: (u64, &str) = (22, "bob");
 const CAROL: (u64, &str) = (33, "carol");
 
+/// Everything the bot logged at `warn` or above, from every test here.
+fn logged() -> String {
+    String::from_utf8_lossy(&LOG.lock().unwrap()).into_owned()
+}
+
+static LOG: std::sync::Mutex<Vec<u8>> = std::sync::Mutex::new(Vec::new());
+
+struct LogWriter;
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        LOG.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Starts the bot against `fake` with `extra` lines in its `[discord]` section.
 async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::JoinHandle<()> {
+    // The bot's warnings and errors are kept for the tests to read.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("warn")
+        .with_ansi(false)
+        .with_writer(|| LogWriter)
+        .try_init();
     // SAFETY: every test in this file sets the same value.
     unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token") };
     let path = dir.join("voidmate.toml");
@@ -611,6 +638,236 @@ async fn challenging_the_bot_plays_its_engine() {
         "{}",
         started.content()
     );
+    bot.abort();
+}
+
+/// Issue 19, point 4: Discord's member list offers the bot's managed role
+/// under the bot's name, so `@Voidmate Chess` often arrives as a mention of
+/// that role. It addresses the bot like a mention of the bot itself, and
+/// names it; a mention of any other role addresses nobody.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mention_of_the_bots_role_addresses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let bot_role = format!("<@&{BOT_ROLE}>");
+    // A club announcement first: not for the bot, and never answered.
+    let chatter = fake.say_to_roles(ALICE, &format!("<@&{CLUB_ROLE}> help"), &[CLUB_ROLE]);
+    let said = fake.say_to_roles(
+        BOB,
+        &format!("{bot_role} challenge {bot_role} standard"),
+        &[BOT_ROLE],
+    );
+    let started = fake
+        .wait_for("the game against the bot, by its role", |r| {
+            r.method == "POST"
+                && r.json["message_reference"]["message_id"] == said.to_string().as_str()
+        })
+        .await;
+    assert!(
+        started.content().contains("Game #1 begins")
+            && started
+                .content()
+                .contains("bob (White) vs Voidmate Chess (Black)"),
+        "{}",
+        started.content()
+    );
+    // The role mention works for moves too.
+    let moved = fake.say_to_roles(BOB, &format!("{bot_role} e4"), &[BOT_ROLE]);
+    let answer = fake
+        .wait_for("the answer to a move by role mention", |r| {
+            r.method == "POST"
+                && r.json["message_reference"]["message_id"] == moved.to_string().as_str()
+        })
+        .await;
+    assert!(
+        answer.content().contains("bob played e4"),
+        "{}",
+        answer.content()
+    );
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|r| r.json["message_reference"]["message_id"] == chatter.to_string().as_str()),
+        "a mention of another role was answered"
+    );
+    let asked = fake.say(
+        BOB,
+        &format!("<@{APP}> board"),
+        json!([user(APP, BOT_NAME)]),
+        None,
+    );
+    fake.wait_for("the board, by mention", |r| {
+        r.method == "POST"
+            && r.json["message_reference"]["message_id"] == asked.to_string().as_str()
+    })
+    .await;
+    // Moves by mention are ours to handle, not poise's: nothing is logged
+    // about an unknown prefix command (issue 19, point 9).
+    let log = logged();
+    assert!(!log.contains("unknown command"), "{log}");
+    eprintln!("LOGGED: {log}");
+    bot.abort();
+}
+
+/// Issue 19, point 8: a game in a thread of its own. The challenge stays in
+/// the channel; the thread, named after the game, gets the game's first
+/// board and pings, its moves (no game number needed there) and its
+/// notices; the channel gets a pointer. A channel's setting makes it the
+/// default, and a notice for an archived thread unarchives it first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_can_be_played_in_its_own_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(standard)),
+            option("thread", 5, json!(true))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let challenge = fake.callback(id).await;
+    assert!(
+        challenge.content().contains("in a thread of its own"),
+        "{}",
+        challenge.content()
+    );
+    assert!(
+        fake.threads().is_empty(),
+        "no thread before the game begins"
+    );
+
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    let pointer = fake
+        .wait_for("the pointer to the thread", |r| {
+            r.path.starts_with(&format!("/webhooks/{APP}/tok{id}")) && r.content().contains("<#")
+        })
+        .await;
+    let threads = fake.threads();
+    let [(thread, parent, name)] = threads.as_slice() else {
+        panic!("one thread expected: {threads:?}");
+    };
+    assert_eq!(*parent, CHANNEL);
+    assert_eq!(name, "#1 alice vs bob · Standard chess");
+    assert_eq!(
+        pointer.content(),
+        format!("Game #1 is played in its own thread: <#{thread}>.")
+    );
+    let start = fake
+        .wait_for("the game's start in its thread", |r| {
+            r.method == "POST" && r.path == format!("/channels/{thread}/messages")
+        })
+        .await;
+    assert!(
+        start.content().contains("Game #1 begins"),
+        "{}",
+        start.content()
+    );
+    assert!(start.png().is_some(), "the board goes with it");
+    assert!(start.notifies(ALICE.0), "alice, to move, is pinged there");
+    assert_eq!(fake.pings(ALICE.0), 1);
+
+    // In the thread the game needs no number; in the channel there is none.
+    let id = fake.slash_in(
+        *thread,
+        ALICE,
+        "move",
+        json!([option("move", 3, json!("e4"))]),
+        json!({}),
+    );
+    let moved = fake.callback(id).await;
+    assert!(
+        moved.content().contains("alice played e4"),
+        "{}",
+        moved.content()
+    );
+    let id = fake.slash(
+        BOB,
+        "move",
+        json!([option("move", 3, json!("e5"))]),
+        json!({}),
+    );
+    let refused = fake.callback(id).await;
+    assert!(refused.ephemeral(), "{}", refused.content());
+
+    // The channel's setting: every new game gets a thread. This one is on
+    // a day's clock (two seconds here); its thread is archived before the
+    // reminder, which must still be posted there.
+    let id = fake.slash(
+        CAROL,
+        "settings",
+        json!([option("threads", 5, json!(true))]),
+        json!({}),
+    );
+    let set = fake.callback(id).await;
+    assert!(
+        set.content().contains("in their own thread on"),
+        "{}",
+        set.content()
+    );
+    let day = choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 1 day per move",
+    );
+    let id = fake.slash(
+        CAROL,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(standard)),
+            option("time", 4, json!(day))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({"users": {}}));
+    fake.callback(id).await;
+    fake.wait_for("a second thread", |_| fake.threads().len() == 2)
+        .await;
+    let second = fake.threads()[1].0;
+    fake.wait_for("the second game's start", |r| {
+        r.method == "POST" && r.path == format!("/channels/{second}/messages") && r.status == 200
+    })
+    .await;
+    fake.archive(second);
+    let notice = fake
+        .wait_for("a notice in the archived thread", |r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{second}/messages")
+                && r.status == 200
+                && !r.content().contains("begins")
+        })
+        .await;
+    assert!(!fake.archived(second));
+    assert!(
+        fake.requests().iter().any(|r| r.method == "PATCH"
+            && r.path == format!("/channels/{second}")
+            && r.json["archived"] == false),
+        "the thread was not unarchived"
+    );
+    assert!(notice.content().contains("carol"), "{}", notice.content());
+    // Nothing of either game went to the channel but the challenges and
+    // the pointers.
+    let in_channel: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages"))
+        .map(|r| r.content().to_string())
+        .collect();
+    assert!(in_channel.is_empty(), "{in_channel:?}");
     bot.abort();
 }
 

@@ -31,6 +31,9 @@ pub enum Command {
         level: Option<u8>,
         /// Super Chess reprogramming.
         mode: Option<ProgramMode>,
+        /// Play the game in a thread of its own (`Some(true)`), in the
+        /// channel (`Some(false)`), or as the channel's setting says.
+        thread: Option<bool>,
     },
     Accept {
         challenger: Option<Someone>,

@@ -16,6 +16,6 @@ pub mod store;
 
 pub use contract::{Input, Mentioned, Player, PlayerId, Segment, Text};
 pub use service::{
-    delivery_key, Action, Audience, BoardCard, CommandStyle, Core, CoreSettings, Direct, Image,
-    Incoming, Notice, Refusal, Reply, TimeSource, PARK_AFTER,
+    delivery_key, Action, Audience, BoardCard, CommandStyle, Core, CoreSettings, Direct,
+    GameThread, Image, Incoming, Notice, Refusal, Reply, TimeSource, PARK_AFTER,
 };

@@ -145,6 +145,7 @@ impl Reply {
             audience: Audience::Everyone,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
         }
     }
 
@@ -220,6 +221,31 @@ pub struct Reply {
     /// A direct conversation the adapter opens (or finds) with someone,
     /// and what it says there first.
     pub direct: Option<Direct>,
+    /// A game that has just begun and is to be played in a thread of its
+    /// own: the adapter opens it, moves the game there
+    /// ([`Core::move_game`](crate::Core::move_game)), posts this reply in it
+    /// and leaves a pointer in the channel. Only platforms whose
+    /// [`CommandStyle::threads`](crate::CommandStyle) is set get one.
+    pub thread: Option<GameThread>,
+}
+
+/// A thread to open for a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameThread {
+    pub game: i64,
+    /// The thread's name: the game's number, players and variant, at most
+    /// 100 characters (Discord's limit).
+    pub name: String,
+}
+
+impl GameThread {
+    pub fn new(game: i64, white: &str, black: &str, variant: &str) -> GameThread {
+        let name = format!("#{game} {white} vs {black} · {variant}");
+        GameThread {
+            game,
+            name: name.chars().take(100).collect(),
+        }
+    }
 }
 
 /// A direct conversation to open: with whom, and its first words.

@@ -10,7 +10,9 @@ use super::help;
 pub use super::incoming::Incoming;
 use super::isolate;
 use super::reply::DIRECT_POST_GRACE_MS;
-pub use super::reply::{delivery_key, Action, Audience, BoardCard, Direct, Image, Notice, Reply};
+pub use super::reply::{
+    delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, Notice, Reply,
+};
 use super::store::{self, GameRow, MoveRow, Request, Settings, Store, Tx};
 use crate::config::CoreConfig;
 use std::fmt::Write as _;
@@ -175,6 +177,8 @@ struct Done {
     deliveries: Vec<i64>,
     /// A direct conversation for the adapter to open.
     direct: Option<Direct>,
+    /// A thread for the game that begins (see [`Reply::thread`]).
+    thread: Option<GameThread>,
 }
 
 impl Done {
@@ -195,6 +199,7 @@ impl Done {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
         }
     }
 }
@@ -211,6 +216,8 @@ pub struct CommandStyle {
     /// Whether the bot reads lines not said to it (a bare `e4`): Discord
     /// shows a guild message's text only with the message-content intent.
     pub reads_chat: bool,
+    /// Whether a game may be played in a thread of its own (Discord).
+    pub threads: bool,
 }
 
 impl Default for CommandStyle {
@@ -221,6 +228,7 @@ impl Default for CommandStyle {
             reactions: false,
             buttons: false,
             reads_chat: true,
+            threads: false,
         }
     }
 }
@@ -453,6 +461,66 @@ mod tests {
             .is_none());
         let r = core.handle(&event(2, "alice", &long, true)).await.unwrap();
         assert!(r.is_error && r.text.contains("too long"), "{}", r.text);
+    }
+
+    /// Games in threads (issue 19, point 8): asked for by the challenge or,
+    /// when it says nothing, by the channel's setting; only where the
+    /// platform has threads. Once the adapter has moved the game to its
+    /// thread, moves there need no number and the channel has no game.
+    #[tokio::test]
+    async fn a_game_may_get_a_thread_of_its_own() {
+        let core = memory_core().await;
+        // A platform without threads refuses the option and the setting.
+        let r = say(&core, 1, "alice", "challenge @bob standard thread").await;
+        assert!(r.is_error && r.text.contains("for Discord"), "{}", r.text);
+        let r = say(&core, 2, "alice", "settings threads on").await;
+        assert!(r.is_error, "{}", r.text);
+
+        core.set_command_style(
+            "test",
+            CommandStyle {
+                threads: true,
+                ..CommandStyle::default()
+            },
+        );
+        let r = say(&core, 3, "alice", "challenge @bob standard thread").await;
+        assert!(r.text.contains("in a thread of its own"), "{}", r.text);
+        let r = core.handle(&event(4, "bob", "accept", true)).await.unwrap();
+        let thread = r.thread.clone().expect("a thread for the game");
+        assert_eq!(thread.game, 1);
+        assert_eq!(thread.name, "#1 alice vs bob · Standard chess");
+        // The adapter opened it: the game and its first answer move there.
+        assert!(core
+            .move_game(1, "room", "thread-1", &r.deliveries)
+            .await
+            .unwrap());
+        let owed: Vec<String> = sqlx::query_scalar("SELECT channel FROM outbox")
+            .fetch_all(core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(owed, vec!["thread-1".to_string()]);
+        for entry in &r.deliveries {
+            core.delivered(*entry).await;
+        }
+        let mut moved = event(5, "alice", "e4", true);
+        moved.channel = "thread-1".into();
+        let r = core.handle(&moved).await.unwrap();
+        assert_eq!(r.text, "#1: alice played e4. bob, your move.");
+        let r = say(&core, 6, "bob", "e5").await;
+        assert!(r.is_error, "the game is still in the channel: {}", r.text);
+        // A second move of the same game elsewhere does nothing.
+        assert!(!core.move_game(1, "room", "thread-2", &[]).await.unwrap());
+
+        // Without the option, the channel's setting decides; `no-thread`
+        // overrides it.
+        let r = say(&core, 7, "carol", "settings threads on").await;
+        assert!(r.text.contains("own thread on"), "{}", r.text);
+        say(&core, 8, "carol", "challenge @dave standard").await;
+        let r = say(&core, 9, "dave", "accept").await;
+        assert!(r.thread.is_some(), "{}", r.text);
+        say(&core, 10, "erin", "challenge @frank standard no-thread").await;
+        let r = say(&core, 11, "frank", "accept").await;
+        assert!(r.thread.is_none(), "{}", r.text);
     }
 
     /// `dm` asks the adapter to open a direct conversation with the author,

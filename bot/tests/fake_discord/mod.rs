@@ -27,6 +27,11 @@ pub const APP: u64 = 1000;
 pub const BOT_NAME: &str = "Voidmate Chess";
 pub const GUILD: u64 = 2000;
 pub const CHANNEL: u64 = 3000;
+/// The role Discord made for the bot when it joined the guild (managed,
+/// `tags.bot_id` = the bot): the member list offers it under the bot's name.
+pub const BOT_ROLE: u64 = 2100;
+/// An ordinary role, to mention by mistake.
+pub const CLUB_ROLE: u64 = 2200;
 
 /// One REST request as the bot sent it.
 #[derive(Debug, Clone)]
@@ -151,6 +156,8 @@ struct State {
     /// Create Message: a second create with the same nonce within a few
     /// minutes returns the first message and posts nothing).
     nonces: Mutex<std::collections::HashMap<String, Value>>,
+    /// Threads the bot opened: id -> (parent channel, name, archived).
+    threads: Mutex<std::collections::BTreeMap<String, (String, String, bool)>>,
 }
 
 pub struct FakeDiscord {
@@ -166,6 +173,39 @@ pub fn user(id: u64, name: &str) -> Value {
     json!({
         "id": id.to_string(), "username": name, "discriminator": "0",
         "global_name": null, "avatar": null, "bot": id == APP,
+    })
+}
+
+fn role(id: u64, name: &str, bot: Option<u64>) -> Value {
+    let mut r = json!({
+        "id": id.to_string(), "name": name, "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+        "hoist": false, "icon": null, "unicode_emoji": null, "position": 1,
+        "permissions": "2248473465835073", "managed": bot.is_some(), "mentionable": true, "flags": 0,
+    });
+    if let Some(bot) = bot {
+        r["tags"] = json!({"bot_id": bot.to_string()});
+    }
+    r
+}
+
+/// The guild as a `GUILD_CREATE` event carries it (`events/gateway-events`,
+/// Guild Create: the guild object and its extra fields), with its roles.
+fn guild() -> Value {
+    json!({
+        "id": GUILD.to_string(), "name": "Chess club", "icon": null, "icon_hash": null,
+        "splash": null, "discovery_splash": null, "owner_id": "1", "afk_channel_id": null,
+        "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 1,
+        "explicit_content_filter": 0,
+        "roles": [role(GUILD, "@everyone", None), role(BOT_ROLE, BOT_NAME, Some(APP)), role(CLUB_ROLE, "club", None)],
+        "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
+        "system_channel_id": null, "system_channel_flags": 0, "rules_channel_id": null,
+        "vanity_url_code": null, "description": null, "banner": null, "premium_tier": 0,
+        "preferred_locale": "en-US", "public_updates_channel_id": null, "nsfw_level": 0,
+        "stickers": [], "premium_progress_bar_enabled": false, "safety_alerts_channel_id": null,
+        "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": false, "unavailable": false,
+        "member_count": 3, "voice_states": [], "members": [], "channels": [], "threads": [],
+        "presences": [], "stage_instances": [], "guild_scheduled_events": [],
     })
 }
 
@@ -203,6 +243,7 @@ impl FakeDiscord {
             acknowledged: Mutex::new(std::collections::HashSet::new()),
             deleted: Mutex::new(Vec::new()),
             rate_limited: AtomicU64::new(0),
+            threads: Mutex::new(std::collections::BTreeMap::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -312,15 +353,55 @@ impl FakeDiscord {
         self.events.send((t, d)).unwrap();
     }
 
+    /// The threads the bot opened, oldest first: id, parent channel, name.
+    pub fn threads(&self) -> Vec<(u64, u64, String)> {
+        let threads = self.state.threads.lock().unwrap();
+        threads
+            .iter()
+            .map(|(id, (parent, name, _))| {
+                (id.parse().unwrap(), parent.parse().unwrap(), name.clone())
+            })
+            .collect()
+    }
+
+    /// Discord archives thread `id` (a week without a message, or a
+    /// moderator): posting there fails until it is unarchived.
+    pub fn archive(&self, id: u64) {
+        if let Some(t) = self.state.threads.lock().unwrap().get_mut(&id.to_string()) {
+            t.2 = true;
+        }
+    }
+
+    pub fn archived(&self, id: u64) -> bool {
+        self.state
+            .threads
+            .lock()
+            .unwrap()
+            .get(&id.to_string())
+            .is_some_and(|t| t.2)
+    }
+
     /// `who` runs a slash command; returns the interaction id.
     pub fn slash(&self, who: (u64, &str), name: &str, options: Value, resolved: Value) -> u64 {
+        self.slash_in(CHANNEL, who, name, options, resolved)
+    }
+
+    /// `who` runs a slash command in `channel` (a thread, say).
+    pub fn slash_in(
+        &self,
+        channel: u64,
+        who: (u64, &str),
+        name: &str,
+        options: Value,
+        resolved: Value,
+    ) -> u64 {
         let id = self.id();
         self.dispatch(
             "INTERACTION_CREATE",
             json!({
                 "id": id.to_string(), "application_id": APP.to_string(), "type": 2,
                 "data": {"id": "77", "name": name, "type": 1, "options": options, "resolved": resolved},
-                "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
+                "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
                 "member": member(who.0, who.1), "token": format!("tok{id}"), "version": 1,
                 "locale": "en-US", "guild_locale": "en-US", "app_permissions": "2248473465835073",
                 "entitlements": [], "attachment_size_limit": 10485760, "authorizing_integration_owners": {"0": GUILD.to_string()},
@@ -363,6 +444,16 @@ impl FakeDiscord {
                 "authorizing_integration_owners": {}, "context": 0,
             }),
         );
+        id
+    }
+
+    /// `who` writes a message that mentions `roles` (`<@&id>` in the text,
+    /// `mention_roles` as Discord fills it; `mentions` names no user).
+    pub fn say_to_roles(&self, who: (u64, &str), content: &str, roles: &[u64]) -> u64 {
+        let id = self.id();
+        let mut m = message(id, user(who.0, who.1), content);
+        m["mention_roles"] = json!(roles.iter().map(|r| r.to_string()).collect::<Vec<_>>());
+        self.dispatch("MESSAGE_CREATE", m);
         id
     }
 
@@ -539,6 +630,49 @@ fn respond(
             )
         }
         ("POST", ["channels", channel, "messages"])
+            if state
+                .threads
+                .lock()
+                .unwrap()
+                .get(*channel)
+                .is_some_and(|t| t.2) =>
+        {
+            (400, json!({"message": "Thread is archived", "code": 50083}))
+        }
+        ("POST", ["channels", parent, "threads"]) => {
+            if state.threads.lock().unwrap().contains_key(*parent) {
+                // A thread cannot hold threads.
+                return (
+                    400,
+                    json!({"message": "Cannot execute action on this channel type", "code": 50024}),
+                );
+            }
+            // `resources/channel`, Start Thread without Message: a name of
+            // 1 to 100 characters, an archive duration Discord offers.
+            let name = json["name"].as_str().unwrap_or("").to_string();
+            let duration = json["auto_archive_duration"].as_u64().unwrap_or(4320);
+            if !(1..=100).contains(&name.chars().count())
+                || ![60, 1440, 4320, 10080].contains(&duration)
+            {
+                return (400, json!({"message": "Invalid Form Body", "code": 50035}));
+            }
+            let id = state.next_id.fetch_add(1, Ordering::SeqCst).to_string();
+            state
+                .threads
+                .lock()
+                .unwrap()
+                .insert(id.clone(), (parent.to_string(), name.clone(), false));
+            (200, thread(&id, parent, &name, false))
+        }
+        ("PATCH", ["channels", id]) if state.threads.lock().unwrap().contains_key(*id) => {
+            let mut threads = state.threads.lock().unwrap();
+            let t = threads.get_mut(*id).unwrap();
+            if let Some(archived) = json["archived"].as_bool() {
+                t.2 = archived;
+            }
+            (200, thread(id, &t.0, &t.1, t.2))
+        }
+        ("POST", ["channels", channel, "messages"])
             if state.forbidden.lock().unwrap().iter().any(|c| c == channel) =>
         {
             (
@@ -556,6 +690,7 @@ fn respond(
                 )
             }
         }
+        ("GET", ["guilds", _, "roles"]) => (200, guild()["roles"].clone()),
         ("DELETE", ["webhooks", _, _, "messages", _]) => (204, Value::Null),
         ("PATCH", ["webhooks", _, _, "messages", _])
         | ("POST", ["webhooks", _, _])
@@ -569,6 +704,18 @@ fn respond(
         }
         _ => (404, json!({"message": "Unknown route", "code": 0})),
     }
+}
+
+/// A public thread as Discord returns it (`resources/channel`, type 11).
+fn thread(id: &str, parent: &str, name: &str, archived: bool) -> Value {
+    json!({
+        "id": id, "type": 11, "guild_id": GUILD.to_string(), "parent_id": parent, "name": name,
+        "owner_id": APP.to_string(), "last_message_id": null, "rate_limit_per_user": 0,
+        "message_count": 0, "member_count": 1, "total_message_sent": 0, "flags": 0,
+        "thread_metadata": {"archived": archived, "auto_archive_duration": 10080,
+            "archive_timestamp": "2026-11-21T12:00:00.000000+00:00", "locked": false,
+            "create_timestamp": "2026-11-21T12:00:00.000000+00:00"},
+    })
 }
 
 /// The `payload_json` part and the files of a multipart/form-data body.
@@ -614,6 +761,34 @@ fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> Vec<&'a [u8]> {
     out
 }
 
+/// Whether a snowflake (a string in Discord's JSON) is `id`.
+fn is_id(v: &Value, id: u64) -> bool {
+    v.as_str().and_then(|s| s.parse::<u64>().ok()) == Some(id)
+}
+
+/// Without the message-content intent (1 << 15) a guild message arrives
+/// with its content, embeds, attachments and components empty, unless it
+/// mentions the bot (as a user, which a reply to the bot with the ping on
+/// does, or as its managed role) or is the bot's own (`events/gateway`,
+/// Message Content Intent; a reply with the ping off mentions nobody).
+fn hide_content(m: &mut Value, intents: u64) {
+    let dm = m["guild_id"].is_null();
+    let mentions_bot = m["mentions"]
+        .as_array()
+        .is_some_and(|u| u.iter().any(|u| is_id(&u["id"], APP)))
+        || m["mention_roles"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r == &json!(BOT_ROLE.to_string())));
+    let own = is_id(&m["author"]["id"], APP);
+    if intents & (1 << 15) != 0 || dm || mentions_bot || own {
+        return;
+    }
+    m["content"] = json!("");
+    m["embeds"] = json!([]);
+    m["attachments"] = json!([]);
+    m["components"] = json!([]);
+}
+
 async fn serve_gateway(
     listener: TcpListener,
     state: Arc<State>,
@@ -650,6 +825,9 @@ async fn serve_gateway(
                             "session_id": "fake-session", "resume_gateway_url": state.gateway_url,
                             "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0},
                         }}))).await.unwrap();
+                        // Then each guild, as Discord sends them after ready.
+                        seq += 1;
+                        ws.send(send(json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild()}))).await.unwrap();
                         ready = true;
                         state.changed.notify_waiters();
                     }
@@ -657,7 +835,11 @@ async fn serve_gateway(
                 }
             }
             event = events.recv(), if ready => {
-                let Some((t, d)) = event else { return };
+                let Some((t, mut d)) = event else { return };
+                if t == "MESSAGE_CREATE" {
+                    let intents = state.identify.lock().unwrap().as_ref().and_then(|i| i["intents"].as_u64()).unwrap_or(0);
+                    hide_content(&mut d, intents);
+                }
                 seq += 1;
                 ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.unwrap();
             }

@@ -61,6 +61,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let mut promotion_wins = false;
             let mut level = None;
             let mut mode = None;
+            let mut thread = None;
             let mut after_level_word = false;
             for o in opts {
                 let lower = o.to_ascii_lowercase();
@@ -90,6 +91,10 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 after_level_word = false;
                 if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
                     promotion_wins = true;
+                } else if matches!(lower.as_str(), "thread" | "in-thread") {
+                    thread = Some(true);
+                } else if matches!(lower.as_str(), "no-thread" | "nothread" | "here") {
+                    thread = Some(false);
                 } else if let Some(m) = ProgramMode::parse(&lower) {
                     mode = Some(m);
                 } else if matches!(lower.as_str(), "white" | "black" | "first" | "second") {
@@ -128,6 +133,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 color,
                 level,
                 mode,
+                thread,
             }
         }
         Word::Accept => Command::Accept {
@@ -224,6 +230,7 @@ mod tests {
                 color: Some(ColorChoice::Black),
                 level: None,
                 mode: None,
+                thread: None,
             }
         );
         assert_eq!(
@@ -235,6 +242,7 @@ mod tests {
                 color: Some(ColorChoice::Black),
                 level: None,
                 mode: Some(ProgramMode::Private),
+                thread: None,
             }
         );
         // A program keeps its lines and loses the game number.

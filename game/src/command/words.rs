@@ -46,8 +46,8 @@ pub static WORDS: &[CommandWord] = &[
         word: Word::Challenge,
         name: "challenge",
         aliases: &["play"],
-        usage: "@user [variant] [time] [white|black|first|second] [level] [promotion-wins] [symmetric|private]",
-        summary: "invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5); Super Chess may reprogram its pieces (`help program`)",
+        usage: "@user [variant] [time] [white|black|first|second] [level] [promotion-wins] [symmetric|private] [thread|no-thread]",
+        summary: "invite someone (`challenge @bob void 3+2`; time: 1+0, 3+2, 5+0, 10+5, 15+10, 30+30 or 3d), or me (`challenge @voidmate void 3`, level 1-5); Super Chess may reprogram its pieces (`help program`); on Discord, `thread` plays the game in a thread of its own",
         slash: &["challenge"],
     },
     CommandWord {
@@ -182,8 +182,8 @@ pub static WORDS: &[CommandWord] = &[
         word: Word::Settings,
         name: "settings",
         aliases: &["set"],
-        usage: "[bare-moves on|off] [theme classic|high-contrast]",
-        summary: "this channel's settings",
+        usage: "[bare-moves on|off] [theme classic|high-contrast] [threads on|off]",
+        summary: "this channel's settings (`threads on`: on Discord, each new game here gets a thread of its own)",
         slash: &["settings"],
     },
     CommandWord {

@@ -2,20 +2,38 @@
 
 use super::*;
 
+/// What a challenge asks for besides the opponent (see [`Command::Challenge`]).
+pub(super) struct ChallengeOptions {
+    pub variant: Option<String>,
+    pub time: Option<TimeControl>,
+    pub color: Option<ColorChoice>,
+    pub level: Option<u8>,
+    pub mode: Option<ProgramMode>,
+    pub thread: Option<bool>,
+}
+
 impl Core {
-    #[allow(clippy::too_many_arguments)]
     pub(super) async fn challenge(
         &self,
         tx: &mut Tx,
         ch: &str,
         me: &Player,
         opponent: &Player,
-        variant: Option<String>,
-        time: Option<TimeControl>,
-        color: Option<ColorChoice>,
-        level: Option<u8>,
-        mode: Option<ProgramMode>,
+        options: ChallengeOptions,
     ) -> Result<Done, Failure> {
+        let ChallengeOptions {
+            variant,
+            time,
+            color,
+            level,
+            mode,
+            thread,
+        } = options;
+        if thread == Some(true) && !self.command_style(me.id.platform()).threads {
+            return refuse(
+                "Games in threads of their own are for Discord; here every game is played in the room. Challenge without `thread`.",
+            );
+        }
         if opponent == me {
             return refuse(
                 "You cannot challenge yourself. Challenge another player with `challenge @name`.",
@@ -42,7 +60,7 @@ impl Core {
                 );
             }
             return self
-                .play_the_bot(tx, ch, me, opponent, rules, time, color, level)
+                .play_the_bot(tx, ch, me, opponent, rules, time, color, level, thread)
                 .await;
         }
         if level.is_some() {
@@ -79,7 +97,7 @@ impl Core {
         } else {
             "black"
         };
-        store::insert_challenge(
+        let challenge = store::insert_challenge(
             tx,
             ch,
             me.id.as_str(),
@@ -90,6 +108,7 @@ impl Core {
             mode.code(),
         )
         .await?;
+        store::set_challenge_thread(tx, challenge, thread).await?;
         let my_side = if color == ColorChoice::White {
             Color::White
         } else {
@@ -102,12 +121,16 @@ impl Core {
             other => other.to_string(),
         };
         let mut text = Text::new().mention(opponent).say(format!(
-            ", {me} challenges you to {} ({time}{}); {me} would play {side}.",
+            ", {me} challenges you to {} ({time}{}{}); {me} would play {side}.",
             rules.title(),
             match mode {
                 ProgramMode::Default => "",
                 ProgramMode::Symmetric => ", one programmed roster for both",
                 ProgramMode::Private => ", private programs",
+            },
+            match thread {
+                Some(true) => ", in a thread of its own",
+                _ => "",
             },
         ));
         match mode {
@@ -132,6 +155,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: text.say(format!(
                 "{} Answer with {}.",
                 if picked {
@@ -167,6 +191,7 @@ impl Core {
         time: Option<TimeControl>,
         color: Option<ColorChoice>,
         level: Option<u8>,
+        thread: Option<bool>,
     ) -> Result<Done, Failure> {
         let level = level.unwrap_or(self.engine_cfg.default_level).clamp(1, 5);
         let time = time.unwrap_or(TimeControl::None);
@@ -183,6 +208,9 @@ impl Core {
         let g = self.load(tx, row).await?;
         let first = g.player(g.pos.turn());
         let picture = self.picture(tx, ch, &g, &me.id, None).await?;
+        let thread = self
+            .game_thread(tx, ch, me, thread, id, white, black, rules.title())
+            .await?;
         let intro = format!(
             "Game #{id} begins: {}, {white} ({}) vs {black} ({}), {time}; I play at level {level}.",
             rules.title(),
@@ -194,6 +222,7 @@ impl Core {
                 engine: None,
                 deliveries: Vec::new(),
                 direct: None,
+                thread,
                 text: format!("{intro} {me}, your move.").into(),
                 picture: Some(picture),
                 notify: vec![me.clone()],
@@ -204,6 +233,7 @@ impl Core {
             engine: Some(id),
             deliveries: Vec::new(),
             direct: None,
+            thread,
             text: intro.into(),
             picture: Some(picture),
             notify: Vec::new(),
@@ -273,11 +303,16 @@ impl Core {
             g.side(Color::Black)
         );
         let picture = self.picture(tx, ch, &g, &white.id, None).await?;
+        let asked = c.in_thread.map(|t| t != 0);
+        let thread = self
+            .game_thread(tx, ch, me, asked, id, &white, &black, rules.title())
+            .await?;
         if mode == ProgramMode::Private {
             return Ok(Done {
                 engine: None,
                 deliveries: Vec::new(),
                 direct: None,
+                thread,
                 text: format!(
                     "Game #{id} is set: {}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (`dm` opens one; on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's.",
                     rules.title()
@@ -295,6 +330,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread,
             text: format!(
                 "Game #{id} begins: {}, {names}, {time}.{programs} {first}, your move.",
                 rules.title()
@@ -304,6 +340,31 @@ impl Core {
             notify: vec![first],
             actions: Vec::new(),
         })
+    }
+
+    /// The thread a game that begins is to get: where the platform has
+    /// threads, and the challenge asked for one or (saying nothing) the
+    /// channel's setting does.
+    #[allow(clippy::too_many_arguments)]
+    async fn game_thread(
+        &self,
+        tx: &mut Tx,
+        ch: &str,
+        me: &Player,
+        asked: Option<bool>,
+        game: i64,
+        white: &Player,
+        black: &Player,
+        title: &str,
+    ) -> Result<Option<GameThread>, Failure> {
+        if !self.command_style(me.id.platform()).threads {
+            return Ok(None);
+        }
+        let wanted = match asked {
+            Some(wanted) => wanted,
+            None => store::settings(tx, ch).await?.is_some_and(|s| s.threads),
+        };
+        Ok(wanted.then(|| GameThread::new(game, &white.name, &black.name, title)))
     }
 
     pub(super) async fn decline(
@@ -344,6 +405,7 @@ impl Core {
                 engine: None,
                 deliveries: Vec::new(),
                 direct: None,
+                thread: None,
                 text: format!("{me} declines {}'s challenge.", c.challenger()).into(),
                 picture: None,
                 notify: vec![c.challenger()],

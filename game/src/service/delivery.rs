@@ -81,6 +81,7 @@ impl Core {
                     audience: Audience::Everyone,
                     deliveries: vec![row.id],
                     direct: None,
+                    thread: None,
                 },
             });
         }
@@ -158,6 +159,29 @@ impl Core {
             }
             Err(e) => tracing::warn!(%channel, "cannot bring back parked notices: {e}"),
         }
+    }
+
+    /// Game `game` is now played in `to`, a thread the adapter opened for it
+    /// in `from` (see [`Reply::thread`]): its moves, notices and the
+    /// `entries` of the reply that began it go there, and the thread takes
+    /// the channel's settings. `false` if the game was not in `from` (it
+    /// stays where it is).
+    pub async fn move_game(
+        &self,
+        game: i64,
+        from: &str,
+        to: &str,
+        entries: &[i64],
+    ) -> Result<bool, sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        if !store::move_game(&mut tx, game, from, to).await? {
+            return Ok(false);
+        }
+        for entry in entries {
+            store::move_notice(&mut tx, *entry, from, to).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// A notice from [`Core::tick`] was posted: do not send it again.

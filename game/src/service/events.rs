@@ -283,10 +283,18 @@ impl Core {
                 color,
                 level,
                 mode,
+                thread,
             } => {
                 let opponent = self.resolve(tx, ev, &opponent).await?;
-                self.challenge(tx, ch, me, &opponent, variant, time, color, level, mode)
-                    .await
+                let options = challenges::ChallengeOptions {
+                    variant,
+                    time,
+                    color,
+                    level,
+                    mode,
+                    thread,
+                };
+                self.challenge(tx, ch, me, &opponent, options).await
             }
             Command::Accept { challenger } => {
                 let unknown = |who: &Someone| format!("{who} has not challenged you here.");

@@ -117,6 +117,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: text.into(),
             picture,
             notify: vec![],
@@ -135,11 +136,17 @@ impl Core {
         let mut s = store::settings(tx, ch).await?.unwrap_or(Settings {
             bare_moves: self.settings.bare_moves,
             theme: self.settings.theme.name().to_string(),
+            threads: false,
         });
+        let threads_here = self.command_style(ev.author.id.platform()).threads;
         match (key.as_deref(), value.as_deref()) {
             (None, _) => {}
             (Some("bare-moves"), Some("on")) => s.bare_moves = true,
             (Some("bare-moves"), Some("off")) => s.bare_moves = false,
+            (Some("threads"), Some(v @ ("on" | "off"))) if threads_here => s.threads = v == "on",
+            (Some("threads"), _) if !threads_here => {
+                return refuse("Games in threads of their own are for Discord; here every game is played in the room.")
+            }
             (Some("theme"), Some(t)) => {
                 let theme = Theme::from_name(t).ok_or_else(|| {
                     Failure::User(format!(
@@ -148,18 +155,27 @@ impl Core {
                 })?;
                 s.theme = theme.name().to_string();
             }
-            _ => return refuse(
-                "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
-            ),
+            _ => {
+                return refuse(if threads_here {
+                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast` or `settings threads on|off`."
+                } else {
+                    "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`."
+                })
+            }
         }
         if key.is_some() {
             store::save_settings(tx, ch, &s).await?;
         }
+        let on = |b: bool| if b { "on" } else { "off" };
         let mut text = format!(
-            "Settings here: bare moves {}, theme {}.",
-            if s.bare_moves { "on" } else { "off" },
+            "Settings here: bare moves {}, theme {}",
+            on(s.bare_moves),
             s.theme
         );
+        if threads_here {
+            let _ = write!(text, ", new games in their own thread {}", on(s.threads));
+        }
+        text.push('.');
         if s.bare_moves && !self.command_style(ev.author.id.platform()).reads_chat {
             text.push_str(
                 " Bare moves need the message-content intent, which this bot does not ask for (`message_content = true` in its configuration): until then play with `/move`, a mention, or a reply to the board with the ping on.",

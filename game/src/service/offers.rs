@@ -36,6 +36,7 @@ impl Core {
                     engine: None,
                     deliveries: Vec::new(),
                     direct: None,
+                    thread: None,
                     text: format!(
                         "{me} offers a draw in game #{id}. {opponent}: {}.",
                         self.how_to_answer(opponent.id.platform(), "draw accept", "draw decline")
@@ -58,6 +59,7 @@ impl Core {
                     engine: None,
                     deliveries: Vec::new(),
                     direct: None,
+                    thread: None,
                     text: format!("{me} declines the draw in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -225,6 +227,7 @@ impl Core {
                     engine: None,
                     deliveries: Vec::new(),
                     direct: None,
+                    thread: None,
                     text: format!(
                         "{me} asks to take back {what} in game #{id}. {opponent}: {}.",
                         self.how_to_answer(opponent.id.platform(), "undo accept", "undo decline")
@@ -244,6 +247,7 @@ impl Core {
                     engine: None,
                     deliveries: Vec::new(),
                     direct: None,
+                    thread: None,
                     text: format!("{me} declines the takeback in game #{id}.").into(),
                     picture: None,
                     notify: vec![opponent],
@@ -285,6 +289,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: format!(
                 "{} {} taken back in game #{id}. {next}, your move.",
                 gone.join(" and "),

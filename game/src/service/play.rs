@@ -155,6 +155,7 @@ impl Core {
             engine,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: text.into(),
             picture: Some(picture),
             notify,
@@ -178,6 +179,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: format!(
                 "Game #{}: {}'s time ran out. {} wins on time ({result}).",
                 g.row.id,

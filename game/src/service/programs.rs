@@ -62,6 +62,7 @@ impl Core {
                             engine: None,
                             deliveries: Vec::new(),
                             direct: None,
+                            thread: None,
                             text: Text::from(format!(
                                 "{me} proposes one roster for both sides: {roster}. "
                             ))
@@ -268,6 +269,7 @@ impl Core {
             engine: None,
             deliveries: Vec::new(),
             direct: None,
+            thread: None,
             text: format!("{me}'s pieces are {chosen} now in game #{}.", g.row.id).into(),
             picture: Some(picture),
             notify: vec![],

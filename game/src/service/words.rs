@@ -121,6 +121,7 @@ pub(super) fn error_reply(text: String) -> Reply {
         audience: Audience::Author,
         deliveries: Vec::new(),
         direct: None,
+        thread: None,
     }
 }
 
@@ -178,5 +179,6 @@ pub(super) async fn finish_reply(done: Done) -> Reply {
         audience: Audience::Everyone,
         deliveries: done.deliveries,
         direct: done.direct,
+        thread: done.thread,
     }
 }

@@ -16,6 +16,9 @@ pub struct ChallengeRow {
     pub program: Option<String>,
     pub challenger_name: Option<String>,
     pub challenged_name: Option<String>,
+    /// 1: in a thread of its own, 0: in the channel, NULL: as the channel's
+    /// setting says.
+    pub in_thread: Option<i64>,
 }
 
 impl ChallengeRow {
@@ -33,7 +36,7 @@ pub async fn pending_challenges(
     channel: &str,
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, \
+        "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, in_thread, \
          (SELECT name FROM players WHERE players.id = challenger) AS challenger_name, \
          (SELECT name FROM players WHERE players.id = challenged) AS challenged_name FROM challenges \
          WHERE channel = ? AND status = 'pending' ORDER BY id",
@@ -69,6 +72,20 @@ pub async fn insert_challenge(
     .execute(&mut **tx)
     .await?;
     Ok(done.last_insert_rowid())
+}
+
+/// Records whether challenge `id` asked for a thread of its own.
+pub async fn set_challenge_thread(
+    tx: &mut Tx,
+    id: i64,
+    thread: Option<bool>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE challenges SET in_thread = ? WHERE id = ?")
+        .bind(thread)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 pub async fn close_challenge(

@@ -147,6 +147,17 @@ pub async fn unpark_channel<'e>(
     Ok(done.rows_affected())
 }
 
+/// Notice `id`, owed in `from`, is owed in `to` instead.
+pub async fn move_notice(tx: &mut Tx, id: i64, from: &str, to: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE outbox SET channel = ? WHERE id = ? AND channel = ?")
+        .bind(to)
+        .bind(id)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM outbox WHERE id = ?")
         .bind(id)

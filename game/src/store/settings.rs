@@ -6,10 +6,12 @@ use super::*;
 pub struct Settings {
     pub bare_moves: bool,
     pub theme: String,
+    /// New games get a thread of their own (where the platform has them).
+    pub threads: bool,
 }
 
 pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sqlx::Error> {
-    sqlx::query_as("SELECT bare_moves, theme FROM channel_settings WHERE channel = ?")
+    sqlx::query_as("SELECT bare_moves, theme, threads FROM channel_settings WHERE channel = ?")
         .bind(channel)
         .fetch_optional(&mut **tx)
         .await
@@ -17,15 +19,42 @@ pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sq
 
 pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO channel_settings (channel, bare_moves, theme) VALUES (?, ?, ?) \
-         ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme",
+        "INSERT INTO channel_settings (channel, bare_moves, theme, threads) VALUES (?, ?, ?, ?) \
+         ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme, \
+         threads = excluded.threads",
     )
     .bind(channel)
     .bind(s.bare_moves)
     .bind(&s.theme)
+    .bind(s.threads)
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// Game `game` moves from channel `from` to `to` (its own thread), which
+/// takes `from`'s settings unless it has its own. `false` if the game is
+/// not in `from`.
+pub async fn move_game(tx: &mut Tx, game: i64, from: &str, to: &str) -> Result<bool, sqlx::Error> {
+    let moved = sqlx::query("UPDATE games SET channel = ? WHERE id = ? AND channel = ?")
+        .bind(to)
+        .bind(game)
+        .bind(from)
+        .execute(&mut **tx)
+        .await?;
+    if moved.rows_affected() == 0 {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO channel_settings (channel, bare_moves, theme, threads) \
+         SELECT ?, bare_moves, theme, 0 FROM channel_settings WHERE channel = ? \
+         ON CONFLICT (channel) DO NOTHING",
+    )
+    .bind(to)
+    .bind(from)
+    .execute(&mut **tx)
+    .await?;
+    Ok(true)
 }
 
 /// A value an adapter keeps across restarts (a sync token, a join time).
