@@ -871,6 +871,206 @@ async fn a_game_can_be_played_in_its_own_thread() {
     bot.abort();
 }
 
+/// Issue 19, point 2: a game's thread is deleted while its clock runs.
+/// Discord answers 404 Unknown Channel, which must not be retried in a
+/// loop: each notice gets a few attempts, then none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_thread_is_not_posted_to_in_a_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let one_day = choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 1 day per move",
+    );
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("time", 4, json!(one_day)),
+            option("thread", 5, json!(true))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    fake.wait_for("the thread", |_| fake.threads().len() == 1)
+        .await;
+    let thread = fake.threads()[0].0;
+    fake.wait_for("the game's start in the thread", |r| {
+        r.path == format!("/channels/{thread}/messages") && r.status == 200
+    })
+    .await;
+    fake.delete_channel(thread);
+    let posts = || {
+        fake.requests()
+            .iter()
+            .filter(|r| r.path.starts_with(&format!("/channels/{thread}")))
+            .filter(|r| r.status == 404)
+            .count()
+    };
+    // A day is two seconds: the reminder and the loss on time fall due.
+    tokio::time::sleep(std::time::Duration::from_secs(14)).await;
+    let refused = posts();
+    assert!(refused >= 1, "the notices were tried");
+    assert!(
+        refused <= 2 * voidmate::game::PARK_AFTER as usize,
+        "{refused} refused requests"
+    );
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    assert_eq!(posts(), refused, "nothing more once parked");
+    bot.abort();
+}
+
+/// `voidmate run` as its own process against the fake Discord.
+struct BotProcess(std::process::Child);
+
+impl BotProcess {
+    fn start(config: &Path, log: &Path) -> BotProcess {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_voidmate"))
+            .args(["run", "--config", config.to_str().unwrap()])
+            .env("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token")
+            .env("RUST_LOG", "info")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("voidmate runs");
+        BotProcess(child)
+    }
+
+    /// `kill -9`: nothing cleaned up.
+    fn kill(mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Issue 19: the bot process is killed (SIGKILL) while its engine thinks
+/// about its answer to alice's move. Restarted, it posts alice's move and
+/// the engine's answer, each exactly once, and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_during_the_engines_thinking_loses_and_doubles_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let config = dir.path().join("voidmate.toml");
+    let log = dir.path().join("bot.log");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[engine]\nmove_time_ms = 4000\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
+             tick_seconds = 1\n",
+            dir.path().join("voidmate.db").display(),
+            fake.api_url
+        ),
+    )
+    .unwrap();
+    let registered = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+            .count()
+    };
+    let bot = BotProcess::start(&config, &log);
+    let registration = fake
+        .wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!(APP.to_string())),
+            option("variant", 4, json!(standard)),
+            option("level", 4, json!(5))
+        ]),
+        json!({"users": {APP.to_string(): user(APP, BOT_NAME)}}),
+    );
+    fake.callback(id).await;
+    fake.wait_for("the game's start", |r| {
+        r.content().contains("Game #1 begins")
+    })
+    .await;
+    let id = fake.slash(
+        ALICE,
+        "move",
+        json!([option("move", 3, json!("e4"))]),
+        json!({}),
+    );
+    // The move is taken (the answer deferred while the engine thinks) ...
+    fake.callback(id).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    // ... and the process dies in the middle of the search.
+    bot.kill();
+    let engine_moved = |r: &fake_discord::Recorded| {
+        r.creates_visible_message()
+            && r.field("To move").as_deref() == Some("alice")
+            && r.field("Last move").is_some_and(|m| m != "e4")
+    };
+    assert!(
+        !fake.requests().iter().any(engine_moved),
+        "the engine had answered before the kill"
+    );
+    let before = fake.requests().len();
+    let _bot = BotProcess::start(&config, &log);
+    fake.wait_for("the restart", |_| registered(&fake) == 2)
+        .await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(40);
+    while !fake.requests().iter().any(engine_moved) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the engine never moved after the restart; requests since: {:#?}\nlog:\n{}",
+            fake.requests()[before..]
+                .iter()
+                .map(|r| format!("{} {} {}", r.method, r.path, r.content()))
+                .collect::<Vec<_>>(),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // Anything late or doubled has time to show.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let posted = fake.requests();
+    let count = |what: &str| {
+        posted
+            .iter()
+            .filter(|r| r.creates_visible_message() && r.content().contains(what))
+            .count()
+    };
+    assert_eq!(count("alice played e4"), 1, "alice's move");
+    assert_eq!(
+        posted.iter().filter(|r| engine_moved(r)).count(),
+        1,
+        "the engine's move"
+    );
+    // The game goes on from there.
+    let id = fake.slash(ALICE, "board", json!([]), json!({}));
+    let board = fake.callback(id).await;
+    assert!(!board.ephemeral(), "{}", board.content());
+    assert_eq!(board.field("To move").as_deref(), Some("alice"));
+}
+
 /// Issue 17, point 3 / issue 19, point 4: players are Discord user ids.
 /// alice renames and keeps her game; a newcomer who takes the name "alice"
 /// cannot act in it; replies show the name each goes by now.

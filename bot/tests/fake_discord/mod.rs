@@ -156,6 +156,8 @@ struct State {
     /// Create Message: a second create with the same nonce within a few
     /// minutes returns the first message and posts nothing).
     nonces: Mutex<std::collections::HashMap<String, Value>>,
+    /// Channels deleted: Discord answers 404 Unknown Channel (10003).
+    gone: Mutex<Vec<String>>,
     /// Threads the bot opened: id -> (parent channel, name, archived).
     threads: Mutex<std::collections::BTreeMap<String, (String, String, bool)>>,
 }
@@ -244,6 +246,7 @@ impl FakeDiscord {
             deleted: Mutex::new(Vec::new()),
             rate_limited: AtomicU64::new(0),
             threads: Mutex::new(std::collections::BTreeMap::new()),
+            gone: Mutex::new(Vec::new()),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -370,6 +373,12 @@ impl FakeDiscord {
         if let Some(t) = self.state.threads.lock().unwrap().get_mut(&id.to_string()) {
             t.2 = true;
         }
+    }
+
+    /// Someone deletes channel (or thread) `id`.
+    pub fn delete_channel(&self, id: u64) {
+        self.state.threads.lock().unwrap().remove(&id.to_string());
+        self.state.gone.lock().unwrap().push(id.to_string());
     }
 
     pub fn archived(&self, id: u64) -> bool {
@@ -580,6 +589,11 @@ fn respond(
         m["components"] = json.get("components").cloned().unwrap_or(json!([]));
         m
     };
+    if let ["channels", channel, ..] = parts {
+        if state.gone.lock().unwrap().iter().any(|c| c == channel) {
+            return (404, json!({"message": "Unknown Channel", "code": 10003}));
+        }
+    }
     match (method, parts) {
         ("GET", ["gateway"]) => (200, json!({"url": state.gateway_url})),
         ("GET", ["gateway", "bot"]) => (
@@ -794,40 +808,64 @@ async fn serve_gateway(
     state: Arc<State>,
     mut events: mpsc::UnboundedReceiver<(String, Value)>,
 ) {
-    // One connection: one shard.
-    let Ok((stream, _)) = listener.accept().await else {
-        return;
-    };
-    let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
+    // One shard, one connection at a time: a bot that restarts (or
+    // resumes) connects again and is served the same way.
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let Ok(ws) = tokio_tungstenite::accept_async(stream).await else {
+            continue;
+        };
+        if !serve_connection(ws, &state, &mut events).await {
+            return;
+        }
+    }
+}
+
+/// Serves one gateway connection until it closes; `false` once no test
+/// sends events any more.
+async fn serve_connection(
+    mut ws: tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+    state: &State,
+    events: &mut mpsc::UnboundedReceiver<(String, Value)>,
+) -> bool {
     let send = |v: Value| Frame::Text(v.to_string());
-    ws.send(send(
-        json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null}),
-    ))
-    .await
-    .unwrap();
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
+    if ws.send(send(hello)).await.is_err() {
+        return true;
+    }
     let mut seq = 0u64;
     let mut ready = false;
     loop {
         tokio::select! {
             frame = ws.next() => {
-                let Some(Ok(frame)) = frame else { return };
+                let Some(Ok(frame)) = frame else { return true };
                 let Ok(text) = frame.to_text() else { continue };
                 let Ok(v) = serde_json::from_str::<Value>(text) else { continue };
                 match v["op"].as_u64() {
                     Some(1) => {
-                        ws.send(send(json!({"op": 11, "d": null, "s": null, "t": null}))).await.unwrap();
+                        let ack = json!({"op": 11, "d": null, "s": null, "t": null});
+                        if ws.send(send(ack)).await.is_err() {
+                            return true;
+                        }
                     }
                     Some(2) => {
                         *state.identify.lock().unwrap() = Some(v["d"].clone());
                         seq += 1;
-                        ws.send(send(json!({"op": 0, "s": seq, "t": "READY", "d": {
+                        let ready_event = json!({"op": 0, "s": seq, "t": "READY", "d": {
                             "v": 10, "user": user(APP, BOT_NAME), "guilds": [],
                             "session_id": "fake-session", "resume_gateway_url": state.gateway_url,
                             "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0},
-                        }}))).await.unwrap();
+                        }});
                         // Then each guild, as Discord sends them after ready.
                         seq += 1;
-                        ws.send(send(json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild()}))).await.unwrap();
+                        let guild_event = json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild()});
+                        if ws.send(send(ready_event)).await.is_err()
+                            || ws.send(send(guild_event)).await.is_err()
+                        {
+                            return true;
+                        }
                         ready = true;
                         state.changed.notify_waiters();
                     }
@@ -835,13 +873,17 @@ async fn serve_gateway(
                 }
             }
             event = events.recv(), if ready => {
-                let Some((t, mut d)) = event else { return };
+                let Some((t, mut d)) = event else { return false };
                 if t == "MESSAGE_CREATE" {
                     let intents = state.identify.lock().unwrap().as_ref().and_then(|i| i["intents"].as_u64()).unwrap_or(0);
                     hide_content(&mut d, intents);
                 }
                 seq += 1;
-                ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.unwrap();
+                if ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.is_err() {
+                    // Lost with the connection, as Discord would lose it
+                    // for a session that cannot resume.
+                    return true;
+                }
             }
         }
     }
