@@ -1609,6 +1609,12 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
                     Box::pin(on_event(ctx.serenity_context, event, ctx.user_data))
                 },
                 on_error: |e| Box::pin(on_error(e)),
+                // Messages that mention the bot are ours (`on_message`): poise
+                // must not read them as prefix commands it does not have.
+                prefix_options: poise::PrefixFrameworkOptions {
+                    mention_as_prefix: false,
+                    ..Default::default()
+                },
                 ..Default::default()
             })
             .setup(move |ctx, ready, framework| {

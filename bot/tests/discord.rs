@@ -707,7 +707,6 @@ async fn a_mention_of_the_bots_role_addresses_it() {
     // about an unknown prefix command (issue 19, point 9).
     let log = logged();
     assert!(!log.contains("unknown command"), "{log}");
-    eprintln!("LOGGED: {log}");
     bot.abort();
 }
 
