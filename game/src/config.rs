@@ -25,7 +25,11 @@ impl From<&CoreConfig> for CoreConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Database {
+    /// The SQLite file (the default backend).
     pub path: PathBuf,
+    /// A PostgreSQL server instead (`postgres://user@host/db`): for
+    /// deployments of several processes. Overrides `path`.
+    pub url: Option<String>,
     pub busy_timeout_ms: u64,
     /// When a commit is on disk (SQLite's `synchronous`).
     pub synchronous: Synchronous,
@@ -48,6 +52,7 @@ impl Default for Database {
     fn default() -> Self {
         Database {
             path: PathBuf::from("voidmate.db"),
+            url: None,
             busy_timeout_ms: 5000,
             synchronous: Synchronous::Full,
         }

@@ -276,17 +276,13 @@ impl Core {
         time: TimeSource,
     ) -> anyhow::Result<Core> {
         let cfg = &cfg.into();
-        let store = Store::open(
-            &cfg.database.path,
-            Duration::from_millis(cfg.database.busy_timeout_ms),
-            cfg.database.synchronous,
-        )
-        .await
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "cannot open the database {}: {e}",
-                cfg.database.path.display()
-            )
+        let store = Store::open_config(&cfg.database).await.map_err(|e| {
+            let which = match &cfg.database.url {
+                // Never the password a URL may carry.
+                Some(url) => url.split('@').next_back().unwrap_or(url).to_string(),
+                None => cfg.database.path.display().to_string(),
+            };
+            anyhow::anyhow!("cannot open the database {which}: {e}")
         })?;
         Core {
             store,

@@ -1,10 +1,15 @@
-//! SQLite storage through sqlx: the schema lives in `migrations/` and is
-//! brought up to date at every start.
+//! Storage through sqlx: an SQLite file by default, or a PostgreSQL server
+//! (`[database] url`). One SQL text serves both, through sqlx's `Any`
+//! driver: numbered `$1` parameters (SQLite reads them too), `RETURNING`,
+//! `ON CONFLICT`, and yes/no columns kept as 0 or 1 ([`Flag`]). The
+//! schemas live in `migrations/` (SQLite) and `migrations/postgres/`, and
+//! are brought up to date at every start.
 //!
-//! Every incoming event that writes is handled inside one `BEGIN IMMEDIATE`
-//! transaction that also records the event's id, so a redelivered event is
-//! seen and skipped, and two racing commands run one after the other; a
-//! command that only reads runs without the write lock. Games carry a
+//! Every incoming event that writes is handled inside one write transaction
+//! that also records the event's id, so a redelivered event is seen and
+//! skipped, and two racing commands run one after the other (SQLite's
+//! `BEGIN IMMEDIATE`; on PostgreSQL an advisory lock held to the commit).
+//! A command that only reads runs without the write lock. Games carry a
 //! version that every write checks and bumps.
 //!
 //! One module per table: `games`, `moves`, `challenges`, `settings` (with
@@ -12,12 +17,13 @@
 //! (the names identities were last seen with), and
 //! `time` (deadlines, clocks and what is due).
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{FromRow, Sqlite, SqlitePool, Transaction};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{Any, AnyPool, Executor as _, FromRow, Transaction};
 use std::path::Path;
+use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub type Tx = Transaction<'static, Sqlite>;
+pub type Tx = Transaction<'static, Any>;
 
 /// The database path that means "in memory, nothing on disk".
 pub const IN_MEMORY: &str = ":memory:";
@@ -47,41 +53,78 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
-#[derive(Clone)]
-pub struct Store {
-    pool: SqlitePool,
+/// Which database holds the games. The SQL is written once for both
+/// (numbered `$1` parameters, `RETURNING`, `ON CONFLICT`, integer flags);
+/// where they differ, the store asks this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
 }
 
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// SQLite's migrations, and PostgreSQL's (the same schema, written for it).
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
 impl Store {
-    /// Opens (creating if needed) the database at `path` in WAL mode and
-    /// migrates it.
+    /// Opens the database `cfg` names, PostgreSQL if it has a `url`, else
+    /// the SQLite file at `path` (created if needed, in WAL mode), and
+    /// brings its schema up to date.
+    pub async fn open_config(cfg: &crate::config::Database) -> Result<Store, sqlx::Error> {
+        let busy = Duration::from_millis(cfg.busy_timeout_ms);
+        match &cfg.url {
+            Some(url) => Store::open_postgres(url).await,
+            None => Store::open(&cfg.path, busy, cfg.synchronous).await,
+        }
+    }
+
+    /// Opens (creating if needed) the SQLite database at `path` in WAL mode
+    /// and migrates it.
     pub async fn open(
         path: &Path,
         busy_timeout: Duration,
         synchronous: crate::config::Synchronous,
     ) -> Result<Store, sqlx::Error> {
+        sqlx::any::install_default_drivers();
         if path == Path::new(IN_MEMORY) {
             return Store::open_in_memory(busy_timeout).await;
         }
         // Set-up (creating the file, switching it to WAL, migrating) runs
         // one process at a time; see `setup_lock`.
         let lock = setup_lock(path).await?;
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // FULL (the default): in WAL mode a commit is on disk (the WAL
-            // synced) before it returns, so a move the bot acknowledged
-            // survives a power loss; NORMAL survives only a crash of the
-            // process. The cost is one fsync per commit (docs/performance.md).
-            .synchronous(match synchronous {
-                crate::config::Synchronous::Full => SqliteSynchronous::Full,
-                crate::config::Synchronous::Normal => SqliteSynchronous::Normal,
-            })
-            .foreign_keys(true)
-            .busy_timeout(busy_timeout);
-        let pool = SqlitePoolOptions::new()
+        let url = format!("sqlite://{}?mode=rwc", url_path(path));
+        let options = AnyConnectOptions::from_str(&url)?;
+        // FULL (the default): in WAL mode a commit is on disk (the WAL
+        // synced) before it returns, so a move the bot acknowledged
+        // survives a power loss; NORMAL survives only a crash of the
+        // process. The cost is one fsync per commit (docs/performance.md).
+        let synchronous = match synchronous {
+            crate::config::Synchronous::Full => "FULL",
+            crate::config::Synchronous::Normal => "NORMAL",
+        };
+        let pragmas = [
+            "PRAGMA journal_mode = WAL".to_string(),
+            format!("PRAGMA synchronous = {synchronous}"),
+            "PRAGMA foreign_keys = ON".to_string(),
+            format!("PRAGMA busy_timeout = {}", busy_timeout.as_millis()),
+        ];
+        let pool = AnyPoolOptions::new()
             .max_connections(4)
+            .after_connect(move |conn, _meta| {
+                let pragmas = pragmas.clone();
+                Box::pin(async move {
+                    for pragma in pragmas {
+                        conn.execute(sqlx::AssertSqlSafe(pragma)).await?;
+                    }
+                    Ok(())
+                })
+            })
             // A commit that fails (a full disk) can hand the connection back
             // still inside its transaction, and every later `begin` on it
             // would fail: close such a connection instead of reusing it.
@@ -90,38 +133,167 @@ impl Store {
             })
             .connect_with(options)
             .await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
+        SQLITE_MIGRATIONS.run(&pool).await?;
         drop(lock);
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            backend: Backend::Sqlite,
+        })
     }
 
     /// A database that lives in memory for as long as the store (a path of
     /// [`IN_MEMORY`]): for tests of handlers, and trying the bot without a
     /// file. One connection holds it, so everything runs one at a time.
     pub async fn open_in_memory(busy_timeout: Duration) -> Result<Store, sqlx::Error> {
-        let options = SqliteConnectOptions::new()
-            .in_memory(true)
-            .foreign_keys(true)
-            .busy_timeout(busy_timeout);
-        let pool = SqlitePoolOptions::new()
+        sqlx::any::install_default_drivers();
+        let options = AnyConnectOptions::from_str("sqlite::memory:")?;
+        let busy = format!("PRAGMA busy_timeout = {}", busy_timeout.as_millis());
+        let pool = AnyPoolOptions::new()
             .max_connections(1)
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
+            .after_connect(move |conn, _meta| {
+                let busy = busy.clone();
+                Box::pin(async move {
+                    conn.execute("PRAGMA foreign_keys = ON").await?;
+                    conn.execute(sqlx::AssertSqlSafe(busy)).await?;
+                    Ok(())
+                })
+            })
             .connect_with(options)
             .await?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
-        Ok(Store { pool })
+        SQLITE_MIGRATIONS.run(&pool).await?;
+        Ok(Store {
+            pool,
+            backend: Backend::Sqlite,
+        })
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    /// Connects to the PostgreSQL server at `url` and migrates its schema
+    /// (sqlx takes an advisory lock for that, so processes starting
+    /// together wait for each other).
+    pub async fn open_postgres(url: &str) -> Result<Store, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            .after_release(|conn, _meta| {
+                Box::pin(async move { Ok(!sqlx::Connection::is_in_transaction(conn)) })
+            })
+            .connect_with(options)
+            .await?;
+        POSTGRES_MIGRATIONS.run(&pool).await?;
+        Ok(Store {
+            pool,
+            backend: Backend::Postgres,
+        })
+    }
+
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
-    /// A write transaction that holds SQLite's write lock from the start.
-    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
-        self.pool.begin_with("BEGIN IMMEDIATE").await
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
+
+    /// A write transaction: one at a time. SQLite takes its write lock at
+    /// the start (`BEGIN IMMEDIATE`); PostgreSQL takes a transaction-scoped
+    /// advisory lock, so that writers queue the same way on both.
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        begin_write(&self.pool, self.backend).await
+    }
+}
+
+/// A write transaction on `pool` (see [`Store::begin`]).
+pub async fn begin_write(pool: &AnyPool, backend: Backend) -> Result<Tx, sqlx::Error> {
+    match backend {
+        Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Backend::Postgres => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock(7466)")
+                .execute(&mut *tx)
+                .await?;
+            Ok(tx)
+        }
+    }
+}
+
+/// A yes/no column: 0 or 1 on both backends (SQLite has no boolean type,
+/// and one schema for both keeps the SQL the same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<Flag> for bool {
+    fn from(f: Flag) -> bool {
+        f.0
+    }
+}
+
+impl sqlx::Type<Any> for Flag {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <i64 as sqlx::Type<Any>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        <i64 as sqlx::Type<Any>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, Any> for Flag {
+    fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        <i64 as sqlx::Decode<Any>>::decode(value).map(|n| Flag(n != 0))
+    }
+}
+
+/// Which backend a transaction talks to.
+pub fn backend_of_tx(tx: &mut Tx) -> Backend {
+    let conn: &mut sqlx::AnyConnection = tx;
+    if conn.backend_name().starts_with("Postgre") {
+        Backend::Postgres
+    } else {
+        Backend::Sqlite
+    }
+}
+
+/// SQLite's `INDEXED BY index`, which makes it use that index or refuse
+/// the query (a query that should never read every row); PostgreSQL's
+/// planner takes no such order.
+pub fn indexed_by(backend: Backend, index: &str) -> String {
+    match backend {
+        Backend::Sqlite => format!("INDEXED BY {index}"),
+        Backend::Postgres => String::new(),
+    }
+}
+
+/// Which backend a pool talks to.
+pub fn backend_of(pool: &AnyPool) -> Backend {
+    if pool
+        .connect_options()
+        .database_url
+        .scheme()
+        .starts_with("postgres")
+    {
+        Backend::Postgres
+    } else {
+        Backend::Sqlite
+    }
+}
+
+/// `path` for a `sqlite://` URL: every byte but plain ones percent-encoded,
+/// so that spaces, `?` and `#` in a file name stay part of it.
+fn url_path(path: &Path) -> String {
+    let mut out = String::new();
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'/' | b'.' | b'-' | b'_' => {
+                out.push(*b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
 }
 
 /// An advisory lock on a file beside the database, held while a process

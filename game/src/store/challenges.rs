@@ -39,7 +39,7 @@ pub async fn pending_challenges(
         "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, in_thread, \
          (SELECT name FROM players WHERE players.id = challenger) AS challenger_name, \
          (SELECT name FROM players WHERE players.id = challenged) AS challenged_name FROM challenges \
-         WHERE channel = ? AND status = 'pending' ORDER BY id",
+         WHERE channel = $1 AND status = 'pending' ORDER BY id",
     )
     .bind(channel)
     .fetch_all(&mut **tx)
@@ -57,9 +57,9 @@ pub async fn insert_challenge(
     challenger_color: &str,
     mode: &str,
 ) -> Result<i64, sqlx::Error> {
-    let done = sqlx::query(
+    let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, mode, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(channel)
     .bind(challenger)
@@ -69,9 +69,9 @@ pub async fn insert_challenge(
     .bind(challenger_color)
     .bind(mode)
     .bind(now())
-    .execute(&mut **tx)
+    .fetch_one(&mut **tx)
     .await?;
-    Ok(done.last_insert_rowid())
+    Ok(id)
 }
 
 /// Records whether challenge `id` asked for a thread of its own.
@@ -80,8 +80,8 @@ pub async fn set_challenge_thread(
     id: i64,
     thread: Option<bool>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE challenges SET in_thread = ? WHERE id = ?")
-        .bind(thread)
+    sqlx::query("UPDATE challenges SET in_thread = $1 WHERE id = $2")
+        .bind(thread.map(i64::from))
         .bind(id)
         .execute(&mut **tx)
         .await?;
@@ -95,7 +95,7 @@ pub async fn close_challenge(
     game_id: Option<i64>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'pending'",
+        "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'pending'",
     )
     .bind(status)
     .bind(game_id)
@@ -107,7 +107,7 @@ pub async fn close_challenge(
 
 /// Sets the roster a pending symmetric challenge proposes.
 pub async fn set_challenge_program(tx: &mut Tx, id: i64, program: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE challenges SET program = ? WHERE id = ? AND status = 'pending'")
+    sqlx::query("UPDATE challenges SET program = $1 WHERE id = $2 AND status = 'pending'")
         .bind(program)
         .bind(id)
         .execute(&mut **tx)

@@ -21,6 +21,7 @@ pub struct GameRow {
     pub undo_by: Option<String>,
     pub undo_ply: Option<i64>,
     pub deadline_at: Option<i64>,
+    #[sqlx(try_from = "Flag")]
     pub reminded: bool,
     /// The engine's level when the bot plays in this game.
     pub engine_level: Option<i64>,
@@ -28,6 +29,7 @@ pub struct GameRow {
     pub white_ms: Option<i64>,
     pub black_ms: Option<i64>,
     pub turn_started_ms: Option<i64>,
+    #[sqlx(try_from = "Flag")]
     pub low_time_warned: bool,
     /// Super Chess reprogramming: `default`, `symmetric` or `private`.
     pub mode: String,
@@ -62,7 +64,7 @@ pub(super) const GAME_COLUMNS: &str =
 
 pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'active' ORDER BY id"
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND status = 'active' ORDER BY id"
     )))
     .bind(channel)
     .fetch_all(&mut **tx)
@@ -71,7 +73,7 @@ pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sq
 
 pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND id = ?"
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND id = $2"
     )))
     .bind(channel)
     .bind(id)
@@ -95,7 +97,7 @@ pub async fn latest_game(
     user: &str,
 ) -> Result<Option<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND (white = ? OR black = ?) ORDER BY id DESC LIMIT 1"
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND (white = $2 OR black = $3) ORDER BY id DESC LIMIT 1"
     )))
     .bind(channel)
     .bind(user)
@@ -115,9 +117,9 @@ pub async fn insert_game(
     time_control: &str,
 ) -> Result<i64, sqlx::Error> {
     let t = now();
-    let done = sqlx::query(
+    let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
     )
     .bind(channel)
     .bind(variant)
@@ -128,16 +130,16 @@ pub async fn insert_game(
     .bind(time_control)
     .bind(t)
     .bind(t)
-    .execute(&mut **tx)
+    .fetch_one(&mut **tx)
     .await?;
-    Ok(done.last_insert_rowid())
+    Ok(id)
 }
 
 /// Bumps the version if it is still `version`; `false` if someone else
 /// changed the game first.
 pub(super) async fn bump(tx: &mut Tx, game: &GameRow, fen: &str) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE games SET version = version + 1, fen = ?, updated_at = ? WHERE id = ? AND version = ?",
+        "UPDATE games SET version = version + 1, fen = $1, updated_at = $2 WHERE id = $3 AND version = $4",
     )
     .bind(fen)
     .bind(now())
@@ -155,8 +157,8 @@ pub async fn finish(
     termination: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET status = 'finished', result = ?, termination = ?, version = version + 1, \
-         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = ? WHERE id = ?",
+        "UPDATE games SET status = 'finished', result = $1, termination = $2, version = version + 1, \
+         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3 WHERE id = $4",
     )
     .bind(result)
     .bind(termination)
@@ -183,8 +185,8 @@ pub async fn set_request(
     ply: i64,
 ) -> Result<(), sqlx::Error> {
     let sql = match kind {
-        Request::Draw => "UPDATE games SET draw_offer_by = ?, draw_offer_ply = ?, version = version + 1 WHERE id = ?",
-        Request::Undo => "UPDATE games SET undo_by = ?, undo_ply = ?, version = version + 1 WHERE id = ?",
+        Request::Draw => "UPDATE games SET draw_offer_by = $1, draw_offer_ply = $2, version = version + 1 WHERE id = $3",
+        Request::Undo => "UPDATE games SET undo_by = $1, undo_ply = $2, version = version + 1 WHERE id = $3",
     };
     sqlx::query(sql)
         .bind(by)
@@ -198,7 +200,7 @@ pub async fn set_request(
 /// A game by its number, in any channel (for commands sent privately).
 pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+        "SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
     )))
     .bind(id)
     .fetch_optional(&mut **tx)
@@ -209,7 +211,7 @@ pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx
 pub async fn private_games_of(tx: &mut Tx, user: &str) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND mode = 'private' \
-         AND (white = ? OR black = ?) ORDER BY id"
+         AND (white = $1 OR black = $2) ORDER BY id"
     )))
     .bind(user)
     .bind(user)
@@ -226,7 +228,7 @@ pub async fn set_programs(
     black: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET mode = ?, program_white = ?, program_black = ?, version = version + 1 WHERE id = ?",
+        "UPDATE games SET mode = $1, program_white = $2, program_black = $3, version = version + 1 WHERE id = $4",
     )
     .bind(mode)
     .bind(white)
@@ -250,7 +252,7 @@ pub async fn set_colour(
         "colour_black"
     };
     sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE games SET {column} = ? WHERE id = ?"
+        "UPDATE games SET {column} = $1 WHERE id = $2"
     )))
     .bind(colour)
     .bind(game_id)
@@ -260,7 +262,7 @@ pub async fn set_colour(
 }
 
 pub async fn set_engine_level(tx: &mut Tx, game_id: i64, level: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET engine_level = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET engine_level = $1 WHERE id = $2")
         .bind(level)
         .bind(game_id)
         .execute(&mut **tx)
@@ -269,11 +271,12 @@ pub async fn set_engine_level(tx: &mut Tx, game_id: i64, level: i64) -> Result<(
 }
 
 /// Active games against the engine: (id, channel).
-pub async fn engine_games(pool: &SqlitePool) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, channel FROM games INDEXED BY games_engine_active \
+pub async fn engine_games(pool: &AnyPool) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, channel FROM games {} \
          WHERE status = 'active' AND engine_level IS NOT NULL ORDER BY id",
-    )
+        indexed_by(backend_of(pool), "games_engine_active")
+    )))
     .fetch_all(pool)
     .await
 }

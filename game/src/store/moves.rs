@@ -10,7 +10,7 @@ pub struct MoveRow {
 }
 
 pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Error> {
-    sqlx::query_as("SELECT ply, san, coordinate FROM moves WHERE game_id = ? ORDER BY ply")
+    sqlx::query_as("SELECT ply, san, coordinate FROM moves WHERE game_id = $1 ORDER BY ply")
         .bind(game_id)
         .fetch_all(&mut **tx)
         .await
@@ -29,7 +29,7 @@ pub async fn append_move(
     if !bump(tx, game, fen_after).await? {
         return Ok(false);
     }
-    sqlx::query("INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+    sqlx::query("INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(game.id)
         .bind(ply)
         .bind(san)
@@ -53,12 +53,12 @@ pub async fn take_back_to(
     if !bump(tx, game, fen_after).await? {
         return Ok(false);
     }
-    sqlx::query("DELETE FROM moves WHERE game_id = ? AND ply > ?")
+    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
         .bind(game.id)
         .bind(keep)
         .execute(&mut **tx)
         .await?;
-    sqlx::query("UPDATE games SET undo_by = NULL, undo_ply = NULL, draw_offer_by = NULL, draw_offer_ply = NULL WHERE id = ?")
+    sqlx::query("UPDATE games SET undo_by = NULL, undo_ply = NULL, draw_offer_by = NULL, draw_offer_ply = NULL WHERE id = $1")
         .bind(game.id)
         .execute(&mut **tx)
         .await?;

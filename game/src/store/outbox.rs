@@ -11,7 +11,7 @@ pub async fn queue_notice(
     notify: &[Player],
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -38,9 +38,9 @@ pub async fn queue_reply(
     in_reply_to: Option<&str>,
     not_before_ms: i64,
 ) -> Result<i64, sqlx::Error> {
-    let done = sqlx::query(
+    let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         actions, in_reply_to, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+         actions, in_reply_to, next_attempt_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -52,16 +52,16 @@ pub async fn queue_reply(
     .bind(actions)
     .bind(in_reply_to)
     .bind(not_before_ms)
-    .execute(&mut **tx)
+    .fetch_one(&mut **tx)
     .await?;
-    Ok(done.last_insert_rowid())
+    Ok(id)
 }
 
 /// After a restart nothing is being posted directly any more: answers
 /// that waited for a direct post are due now.
-pub async fn release_waiting_replies(pool: &SqlitePool, now_ms: i64) -> Result<u64, sqlx::Error> {
+pub async fn release_waiting_replies(pool: &AnyPool, now_ms: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_ms = 0 WHERE attempts = 0 AND parked = 0 AND next_attempt_ms > ?",
+        "UPDATE outbox SET next_attempt_ms = 0 WHERE attempts = 0 AND parked = 0 AND next_attempt_ms > $1",
     )
     .bind(now_ms)
     .execute(pool)
@@ -90,10 +90,10 @@ pub struct OutboxRow {
 
 /// Notices due for a post at `now_ms` (not parked, not waiting for a
 /// retry), oldest first.
-pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
+pub async fn outbox(pool: &AnyPool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions FROM outbox \
-         WHERE parked = 0 AND next_attempt_ms <= ? ORDER BY id",
+         WHERE parked = 0 AND next_attempt_ms <= $1 ORDER BY id",
     )
     .bind(now_ms)
     .fetch_all(pool)
@@ -104,14 +104,14 @@ pub async fn outbox(pool: &SqlitePool, now_ms: i64) -> Result<Vec<OutboxRow>, sq
 /// to try again or parks the notice. Returns the attempts so far and
 /// whether it was parked now; `None` if the notice is gone.
 pub async fn notice_failed(
-    pool: &SqlitePool,
+    pool: &AnyPool,
     id: i64,
     park_after: i64,
     permanent: bool,
     retry_at_ms: impl Fn(i64) -> i64,
 ) -> Result<Option<(i64, bool)>, sqlx::Error> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let Some(attempts) = sqlx::query_scalar::<_, i64>("SELECT attempts FROM outbox WHERE id = ?")
+    let mut tx = begin_write(pool, backend_of(pool)).await?;
+    let Some(attempts) = sqlx::query_scalar::<_, i64>("SELECT attempts FROM outbox WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
@@ -120,10 +120,10 @@ pub async fn notice_failed(
     };
     let attempts = attempts + 1;
     let park = permanent && attempts >= park_after;
-    sqlx::query("UPDATE outbox SET attempts = ?, next_attempt_ms = ?, parked = ? WHERE id = ?")
+    sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_ms = $2, parked = $3 WHERE id = $4")
         .bind(attempts)
         .bind(retry_at_ms(attempts))
-        .bind(park)
+        .bind(i64::from(park))
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -134,12 +134,12 @@ pub async fn notice_failed(
 /// The bot was seen in `channel`: its parked notices are tried again, as
 /// if new. Returns how many.
 pub async fn unpark_channel<'e>(
-    db: impl sqlx::Executor<'e, Database = Sqlite>,
+    db: impl sqlx::Executor<'e, Database = Any>,
     channel: &str,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
-         WHERE channel = ? AND parked = 1",
+         WHERE channel = $1 AND parked = 1",
     )
     .bind(channel)
     .execute(db)
@@ -149,7 +149,7 @@ pub async fn unpark_channel<'e>(
 
 /// Notice `id`, owed in `from`, is owed in `to` instead.
 pub async fn move_notice(tx: &mut Tx, id: i64, from: &str, to: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE outbox SET channel = ? WHERE id = ? AND channel = ?")
+    sqlx::query("UPDATE outbox SET channel = $1 WHERE id = $2 AND channel = $3")
         .bind(to)
         .bind(id)
         .bind(from)
@@ -158,8 +158,8 @@ pub async fn move_notice(tx: &mut Tx, id: i64, from: &str, to: &str) -> Result<(
     Ok(())
 }
 
-pub async fn delete_notice(pool: &SqlitePool, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM outbox WHERE id = ?")
+pub async fn delete_notice(pool: &AnyPool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM outbox WHERE id = $1")
         .bind(id)
         .execute(pool)
         .await?;

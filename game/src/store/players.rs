@@ -7,9 +7,9 @@ use crate::contract::{Player, PlayerId};
 /// Records `who`'s current display name (a rename shows from now on).
 pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO players (id, name, seen_at) VALUES (?, ?, ?) \
+        "INSERT INTO players (id, name, seen_at) VALUES ($1, $2, $3) \
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at \
-         WHERE players.name IS NOT excluded.name",
+         WHERE players.name IS DISTINCT FROM excluded.name",
     )
     .bind(who.id.as_str())
     .bind(&who.name)
@@ -28,8 +28,8 @@ pub async fn players_named(
 ) -> Result<Vec<Player>, sqlx::Error> {
     let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT id, name FROM players \
-         WHERE substr(id, 1, length(?) + 1) = ? || ':' \
-           AND (name = ? COLLATE NOCASE OR id = ? || ':' || ?) ORDER BY id",
+         WHERE substr(id, 1, length($1) + 1) = $2 || ':' \
+           AND (lower(name) = lower($3) OR id = $4 || ':' || $5) ORDER BY id",
     )
     .bind(platform)
     .bind(platform)
@@ -48,13 +48,13 @@ pub async fn players_named(
 /// challenges): a legacy seat claimed by the identity it belonged to.
 pub async fn rename_player(tx: &mut Tx, old: &PlayerId, new: &PlayerId) -> Result<(), sqlx::Error> {
     for sql in [
-        "UPDATE games SET white = ?2 WHERE white = ?1",
-        "UPDATE games SET black = ?2 WHERE black = ?1",
-        "UPDATE games SET draw_offer_by = ?2 WHERE draw_offer_by = ?1",
-        "UPDATE games SET undo_by = ?2 WHERE undo_by = ?1",
-        "UPDATE moves SET played_by = ?2 WHERE played_by = ?1",
-        "UPDATE challenges SET challenger = ?2 WHERE challenger = ?1",
-        "UPDATE challenges SET challenged = ?2 WHERE challenged = ?1",
+        "UPDATE games SET white = $2 WHERE white = $1",
+        "UPDATE games SET black = $2 WHERE black = $1",
+        "UPDATE games SET draw_offer_by = $2 WHERE draw_offer_by = $1",
+        "UPDATE games SET undo_by = $2 WHERE undo_by = $1",
+        "UPDATE moves SET played_by = $2 WHERE played_by = $1",
+        "UPDATE challenges SET challenger = $2 WHERE challenger = $1",
+        "UPDATE challenges SET challenged = $2 WHERE challenged = $1",
     ] {
         sqlx::query(sql)
             .bind(old.as_str())
@@ -82,7 +82,7 @@ mod tests {
         let options = sqlx::sqlite::SqliteConnectOptions::new()
             .filename(&path)
             .create_if_missing(true);
-        let pool = SqlitePool::connect_with(options).await.unwrap();
+        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
         sqlx::migrate!("../migrations")
             .run_to(20261122000010, &pool)
             .await
@@ -92,11 +92,11 @@ mod tests {
             "INSERT INTO adapter_state VALUES ('discord.user.alice', '11')",
             "INSERT INTO adapter_state VALUES ('discord.user.bob', '22')",
             "INSERT INTO games (id, channel, variant, white, black, start_fen, fen, created_at, updated_at, draw_offer_by) \
-             VALUES (1, '3000', 'standard', 'alice', 'Voidmate', ?1, ?1, 0, 0, 'alice')",
+             VALUES (1, '3000', 'standard', 'alice', 'Voidmate', $1, $1, 0, 0, 'alice')",
             "INSERT INTO games (id, channel, variant, white, black, start_fen, fen, created_at, updated_at) \
-             VALUES (2, '!room:hs', 'void', 'alice:hs', 'bob:hs', ?1, ?1, 0, 0)",
+             VALUES (2, '!room:hs', 'void', 'alice:hs', 'bob:hs', $1, $1, 0, 0)",
             "INSERT INTO games (id, channel, variant, white, black, start_fen, fen, created_at, updated_at, undo_by) \
-             VALUES (3, 'console', 'void', 'alice', 'bob', ?1, ?1, 0, 0, 'bob')",
+             VALUES (3, 'console', 'void', 'alice', 'bob', $1, $1, 0, 0, 'bob')",
             "INSERT INTO moves VALUES (2, 1, 'e4', 'e2e4', 'alice:hs', 0)",
             "INSERT INTO moves VALUES (1, 1, 'e4', 'e2e4', 'alice', 0)",
             "INSERT INTO challenges (channel, challenger, challenged, variant, created_at) \

@@ -4,14 +4,16 @@ use super::*;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct Settings {
+    #[sqlx(try_from = "Flag")]
     pub bare_moves: bool,
     pub theme: String,
     /// New games get a thread of their own (where the platform has them).
+    #[sqlx(try_from = "Flag")]
     pub threads: bool,
 }
 
 pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sqlx::Error> {
-    sqlx::query_as("SELECT bare_moves, theme, threads FROM channel_settings WHERE channel = ?")
+    sqlx::query_as("SELECT bare_moves, theme, threads FROM channel_settings WHERE channel = $1")
         .bind(channel)
         .fetch_optional(&mut **tx)
         .await
@@ -19,14 +21,14 @@ pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sq
 
 pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO channel_settings (channel, bare_moves, theme, threads) VALUES (?, ?, ?, ?) \
+        "INSERT INTO channel_settings (channel, bare_moves, theme, threads) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme, \
          threads = excluded.threads",
     )
     .bind(channel)
-    .bind(s.bare_moves)
+    .bind(i64::from(s.bare_moves))
     .bind(&s.theme)
-    .bind(s.threads)
+    .bind(i64::from(s.threads))
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -36,7 +38,7 @@ pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(
 /// takes `from`'s settings unless it has its own. `false` if the game is
 /// not in `from`.
 pub async fn move_game(tx: &mut Tx, game: i64, from: &str, to: &str) -> Result<bool, sqlx::Error> {
-    let moved = sqlx::query("UPDATE games SET channel = ? WHERE id = ? AND channel = ?")
+    let moved = sqlx::query("UPDATE games SET channel = $1 WHERE id = $2 AND channel = $3")
         .bind(to)
         .bind(game)
         .bind(from)
@@ -47,7 +49,7 @@ pub async fn move_game(tx: &mut Tx, game: i64, from: &str, to: &str) -> Result<b
     }
     sqlx::query(
         "INSERT INTO channel_settings (channel, bare_moves, theme, threads) \
-         SELECT ?, bare_moves, theme, 0 FROM channel_settings WHERE channel = ? \
+         SELECT $1, bare_moves, theme, 0 FROM channel_settings WHERE channel = $2 \
          ON CONFLICT (channel) DO NOTHING",
     )
     .bind(to)
@@ -58,22 +60,19 @@ pub async fn move_game(tx: &mut Tx, game: i64, from: &str, to: &str) -> Result<b
 }
 
 /// A value an adapter keeps across restarts (a sync token, a join time).
-pub async fn adapter_value(
-    pool: &sqlx::SqlitePool,
-    key: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT value FROM adapter_state WHERE key = ?")
+pub async fn adapter_value(pool: &AnyPool, key: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT value FROM adapter_state WHERE key = $1")
         .bind(key)
         .fetch_optional(pool)
         .await
 }
 
 pub async fn set_adapter_value<'e>(
-    db: impl sqlx::Executor<'e, Database = Sqlite>,
+    db: impl sqlx::Executor<'e, Database = Any>,
     key: &str,
     value: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO adapter_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+    sqlx::query("INSERT INTO adapter_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         .bind(key)
         .bind(value)
         .execute(db)

@@ -16,7 +16,7 @@ pub async fn set_deadline(
     game_id: i64,
     deadline: Option<Deadline>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET deadline_at = ?, remind_at = ?, reminded = 0 WHERE id = ?")
+    sqlx::query("UPDATE games SET deadline_at = $1, remind_at = $2, reminded = 0 WHERE id = $3")
         .bind(deadline.map(|d| d.at))
         .bind(deadline.map(|d| d.remind_at))
         .bind(game_id)
@@ -30,9 +30,11 @@ pub async fn set_deadline(
 /// BY` makes SQLite use that index or refuse the query: the tick never
 /// falls back to reading every game.
 pub async fn due_games(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    let backend = backend_of_tx(tx);
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {GAME_COLUMNS} FROM games INDEXED BY games_due \
-         WHERE status = 'active' AND due_ms <= ? ORDER BY due_ms"
+        "SELECT {GAME_COLUMNS} FROM games {} \
+         WHERE status = 'active' AND due_ms <= $1 ORDER BY due_ms",
+        indexed_by(backend, "games_due")
     )))
     .bind(now_ms)
     .fetch_all(&mut **tx)
@@ -41,10 +43,11 @@ pub async fn due_games(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::E
 
 /// Whether any active game is due at `now_ms` (a read through the index,
 /// so the periodic check takes the write lock only when there is work).
-pub async fn any_due(pool: &SqlitePool, now_ms: i64) -> Result<bool, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT 1 FROM games INDEXED BY games_due WHERE status = 'active' AND due_ms <= ? LIMIT 1",
-    )
+pub async fn any_due(pool: &AnyPool, now_ms: i64) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT 1 FROM games {} WHERE status = 'active' AND due_ms <= $1 LIMIT 1",
+        indexed_by(backend_of(pool), "games_due")
+    )))
     .bind(now_ms)
     .fetch_optional(pool)
     .await?;
@@ -54,7 +57,7 @@ pub async fn any_due(pool: &SqlitePool, now_ms: i64) -> Result<bool, sqlx::Error
 /// Games with a deadline but no reminder time (made before reminders were
 /// stored): (id, deadline, time control).
 pub async fn deadlines_without_reminder(
-    pool: &SqlitePool,
+    pool: &AnyPool,
 ) -> Result<Vec<(i64, i64, String)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, deadline_at, time_control FROM games \
@@ -64,12 +67,8 @@ pub async fn deadlines_without_reminder(
     .await
 }
 
-pub async fn set_reminder(
-    pool: &SqlitePool,
-    game_id: i64,
-    remind_at: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET remind_at = ? WHERE id = ?")
+pub async fn set_reminder(pool: &AnyPool, game_id: i64, remind_at: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET remind_at = $1 WHERE id = $2")
         .bind(remind_at)
         .bind(game_id)
         .execute(pool)
@@ -86,7 +85,7 @@ pub async fn set_clocks(
     turn_started_ms: Option<i64>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET white_ms = ?, black_ms = ?, turn_started_ms = ?, low_time_warned = 0 WHERE id = ?",
+        "UPDATE games SET white_ms = $1, black_ms = $2, turn_started_ms = $3, low_time_warned = 0 WHERE id = $4",
     )
     .bind(white_ms)
     .bind(black_ms)
@@ -98,7 +97,7 @@ pub async fn set_clocks(
 }
 
 pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET low_time_warned = 1 WHERE id = ?")
+    sqlx::query("UPDATE games SET low_time_warned = 1 WHERE id = $1")
         .bind(game_id)
         .execute(&mut **tx)
         .await?;
@@ -109,7 +108,7 @@ pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx:
 /// `by` milliseconds later.
 pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE games SET turn_started_ms = turn_started_ms + ? WHERE status = 'active' AND turn_started_ms IS NOT NULL",
+        "UPDATE games SET turn_started_ms = turn_started_ms + $1 WHERE status = 'active' AND turn_started_ms IS NOT NULL",
     )
     .bind(by)
     .execute(&mut **tx)
@@ -118,7 +117,7 @@ pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
 }
 
 pub async fn mark_reminded(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET reminded = 1 WHERE id = ?")
+    sqlx::query("UPDATE games SET reminded = 1 WHERE id = $1")
         .bind(game_id)
         .execute(&mut **tx)
         .await?;
