@@ -17,5 +17,5 @@ pub mod store;
 pub use contract::{Input, Mentioned, Player, PlayerId, Segment, Text};
 pub use service::{
     delivery_key, Action, Audience, BoardCard, CommandStyle, Core, CoreSettings, Direct,
-    GameThread, Image, Incoming, Notice, Refusal, Reply, TimeSource, PARK_AFTER,
+    GameThread, Image, Incoming, Notice, Refusal, Reply, TimeSource, NOTICE_LEASE_MS, PARK_AFTER,
 };

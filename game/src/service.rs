@@ -124,6 +124,15 @@ pub enum Refusal {
 
 /// Permanent refusals before a notice is parked.
 pub const PARK_AFTER: i64 = 3;
+
+/// How long a notice taken by [`Core::tick`] is the taking process's alone:
+/// longer than any post takes (a board upload included), short enough that
+/// a notice held by a process that died goes out soon after.
+pub const NOTICE_LEASE_MS: i64 = 60_000;
+
+/// Notices taken by one call of [`Core::tick`] at most (the rest wait for
+/// the next one).
+const NOTICES_PER_TICK: i64 = 100;
 /// The first wait before a retry, doubled each time up to [`MAX_RETRY_WAIT`].
 const FIRST_RETRY_WAIT: Duration = Duration::from_secs(2);
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(3600);
@@ -315,8 +324,13 @@ impl Core {
         }
         store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
         // Answers the last run wrote but never confirmed as posted: nobody
-        // is posting them now, so they are due at once.
-        let owed = store::release_waiting_replies(&pool, now).await?;
+        // is posting them now, so they are due at once. Not on PostgreSQL,
+        // where other processes may be posting theirs right now: there
+        // they go out when their grace ends.
+        let owed = match self.store.backend() {
+            store::Backend::Sqlite => store::release_waiting_replies(&pool, now).await?,
+            store::Backend::Postgres => 0,
+        };
         if owed > 0 {
             tracing::info!(
                 answers = owed,
@@ -367,6 +381,15 @@ impl Core {
             (false, true) => format!("{words}, or react ✅ or ❌ to this message"),
             (false, false) => words,
         }
+    }
+
+    /// The platforms whose adapters run in this process: the ones that
+    /// set their command style. None (the console, tests): every platform.
+    pub(super) fn platforms(&self) -> Vec<String> {
+        let styles = self.styles.read().expect("not poisoned");
+        let mut platforms: Vec<String> = styles.keys().cloned().collect();
+        platforms.sort();
+        platforms
     }
 
     /// How commands are written on `platform` ([`Core::set_command_style`]).

@@ -5,10 +5,14 @@ use super::*;
 
 impl Core {
     /// Notices owed to channels (deadline reminders, losses on time): the
-    /// ones that fell due just now and any earlier ones not yet confirmed.
-    /// Post each, then confirm it with [`Core::delivered`]; an unconfirmed
-    /// notice comes back on the next call, even after a restart. Call it
-    /// now and then (adapters do, every few seconds).
+    /// ones that fell due just now and any earlier ones not yet confirmed,
+    /// for the platforms whose adapters run in this process
+    /// ([`Core::set_command_style`]). Post each, then confirm it with
+    /// [`Core::delivered`] or report [`Core::failed`]. Each is this
+    /// process's alone for a minute ([`NOTICE_LEASE_MS`]): other processes
+    /// on the same database do not take it meanwhile, and an unconfirmed
+    /// notice comes back after that, also to another process or after a
+    /// restart. Call it now and then (adapters do, every few seconds).
     pub async fn tick(&self) -> Vec<Notice> {
         match isolate::isolated(self.tick_once()).await {
             Ok(notices) => notices,
@@ -55,7 +59,17 @@ impl Core {
             Err(e) => tracing::error!("cannot look for games that are due: {e}"),
         }
         self.heartbeat().await;
-        let rows = match store::outbox(self.store.pool(), self.time.now_ms()).await {
+        let now = self.time.now_ms();
+        let platforms = self.platforms();
+        let claimed = store::claim_notices(
+            self.store.pool(),
+            now,
+            now + NOTICE_LEASE_MS,
+            &platforms,
+            NOTICES_PER_TICK,
+        )
+        .await;
+        let rows = match claimed {
             Ok(rows) => rows,
             Err(e) => {
                 tracing::error!("cannot read the outbox: {e}");

@@ -135,6 +135,7 @@ impl Core {
         let done = self.play(&mut tx, ch, &bot, g, &coordinate, None).await?;
         let entry = store::queue_reply(
             &mut tx,
+            bot.id.platform(),
             ch,
             &done.text,
             &done.notify,

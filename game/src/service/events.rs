@@ -112,6 +112,7 @@ impl Core {
                 let board = done.picture.as_ref().and_then(|p| p.at);
                 let owed = store::queue_reply(
                     &mut tx,
+                    ev.author.id.platform(),
                     &ev.channel,
                     &done.text,
                     &done.notify,

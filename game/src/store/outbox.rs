@@ -3,6 +3,12 @@
 use super::*;
 use crate::contract::{players_stored, Player, Text};
 
+/// The platform whose adapter posts a notice for `players` (they are its
+/// identities); `None` when the notice names nobody.
+pub fn platform_of(players: &[Player]) -> Option<&str> {
+    players.first().map(|p| p.id.platform())
+}
+
 /// Queues a notice for a channel (see `Core::tick`).
 pub async fn queue_notice(
     tx: &mut Tx,
@@ -11,15 +17,17 @@ pub async fn queue_notice(
     notify: &[Player],
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, platform) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(channel)
     .bind(text.as_str())
     .bind(text.mentions_stored())
     .bind(players_stored(notify))
     .bind(now())
-        .execute(&mut **tx)
-        .await?;
+    .bind(platform_of(notify))
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -30,6 +38,7 @@ pub async fn queue_notice(
 #[allow(clippy::too_many_arguments)]
 pub async fn queue_reply(
     tx: &mut Tx,
+    platform: &str,
     channel: &str,
     text: &Text,
     notify: &[Player],
@@ -40,7 +49,8 @@ pub async fn queue_reply(
 ) -> Result<i64, sqlx::Error> {
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         actions, in_reply_to, next_attempt_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+         actions, in_reply_to, next_attempt_ms, platform) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -52,6 +62,7 @@ pub async fn queue_reply(
     .bind(actions)
     .bind(in_reply_to)
     .bind(not_before_ms)
+    .bind(platform)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -88,16 +99,53 @@ pub struct OutboxRow {
     pub actions: String,
 }
 
-/// Notices due for a post at `now_ms` (not parked, not waiting for a
-/// retry), oldest first.
-pub async fn outbox(pool: &AnyPool, now_ms: i64) -> Result<Vec<OutboxRow>, sqlx::Error> {
-    sqlx::query_as(
+/// Takes the notices due for a post at `now_ms` (not parked, not waiting
+/// for a retry, not taken by another process), oldest first, at most
+/// `limit`: only those of `platforms` (and those of none), or all when
+/// `platforms` is empty. Each is leased until `lease_until_ms`: no process
+/// takes it again before then, unless it is confirmed or fails first. In
+/// one write transaction, so two processes never take the same notice; a
+/// process that dies holding some leaves them to whoever comes after the
+/// lease.
+pub async fn claim_notices(
+    pool: &AnyPool,
+    now_ms: i64,
+    lease_until_ms: i64,
+    platforms: &[String],
+    limit: i64,
+) -> Result<Vec<OutboxRow>, sqlx::Error> {
+    let mut tx = begin_write(pool, backend_of(pool)).await?;
+    let only = if platforms.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = (0..platforms.len())
+            .map(|i| format!("${}", i + 3))
+            .collect();
+        format!(
+            "AND (platform IS NULL OR platform IN ({})) ",
+            list.join(", ")
+        )
+    };
+    let sql = format!(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions FROM outbox \
-         WHERE parked = 0 AND next_attempt_ms <= $1 ORDER BY id",
-    )
-    .bind(now_ms)
-    .fetch_all(pool)
-    .await
+         WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"
+    );
+    let mut query = sqlx::query_as::<_, OutboxRow>(sqlx::AssertSqlSafe(sql))
+        .bind(now_ms)
+        .bind(limit);
+    for p in platforms {
+        query = query.bind(p.as_str());
+    }
+    let rows = query.fetch_all(&mut *tx).await?;
+    for row in &rows {
+        sqlx::query("UPDATE outbox SET next_attempt_ms = $1 WHERE id = $2")
+            .bind(lease_until_ms)
+            .bind(row.id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(rows)
 }
 
 /// A failed post of notice `id`: counts the attempt and either sets when
