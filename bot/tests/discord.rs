@@ -73,6 +73,13 @@ async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::
     bot
 }
 
+/// The slash commands as the bot registered them.
+async fn registration(fake: &FakeDiscord) -> Value {
+    fake.wait_for("registration", |r| r.method == "PUT")
+        .await
+        .json
+}
+
 fn option(name: &str, kind: u64, value: Value) -> Value {
     json!({"name": name, "type": kind, "value": value})
 }
@@ -116,10 +123,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert_eq!(fake.identify().unwrap()["token"], "Bot fake-token");
 
     // Every command is registered, with choices for the fixed options.
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let mut names: Vec<&str> = registration
         .as_array()
         .unwrap()
@@ -468,10 +472,7 @@ async fn slow_answers_are_deferred_and_errors_stay_private() {
     );
 
     // A challenge with a time limit, accepted by command rather than button.
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let one_day = choice_index(
         &registration,
         "challenge",
@@ -562,10 +563,7 @@ async fn challenging_the_bot_plays_its_engine() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let black = choice_index(&registration, "challenge", "color", "Black");
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
     // The bot is White at level 1: its first move comes with the board.
@@ -720,10 +718,7 @@ async fn a_game_can_be_played_in_its_own_thread() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
     let id = fake.slash(
         ALICE,
@@ -878,10 +873,7 @@ async fn a_deleted_thread_is_not_posted_to_in_a_loop() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let one_day = choice_index(
         &registration,
         "challenge",
@@ -991,10 +983,7 @@ async fn a_kill_during_the_engines_thinking_loses_and_doubles_nothing() {
             .count()
     };
     let bot = BotProcess::start(&config, &log);
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
     let id = fake.slash(
         ALICE,
@@ -1078,10 +1067,7 @@ async fn a_renamed_player_keeps_their_game_and_the_old_name_gives_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
     let id = fake.slash(
         ALICE,
@@ -1164,10 +1150,7 @@ async fn a_channel_that_refuses_posts_gets_a_bounded_number_of_attempts() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = fake
-        .wait_for("registration", |r| r.method == "PUT")
-        .await
-        .json;
+    let registration = registration(&fake).await;
     let one_day = choice_index(
         &registration,
         "challenge",

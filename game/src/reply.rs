@@ -259,6 +259,20 @@ pub struct Direct {
 mod tests {
     use super::*;
 
+    /// A thread's name fits Discord's 100 characters whatever the players
+    /// are called: long, multi-byte or empty names included.
+    #[test]
+    fn thread_names_fit_whatever_the_names() {
+        let t = GameThread::new(12, "alice", "bob", "Void Chess");
+        assert_eq!(t.name, "#12 alice vs bob · Void Chess");
+        let long = "Ünïcødé 🐉 ".repeat(40);
+        let t = GameThread::new(7, &long, &long, "Super Chess 16x16");
+        assert_eq!(t.name.chars().count(), 100);
+        assert!(t.name.starts_with("#7 Ünïcødé 🐉"));
+        let t = GameThread::new(3, "", "", "Chess 99");
+        assert_eq!(t.name, "#3  vs  · Chess 99");
+    }
+
     #[test]
     fn questions_survive_the_outbox() {
         let alice = Player::new(PlayerId::new("t", "1"), "Alice Liddell");

@@ -219,6 +219,20 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
 mod tests {
     use super::*;
 
+    /// `thread` and `no-thread` ask for a game's own thread or none; said
+    /// nothing, the channel's setting decides.
+    #[test]
+    fn a_challenge_may_ask_for_a_thread() {
+        let thread = |text: &str| match parse(text).unwrap() {
+            Command::Challenge { thread, .. } => thread,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(thread("challenge @bob void thread"), Some(true));
+        assert_eq!(thread("challenge @bob THREAD 3d"), Some(true));
+        assert_eq!(thread("challenge @bob no-thread standard"), Some(false));
+        assert_eq!(thread("challenge @bob standard"), None);
+    }
+
     #[test]
     fn commands_read_with_options_in_any_order() {
         assert_eq!(
