@@ -80,6 +80,31 @@ async fn registration(fake: &FakeDiscord) -> Value {
         .json
 }
 
+/// alice challenges bob to a game on a day's clock (two seconds here), in a
+/// thread of its own if `thread`, and bob accepts.
+async fn day_game_begins(fake: &FakeDiscord, thread: bool) {
+    let registration = registration(fake).await;
+    let one_day = choice_index(
+        &registration,
+        "challenge",
+        "time",
+        "Correspondence: 1 day per move",
+    );
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("time", 4, json!(one_day)),
+            option("thread", 5, json!(thread))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+}
+
 fn option(name: &str, kind: u64, value: Value) -> Value {
     json!({"name": name, "type": kind, "value": value})
 }
@@ -873,26 +898,7 @@ async fn a_deleted_thread_is_not_posted_to_in_a_loop() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = registration(&fake).await;
-    let one_day = choice_index(
-        &registration,
-        "challenge",
-        "time",
-        "Correspondence: 1 day per move",
-    );
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("time", 4, json!(one_day)),
-            option("thread", 5, json!(true))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
-    fake.callback(id).await;
-    let id = fake.slash(BOB, "accept", json!([]), json!({}));
-    fake.callback(id).await;
+    day_game_begins(&fake, true).await;
     fake.wait_for("the thread", |_| fake.threads().len() == 1)
         .await;
     let thread = fake.threads()[0].0;
@@ -1150,25 +1156,7 @@ async fn a_channel_that_refuses_posts_gets_a_bounded_number_of_attempts() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
-    let registration = registration(&fake).await;
-    let one_day = choice_index(
-        &registration,
-        "challenge",
-        "time",
-        "Correspondence: 1 day per move",
-    );
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("time", 4, json!(one_day))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
-    fake.callback(id).await;
-    let id = fake.slash(BOB, "accept", json!([]), json!({}));
-    fake.callback(id).await;
+    day_game_begins(&fake, false).await;
     // A day is two seconds here: the reminder and the loss on time fall due
     // while the bot may not post.
     fake.forbid(CHANNEL, true);

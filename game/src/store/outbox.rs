@@ -114,7 +114,6 @@ pub async fn claim_notices(
     platforms: &[String],
     limit: i64,
 ) -> Result<Vec<OutboxRow>, sqlx::Error> {
-    let mut tx = begin_write(pool, backend_of(pool)).await?;
     let only = if platforms.is_empty() {
         String::new()
     } else {
@@ -126,17 +125,27 @@ pub async fn claim_notices(
             list.join(", ")
         )
     };
-    let sql = format!(
-        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions FROM outbox \
-         WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"
-    );
-    let mut query = sqlx::query_as::<_, OutboxRow>(sqlx::AssertSqlSafe(sql))
-        .bind(now_ms)
-        .bind(limit);
-    for p in platforms {
-        query = query.bind(p.as_str());
+    let due = || {
+        let sql = format!(
+            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions \
+             FROM outbox \
+             WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"
+        );
+        let mut query = sqlx::query_as::<_, OutboxRow>(sqlx::AssertSqlSafe(sql))
+            .bind(now_ms)
+            .bind(limit);
+        for p in platforms {
+            query = query.bind(p.as_str());
+        }
+        query
+    };
+    // Most ticks find nothing: they learn it without the write lock, which
+    // every move of every process also needs.
+    if due().fetch_optional(pool).await?.is_none() {
+        return Ok(Vec::new());
     }
-    let rows = query.fetch_all(&mut *tx).await?;
+    let mut tx = begin_write(pool, backend_of(pool)).await?;
+    let rows = due().fetch_all(&mut *tx).await?;
     for row in &rows {
         sqlx::query("UPDATE outbox SET next_attempt_ms = $1 WHERE id = $2")
             .bind(lease_until_ms)
