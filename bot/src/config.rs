@@ -95,6 +95,7 @@ mod tests {
             built_in.engine.correspondence_move_time_ms
         );
         assert_eq!(file.engine.default_level, built_in.engine.default_level);
+        assert_eq!(file.engine.searches, built_in.engine.searches);
         assert!(!file.discord.enabled && !file.matrix.enabled);
         assert_eq!(
             file.discord.settings["token_env"].as_str(),

@@ -55,6 +55,18 @@ pub enum Shards {
     Range { first: u32, last: u32, total: u32 },
 }
 
+impl Shards {
+    /// The ids of the shards this process runs, if known before Discord
+    /// says (`Auto` learns them from `GET /gateway/bot`).
+    fn ids(self) -> Vec<u32> {
+        match self {
+            Shards::Auto => Vec::new(),
+            Shards::Count(n) => (0..n).collect(),
+            Shards::Range { first, last, .. } => (first..=last).collect(),
+        }
+    }
+}
+
 /// The `[discord]` section of the configuration.
 #[derive(Debug, Clone)]
 pub struct DiscordConfig {
@@ -175,6 +187,9 @@ pub struct Data {
     /// `None` for a guild known to have none (a bot invited without
     /// permissions gets no role).
     roles: Arc<Mutex<HashMap<GuildId, Option<RoleId>>>>,
+    /// This process's shards and whether each is connected now, for the
+    /// health report (`voidmate health`).
+    shards: Arc<Mutex<std::collections::BTreeMap<u32, bool>>>,
 }
 
 /// The Discord namespace of player ids: `discord:80351110224678912`.
@@ -204,6 +219,34 @@ fn user_id(p: &Player) -> Option<UserId> {
 }
 
 impl Data {
+    /// Notes that `shard` is connected or not, for the health report.
+    fn see_shard(&self, shard: u32, connected: bool) {
+        self.shards
+            .lock()
+            .expect("not poisoned")
+            .insert(shard, connected);
+        self.report_shards();
+    }
+
+    fn report_shards(&self) {
+        let shards = self.shards.lock().expect("not poisoned");
+        let up = shards.values().filter(|c| **c).count();
+        let ids: Vec<String> = shards.keys().map(u32::to_string).collect();
+        let total = match self.cfg.shards {
+            Shards::Range { total, .. } => format!(" of {total}"),
+            _ => String::new(),
+        };
+        self.core.report(
+            PLATFORM,
+            !shards.is_empty() && up == shards.len(),
+            format!(
+                "shards [{}]{total}, {up} of {} connected",
+                ids.join(", "),
+                shards.len()
+            ),
+        );
+    }
+
     /// Remembers `role` if it is the bot's managed role in `guild`.
     fn see_role(&self, guild: GuildId, role: &serenity::Role) {
         let Some(&me) = self.me.get() else { return };
@@ -1296,6 +1339,16 @@ async fn on_event(
             roles.entry(guild.id).or_insert(None);
             Ok(())
         }
+        serenity::FullEvent::Ready { data_about_bot } => {
+            let shard = data_about_bot.shard.map(|s| s.id.0).unwrap_or(0);
+            data.see_shard(shard, true);
+            Ok(())
+        }
+        serenity::FullEvent::ShardStageUpdate { event } => {
+            let connected = event.new == serenity::ConnectionStage::Connected;
+            data.see_shard(event.shard_id.0, connected);
+            Ok(())
+        }
         serenity::FullEvent::GuildRoleCreate { new } => {
             data.see_role(new.guild_id, new);
             Ok(())
@@ -1597,7 +1650,11 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
         me: Arc::default(),
         bot: Arc::default(),
         roles: Arc::default(),
+        shards: Arc::new(Mutex::new(
+            cfg.shards.ids().into_iter().map(|id| (id, false)).collect(),
+        )),
     };
+    data.report_shards();
     let ticker: Arc<Mutex<Option<AbortOnDrop>>> = Arc::new(Mutex::new(None));
     let framework = {
         let data = data.clone();

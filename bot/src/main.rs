@@ -1,6 +1,7 @@
 //! `voidmate`: the chess-variant bot.
 
 mod bench;
+mod cluster;
 mod inspect;
 mod play;
 
@@ -46,6 +47,15 @@ enum Command {
     /// Replay every stored game and report any whose record does not hold
     /// together (a failing exit status if one does not).
     CheckDb(CheckDbArgs),
+    /// Play the engine's queued turns from a PostgreSQL database shared
+    /// with `voidmate run` processes (`[engine] searches = "workers"`).
+    EngineWorker(cluster::WorkerArgs),
+    /// Report the database, its queues and every process working on it;
+    /// a failing exit status if anything is unwell.
+    Health(cluster::HealthArgs),
+    /// Copy every game, challenge, setting and pending notice into a new,
+    /// empty database (SQLite or PostgreSQL) and verify each game by replay.
+    MigrateDb(cluster::MigrateArgs),
 }
 
 #[derive(Args)]
@@ -66,7 +76,7 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     if !cfg.database.path.exists() {
         bail!("there is no database at {}", cfg.database.path.display());
     }
-    let core = Core::open(&cfg).await?;
+    let core = Core::inspect(&cfg).await?;
     let (total, bad) = core.check_db().await?;
     if bad.is_empty() {
         return Ok(format!(
@@ -155,6 +165,7 @@ async fn run(args: RunArgs) -> Result<String> {
         None
     };
     let core = Core::open(&cfg).await?;
+    core.set_process_kind("run");
     let discord_task = {
         let core = core.clone();
         async move {
@@ -221,6 +232,15 @@ fn main() -> ExitCode {
         Command::CheckDb(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(check_db(args))),
+        Command::EngineWorker(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(cluster::engine_worker(args))),
+        Command::Health(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(cluster::health(args))),
+        Command::MigrateDb(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(cluster::migrate_db(args))),
     };
     match result {
         Ok(text) => {

@@ -48,6 +48,28 @@ pub enum Synchronous {
     Normal,
 }
 
+impl Database {
+    /// The database named for people: the SQLite file, or the server and
+    /// database of the URL (never the password it may carry).
+    pub fn describe(&self) -> String {
+        match &self.url {
+            Some(url) => url.split('@').next_back().unwrap_or(url).to_string(),
+            None => self.path.display().to_string(),
+        }
+    }
+
+    /// The database at `place`: a `postgres://` URL, else a SQLite file.
+    pub fn at(place: &str) -> Database {
+        let mut db = Database::default();
+        if place.starts_with("postgres://") || place.starts_with("postgresql://") {
+            db.url = Some(place.to_string());
+        } else {
+            db.path = PathBuf::from(place);
+        }
+        db
+    }
+}
+
 impl Default for Database {
     fn default() -> Self {
         Database {
@@ -87,6 +109,21 @@ pub struct Engine {
     pub correspondence_move_time_ms: u64,
     /// The level (1-5) when the challenge names none.
     pub default_level: u8,
+    /// Where the engine's turns are searched: `here` (in this process, the
+    /// default) or `workers` (by `voidmate engine-worker` processes on the
+    /// same PostgreSQL database; this process only queues them).
+    pub searches: Searches,
+}
+
+/// Where the engine's turns are searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Searches {
+    /// In the process that handles the move, replying with both moves.
+    #[default]
+    Here,
+    /// By engine workers; the engine's move is posted when it is played.
+    Workers,
 }
 
 impl Default for Engine {
@@ -96,6 +133,7 @@ impl Default for Engine {
             move_time_ms: 2000,
             correspondence_move_time_ms: 10000,
             default_level: 3,
+            searches: Searches::Here,
         }
     }
 }

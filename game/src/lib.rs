@@ -17,5 +17,6 @@ pub mod store;
 pub use contract::{Input, Mentioned, Player, PlayerId, Segment, Text};
 pub use service::{
     delivery_key, Action, Audience, BoardCard, CommandStyle, Core, CoreSettings, Direct,
-    GameThread, Image, Incoming, Notice, Refusal, Reply, TimeSource, NOTICE_LEASE_MS, PARK_AFTER,
+    GameThread, Health, Image, Incoming, Migration, Notice, ProcessHealth, Refusal, Reply,
+    TimeSource, ENGINE_LEASE_MS, NOTICE_LEASE_MS, PARK_AFTER, SILENT_AFTER_MS,
 };

@@ -28,6 +28,11 @@ mod challenges;
 mod deadlines;
 mod delivery;
 mod engine_turns;
+mod health;
+mod migrate;
+pub use engine_turns::ENGINE_LEASE_MS;
+pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};
+pub use migrate::Migration;
 mod events;
 mod floor;
 mod games;
@@ -83,23 +88,12 @@ pub struct Core {
     pruned_at: Arc<std::sync::atomic::AtomicI64>,
     /// Games whose engine search runs in this process.
     searching: Arc<std::sync::Mutex<std::collections::HashSet<i64>>>,
-}
-
-/// The claim on a game's engine search: while it lives no other search of
-/// that game starts in this process; dropped (also when the work holding
-/// it is cancelled), the game may be searched again.
-struct Search {
-    game: i64,
-    registry: Arc<std::sync::Mutex<std::collections::HashSet<i64>>>,
-}
-
-impl Drop for Search {
-    fn drop(&mut self) {
-        self.registry
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.game);
-    }
+    /// Who this process is when it claims an engine turn in the database.
+    claimant: Arc<str>,
+    /// Whether engine turns left unqueued by an older version were queued.
+    engine_backfilled: Arc<std::sync::atomic::AtomicBool>,
+    /// What this process reports about itself (see [`Core::health`]).
+    status: Arc<std::sync::Mutex<health::Status>>,
 }
 
 /// How long a handled event's id is kept to recognise a redelivery: far
@@ -284,16 +278,22 @@ impl Core {
         cfg: impl Into<CoreConfig>,
         time: TimeSource,
     ) -> anyhow::Result<Core> {
-        let cfg = &cfg.into();
+        Core::assemble(&cfg.into(), time).await?.restarted().await
+    }
+
+    /// A core that only looks (`voidmate health`, `check-db`, `migrate-db`):
+    /// unlike [`Core::open`] it does none of a starting bot's bookkeeping
+    /// (crediting clocks for the downtime, releasing a last run's claims),
+    /// which would disturb the processes that run on the same database.
+    pub async fn inspect(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
+        Core::assemble(&cfg.into(), TimeSource::system()).await
+    }
+
+    async fn assemble(cfg: &CoreConfig, time: TimeSource) -> anyhow::Result<Core> {
         let store = Store::open_config(&cfg.database).await.map_err(|e| {
-            let which = match &cfg.database.url {
-                // Never the password a URL may carry.
-                Some(url) => url.split('@').next_back().unwrap_or(url).to_string(),
-                None => cfg.database.path.display().to_string(),
-            };
-            anyhow::anyhow!("cannot open the database {which}: {e}")
+            anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
         })?;
-        Core {
+        Ok(Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
             engine: EnginePool::new(cfg.engine.threads),
@@ -302,10 +302,11 @@ impl Core {
             styles: Arc::default(),
             pruned_at: Arc::default(),
             searching: Arc::default(),
+            claimant: engine_turns::claimant().into(),
+            engine_backfilled: Arc::default(),
+            status: Arc::default(),
             time,
-        }
-        .restarted()
-        .await
+        })
     }
 
     /// Credits the time since the last heartbeat to every running clock.
@@ -328,7 +329,11 @@ impl Core {
         // where other processes may be posting theirs right now: there
         // they go out when their grace ends.
         let owed = match self.store.backend() {
-            store::Backend::Sqlite => store::release_waiting_replies(&pool, now).await?,
+            store::Backend::Sqlite => {
+                // Likewise the last run's searches died with it.
+                store::release_engine_claims(&pool).await?;
+                store::release_waiting_replies(&pool, now).await?
+            }
             store::Backend::Postgres => 0,
         };
         if owed > 0 {

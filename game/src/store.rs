@@ -29,20 +29,24 @@ pub type Tx = Transaction<'static, Any>;
 pub const IN_MEMORY: &str = ":memory:";
 
 mod challenges;
+mod copy;
 mod events;
 mod games;
 mod moves;
 mod outbox;
 mod players;
+mod processes;
 mod settings;
 mod time;
 
 pub use challenges::*;
+pub use copy::*;
 pub use events::*;
 pub use games::*;
 pub use moves::*;
 pub use outbox::*;
 pub use players::*;
+pub use processes::*;
 pub use settings::*;
 pub use time::*;
 

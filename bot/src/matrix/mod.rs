@@ -290,6 +290,7 @@ impl MatrixBot {
                     store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &response.next_batch).await?;
                     token = Some(response.next_batch);
                     backoff = Duration::from_secs(1);
+                    self.shared.core.report("matrix", true, "syncing");
                     if catching_up {
                         catch_up_syncs += 1;
                         let quiet = response
@@ -304,6 +305,9 @@ impl MatrixBot {
                 }
                 Err(e) => {
                     tracing::warn!(?backoff, "Matrix sync failed, retrying: {e}");
+                    self.shared
+                        .core
+                        .report("matrix", false, format!("sync failing: {e}"));
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(60));
                 }

@@ -1414,8 +1414,24 @@ async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
     }
     let mut cfg = config(&path);
     cfg.engine.move_time_ms = 50;
-    let core = Core::open(&cfg).await.unwrap();
+    let millis = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(
+        wall_ms(),
+    ));
+    let core = Core::open_with_time(&cfg, voidmate::game::TimeSource::manual(millis.clone()))
+        .await
+        .unwrap();
     core.add_bot(console_player("voidmate")).await.unwrap();
+    if ON_POSTGRES {
+        // Other processes may be searching on PostgreSQL: the dead one's
+        // claim on the turn holds until its lease ends.
+        assert!(core.tick().await.is_empty());
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(moves_stored(core.store().pool().clone()).await, 1);
+        millis.fetch_add(
+            voidmate::game::ENGINE_LEASE_MS + 1000,
+            std::sync::atomic::Ordering::SeqCst,
+        );
+    }
     let mut announced = Vec::new();
     // On PostgreSQL a start releases no answer (other processes may be
     // posting theirs): alice's waits for its grace, and only the engine's
@@ -2009,4 +2025,312 @@ async fn correspondence_moves_are_judged_by_when_they_were_sent() {
     bot.core.settle_deadlines(t0 + 550 * 1000).await;
     let r = bot.ok("alice", "e4 #3").await;
     assert!(r.text.starts_with("#3: alice played e4."), "{}", r.text);
+}
+
+/// Counts the moves stored in game `id`.
+async fn moves_in(core: &Core, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap()
+}
+
+/// Ticks `core` until `n` notices came and were confirmed (or a few
+/// seconds passed); returns their texts.
+async fn notices_from(core: &Core, n: usize) -> Vec<String> {
+    let mut texts = Vec::new();
+    for _ in 0..100 {
+        for notice in core.tick().await {
+            core.delivered(notice.id).await;
+            texts.push(notice.reply.text.to_string());
+        }
+        if texts.len() >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    texts
+}
+
+/// Issue 22, point 2: an engine turn is held by one process at a time
+/// under a lease. A process whose search was cut off (it died) holds it
+/// until the lease ends; then exactly one of the processes still alive
+/// takes it and plays the move, announced once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_turn_left_by_a_dead_process_is_taken_by_one_other_when_its_lease_ends() {
+    skip_without_backend!();
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let millis = Arc::new(AtomicI64::new(wall_ms()));
+    let mut slow = config(&path);
+    slow.engine.move_time_ms = 3000;
+    let mut a = Bot::with_clock(slow, millis.clone()).await;
+    let mut fast = config(&path);
+    fast.engine.move_time_ms = 50;
+    let b = Bot::with_clock(fast.clone(), millis.clone()).await;
+    let c = Bot::with_clock(fast, millis.clone()).await;
+    for bot in [&a, &b, &c] {
+        bot.core.add_bot(console_player("voidmate")).await.unwrap();
+    }
+    a.ok("alice", "challenge @voidmate standard white 5").await;
+    let ev = a.event("alice", "e4");
+    let cut = tokio::time::timeout(std::time::Duration::from_millis(500), a.core.handle(&ev)).await;
+    assert!(cut.is_err(), "the search should still be running");
+    assert_eq!(moves_in(&a.core, 1).await, 1);
+    // alice's answer is owed and goes out after its grace; the turn is a's
+    // until its lease ends: nobody else searches meanwhile.
+    millis.fetch_add(10_000, Ordering::SeqCst);
+    let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+    for n in x.iter().chain(&y) {
+        b.core.delivered(n.id).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(moves_in(&b.core, 1).await, 1, "searched during a's lease");
+    // The lease ends: b and c both look; one of them plays.
+    millis.fetch_add(voidmate::game::ENGINE_LEASE_MS, Ordering::SeqCst);
+    let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+    assert!(x.is_empty() && y.is_empty(), "{x:?} {y:?}");
+    let mut announced = Vec::new();
+    for _ in 0..100 {
+        let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+        for n in x.iter().chain(&y) {
+            b.core.delivered(n.id).await;
+            announced.push(n.reply.text.to_string());
+        }
+        if !announced.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // a's own search ends too (after its 3 s) and is turned away: the
+    // game moved on while it thought.
+    tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+    for n in notices_from(&b.core, 1).await {
+        announced.push(n);
+    }
+    assert_eq!(moves_in(&b.core, 1).await, 2, "the engine's move, once");
+    assert_eq!(announced.len(), 1, "{announced:?}");
+    assert!(
+        announced[0].contains("voidmate played") && announced[0].contains("alice, your move"),
+        "{announced:?}"
+    );
+}
+
+/// Issue 22, point 3: with `searches = "workers"` the process that handles
+/// a move only queues the engine's turn; engine workers take it (one each),
+/// play it through the core, and a chat process posts it. A worker that
+/// stops renewing its lease (killed) loses the turn to another, and its
+/// late answer is turned away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_workers_play_the_queued_turns_and_one_takes_over_from_a_dead_one() {
+    skip_without_backend!();
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let millis = Arc::new(AtomicI64::new(wall_ms()));
+    let mut chat_cfg = config(&path);
+    chat_cfg.engine.searches = voidmate::game::config::Searches::Workers;
+    let mut chat = Bot::with_clock(chat_cfg, millis.clone()).await;
+    chat.core.add_bot(console_player("voidmate")).await.unwrap();
+    let mut quick = config(&path);
+    quick.engine.move_time_ms = 50;
+    let w1 = Core::open_with_time(&quick, voidmate::game::TimeSource::manual(millis.clone()))
+        .await
+        .unwrap();
+    let w2 = Core::open_with_time(&quick, voidmate::game::TimeSource::manual(millis.clone()))
+        .await
+        .unwrap();
+
+    chat.ok("alice", "challenge @voidmate standard white 2").await;
+    let r = chat.ok("alice", "e4").await;
+    assert!(
+        r.text.starts_with("#1: alice played e4.") && r.text.ends_with("I am thinking about my move."),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("voidmate played"), "{}", r.text);
+    // The chat process never searches.
+    assert!(notices_from(&chat.core, 1).await.is_empty());
+    assert_eq!(moves_in(&chat.core, 1).await, 1);
+    // Two workers look at once: one takes the turn.
+    let (x, y) = tokio::join!(w1.take_engine_turns(), w2.take_engine_turns());
+    assert_eq!(x + y, 1, "taken by {x} and {y}");
+    let told = notices_from(&chat.core, 1).await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(
+        told[0].starts_with("#1: voidmate played") && told[0].contains("alice, your move"),
+        "{told:?}"
+    );
+    assert_eq!(moves_in(&chat.core, 1).await, 2);
+
+    // A slow worker takes the next turn and dies (stops renewing): its
+    // lease ends, a live worker plays, the dead one's answer is refused.
+    let mut slow = config(&path);
+    slow.engine.move_time_ms = 2500;
+    let dead = Core::open_with_time(&slow, voidmate::game::TimeSource::manual(millis.clone()))
+        .await
+        .unwrap();
+    let moves = chat.ok("alice", "moves").await.text;
+    let first = moves
+        .split_once(": ")
+        .and_then(|(_, list)| list.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    chat.ok("alice", &first).await;
+    assert_eq!(dead.take_engine_turns().await, 1);
+    assert_eq!(w1.take_engine_turns().await, 0, "taken while leased");
+    millis.fetch_add(voidmate::game::ENGINE_LEASE_MS + 1000, Ordering::SeqCst);
+    assert_eq!(w1.take_engine_turns().await, 1);
+    tokio::time::sleep(std::time::Duration::from_millis(3000)).await;
+    let told = notices_from(&chat.core, 2).await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(moves_in(&chat.core, 1).await, 4, "each move once");
+    let (waiting, queued): (i64, i64) = (
+        chat.core.health().await.unwrap().engine_waiting,
+        chat.core.health().await.unwrap().engine_queued,
+    );
+    assert_eq!((waiting, queued), (0, 0));
+}
+
+/// Issue 22, point 5: every process reports itself; `health` shows each
+/// with what it runs, the queues, and is unwell when a part is unwell or a
+/// process falls silent.
+#[tokio::test]
+async fn health_reports_every_process_and_the_queues() {
+    skip_without_backend!();
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let millis = Arc::new(AtomicI64::new(wall_ms()));
+    let mut a = Bot::with_clock(config(&path), millis.clone()).await;
+    let b = Bot::with_clock(config(&path), millis.clone()).await;
+    a.core.set_process_kind("run");
+    a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
+    b.core.set_process_kind("engine-worker");
+    a.ok("alice", "challenge @bob standard").await;
+    a.ok("bob", "accept").await;
+    a.core.tick().await;
+    b.core.tick().await;
+    let h = a.core.health().await.unwrap();
+    assert!(h.is_healthy(), "{h}");
+    assert_eq!(h.games_in_play, 1);
+    let kinds: Vec<&str> = h.processes.iter().map(|p| p.kind.as_str()).collect();
+    assert_eq!(kinds.len(), 2, "{h}");
+    assert!(kinds.contains(&"run") && kinds.contains(&"engine-worker"), "{h}");
+    let text = h.to_string();
+    assert!(
+        text.contains("shards [0, 1] of 4, 2 of 2 connected") && text.ends_with("healthy"),
+        "{text}"
+    );
+    // A shard drops: the next report says so.
+    a.core.report("discord", false, "shards [0, 1] of 4, 1 of 2 connected");
+    millis.fetch_add(6_000, Ordering::SeqCst);
+    a.core.tick().await;
+    b.core.tick().await;
+    let h = a.core.health().await.unwrap();
+    assert!(!h.is_healthy(), "{h}");
+    assert!(h.to_string().contains("UNWELL"), "{h}");
+    // It comes back; then b falls silent.
+    a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
+    millis.fetch_add(voidmate::game::SILENT_AFTER_MS, Ordering::SeqCst);
+    a.core.tick().await;
+    let h = a.core.health().await.unwrap();
+    assert!(!h.is_healthy(), "{h}");
+    assert!(h.to_string().contains("engine-worker") && h.to_string().contains("SILENT"), "{h}");
+}
+
+/// Issue 22, point 4: a deployment moves from a SQLite file to another
+/// database (PostgreSQL in `core_postgres`): games, moves, challenges,
+/// settings and owed notices are copied, every game is verified by replay,
+/// and play goes on in the copy with new ids after the old ones. A
+/// destination that is not empty is refused, and a source game whose
+/// record does not hold together fails the verification.
+#[tokio::test]
+async fn a_deployment_moves_to_another_database_and_play_goes_on() {
+    skip_without_backend!();
+    let dir = tempfile::tempdir().unwrap();
+    let mut source_cfg = Config::default();
+    source_cfg.database.path = dir.path().join("old.db");
+    let mut old = Bot::with(source_cfg.clone()).await;
+    old.ok("alice", "challenge @bob standard 2d").await;
+    old.ok("bob", "accept").await;
+    for m in ["e4", "e5", "Nf3"] {
+        let who = if m == "e5" { "bob" } else { "alice" };
+        old.ok(who, m).await;
+    }
+    old.ok("carol", "challenge @dave chess99").await;
+    old.ok("alice", "settings theme high-contrast").await;
+    old.channel = "other".into();
+    old.ok("alice", "challenge @carol antichess").await;
+    old.ok("carol", "accept").await;
+    // An answer owed: handled, never confirmed as posted.
+    let ev = old.event("alice", "e3");
+    assert!(!old.core.handle(&ev).await.unwrap().is_error);
+    let owed_before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+        .fetch_one(old.core.store().pool())
+        .await
+        .unwrap();
+    assert!(owed_before >= 1);
+    drop(old);
+
+    let new_path = dir.path().join("new.db");
+    let target_cfg = config(&new_path);
+    let source = Core::inspect(&source_cfg).await.unwrap();
+    let target = Core::inspect(&target_cfg).await.unwrap();
+    let mut tables = Vec::new();
+    let done = source
+        .copy_to(&target, |t, _| tables.push(t.to_string()))
+        .await
+        .unwrap();
+    assert_eq!(done.games_verified, 2);
+    let count = |table: &'static str| done.copied.iter().find(|(t, _)| *t == table).unwrap().1;
+    assert_eq!(count("games"), 2);
+    assert_eq!(count("moves"), 4);
+    assert_eq!(count("challenges"), 3);
+    assert_eq!(count("channel_settings"), 1);
+    assert_eq!(count("outbox") as i64, owed_before);
+    assert!(tables.contains(&"handled_events".to_string()));
+    // Twice: refused, the copy is untouched.
+    let again = source.copy_to(&target, |_, _| {}).await.unwrap_err().to_string();
+    assert!(again.contains("is not empty"), "{again}");
+    drop(target);
+
+    // Play goes on in the copy, where it stopped.
+    let mut new = Bot::open(&new_path).await;
+    // The handled event ids came along: a redelivered old event stays
+    // handled (this test's ids count on from where the old bot stopped).
+    let ev = new.event("bob", "Nc6");
+    assert!(new.core.handle(&ev).await.is_none(), "an old event handled again");
+    new.n = 1000;
+    let r = new.ok("bob", "Nc6").await;
+    assert!(r.text.starts_with("#1: bob played Nc6."), "{}", r.text);
+    new.ok("dave", "accept").await;
+    let listed = new.ok("alice", "games").await.text;
+    assert!(listed.contains("#3"), "the next game is #3: {listed}");
+    new.channel = "other".into();
+    let r = new.ok("carol", "e6").await;
+    assert!(r.text.starts_with("#2: carol played e6."), "{}", r.text);
+
+    // A source whose game does not replay fails the verification.
+    sqlx::query("DELETE FROM moves WHERE game_id = 1 AND ply = 2")
+        .execute(source.store().pool())
+        .await
+        .unwrap();
+    let broken_path = dir.path().join("broken.db");
+    let broken = Core::inspect(&config(&broken_path)).await.unwrap();
+    let err = source.copy_to(&broken, |_, _| {}).await.unwrap_err().to_string();
+    assert!(err.contains("do not replay") && err.contains("#1"), "{err}");
+}
+
+/// The wall clock in milliseconds, where a test's hand-moved clock starts.
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
 }

@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! A small stand-in for Discord on 127.0.0.1: the REST endpoints the bot
 //! calls and a gateway that says hello, accepts identify, sends ready and then
 //! whatever events a test pushes. Payloads follow Discord's documented shapes
@@ -26,6 +27,8 @@ pub const APP: u64 = 1000;
 /// The bot's username: with a space, as many bots have.
 pub const BOT_NAME: &str = "Voidmate Chess";
 pub const GUILD: u64 = 2000;
+/// A second guild, on shard 1 when the bot runs two shards (`GUILD` is on 0).
+pub const GUILD_B: u64 = (1 << 22) + 2000;
 pub const CHANNEL: u64 = 3000;
 /// The role Discord made for the bot when it joined the guild (managed,
 /// `tags.bot_id` = the bot): the member list offers it under the bot's name.
@@ -160,6 +163,28 @@ struct State {
     gone: Mutex<Vec<String>>,
     /// Threads the bot opened: id -> (parent channel, name, archived).
     threads: Mutex<std::collections::BTreeMap<String, (String, String, bool)>>,
+    /// The gateway sessions open now: their shard, and where their events go.
+    sessions: Mutex<Vec<Session>>,
+    /// Events no open session's shard receives yet, in order: they go to the
+    /// next session of their shard (the single-shard tests restart the bot
+    /// between a message and its answer).
+    backlog: Mutex<Vec<(String, Value)>>,
+    /// Sessions that have been sent their ready event, over the fake's life.
+    readies: AtomicU64,
+}
+
+/// One gateway connection, identified as shard `shard` of `total`.
+struct Session {
+    shard: u64,
+    total: u64,
+    events: mpsc::UnboundedSender<(String, Value)>,
+}
+
+/// The shard of `total` that receives a guild's events (`events/gateway`,
+/// Sharding: `shard_id = (guild_id >> 22) % num_shards`); direct messages
+/// (no guild) go to shard 0.
+pub fn shard_of(guild: Option<u64>, total: u64) -> u64 {
+    guild.map(|g| (g >> 22) % total.max(1)).unwrap_or(0)
 }
 
 pub struct FakeDiscord {
@@ -194,12 +219,16 @@ fn role(id: u64, name: &str, bot: Option<u64>) -> Value {
 /// The guild as a `GUILD_CREATE` event carries it (`events/gateway-events`,
 /// Guild Create: the guild object and its extra fields), with its roles.
 fn guild() -> Value {
+    guild_with_id(GUILD)
+}
+
+fn guild_with_id(id: u64) -> Value {
     json!({
-        "id": GUILD.to_string(), "name": "Chess club", "icon": null, "icon_hash": null,
+        "id": id.to_string(), "name": "Chess club", "icon": null, "icon_hash": null,
         "splash": null, "discovery_splash": null, "owner_id": "1", "afk_channel_id": null,
         "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 1,
         "explicit_content_filter": 0,
-        "roles": [role(GUILD, "@everyone", None), role(BOT_ROLE, BOT_NAME, Some(APP)), role(CLUB_ROLE, "club", None)],
+        "roles": [role(id, "@everyone", None), role(BOT_ROLE, BOT_NAME, Some(APP)), role(CLUB_ROLE, "club", None)],
         "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
         "system_channel_id": null, "system_channel_flags": 0, "rules_channel_id": null,
         "vanity_url_code": null, "description": null, "banner": null, "premium_tier": 0,
@@ -247,6 +276,9 @@ impl FakeDiscord {
             rate_limited: AtomicU64::new(0),
             threads: Mutex::new(std::collections::BTreeMap::new()),
             gone: Mutex::new(Vec::new()),
+            sessions: Mutex::new(Vec::new()),
+            backlog: Mutex::new(Vec::new()),
+            readies: AtomicU64::new(0),
         });
         let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
@@ -462,6 +494,30 @@ impl FakeDiscord {
         let id = self.id();
         let mut m = message(id, user(who.0, who.1), content);
         m["mention_roles"] = json!(roles.iter().map(|r| r.to_string()).collect::<Vec<_>>());
+        self.dispatch("MESSAGE_CREATE", m);
+        id
+    }
+
+    /// Gateway sessions sent their ready event so far (one per shard
+    /// connected, counting reconnections).
+    pub fn readies(&self) -> u64 {
+        self.state.readies.load(Ordering::SeqCst)
+    }
+
+    /// `who` writes `content` in `channel` of `guild`, mentioning `mentions`.
+    pub fn say_in(
+        &self,
+        guild: u64,
+        channel: u64,
+        who: (u64, &str),
+        content: &str,
+        mentions: Value,
+    ) -> u64 {
+        let id = self.id();
+        let mut m = message(id, user(who.0, who.1), content);
+        m["guild_id"] = json!(guild.to_string());
+        m["channel_id"] = json!(channel.to_string());
+        m["mentions"] = mentions;
         self.dispatch("MESSAGE_CREATE", m);
         id
     }
@@ -808,81 +864,141 @@ async fn serve_gateway(
     state: Arc<State>,
     mut events: mpsc::UnboundedReceiver<(String, Value)>,
 ) {
-    // One shard, one connection at a time: a bot that restarts (or
-    // resumes) connects again and is served the same way.
+    // Events go to every session whose shard receives their guild's.
+    let router = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            while let Some(event) = events.recv().await {
+                route(&state, event);
+            }
+            // No test sends events any more: the sessions end.
+            state.sessions.lock().unwrap().clear();
+        })
+    };
+    // Any number of connections at once (one per shard, or a bot that
+    // restarts and connects again), each served the same way.
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             return;
         };
-        let Ok(ws) = tokio_tungstenite::accept_async(stream).await else {
-            continue;
-        };
-        if !serve_connection(ws, &state, &mut events).await {
+        if router.is_finished() {
             return;
         }
+        let state = state.clone();
+        tokio::spawn(async move {
+            if let Ok(ws) = tokio_tungstenite::accept_async(stream).await {
+                serve_connection(ws, &state).await;
+            }
+        });
     }
 }
 
-/// Serves one gateway connection until it closes; `false` once no test
-/// sends events any more.
+/// Sends an event to the open sessions of its guild's shard, or keeps it
+/// for the next one.
+fn route(state: &State, event: (String, Value)) {
+    let guild = event.1["guild_id"]
+        .as_str()
+        .and_then(|g| g.parse::<u64>().ok());
+    let mut sessions = state.sessions.lock().unwrap();
+    sessions.retain(|s| !s.events.is_closed());
+    let mut sent = false;
+    for s in sessions.iter() {
+        if s.shard == shard_of(guild, s.total) && s.events.send(event.clone()).is_ok() {
+            sent = true;
+        }
+    }
+    if !sent {
+        state.backlog.lock().unwrap().push(event);
+    }
+}
+
+/// Serves one gateway connection until it closes.
 async fn serve_connection(
     mut ws: tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
     state: &State,
-    events: &mut mpsc::UnboundedReceiver<(String, Value)>,
-) -> bool {
+) {
     let send = |v: Value| Frame::Text(v.to_string());
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
     if ws.send(send(hello)).await.is_err() {
-        return true;
+        return;
     }
     let mut seq = 0u64;
-    let mut ready = false;
+    let (tx, mut events) = mpsc::unbounded_channel::<(String, Value)>();
+    let mut tx = Some(tx);
+    let mut intents = 0;
     loop {
         tokio::select! {
             frame = ws.next() => {
-                let Some(Ok(frame)) = frame else { return true };
+                let Some(Ok(frame)) = frame else { return };
                 let Ok(text) = frame.to_text() else { continue };
                 let Ok(v) = serde_json::from_str::<Value>(text) else { continue };
                 match v["op"].as_u64() {
                     Some(1) => {
                         let ack = json!({"op": 11, "d": null, "s": null, "t": null});
                         if ws.send(send(ack)).await.is_err() {
-                            return true;
+                            return;
                         }
                     }
                     Some(2) => {
                         *state.identify.lock().unwrap() = Some(v["d"].clone());
+                        intents = v["d"]["intents"].as_u64().unwrap_or(0);
+                        // `events/gateway`, Identify: `shard` is [shard_id, num_shards].
+                        let shard = v["d"]["shard"][0].as_u64().unwrap_or(0);
+                        let total = v["d"]["shard"][1].as_u64().unwrap_or(1).max(1);
                         seq += 1;
                         let ready_event = json!({"op": 0, "s": seq, "t": "READY", "d": {
                             "v": 10, "user": user(APP, BOT_NAME), "guilds": [],
-                            "session_id": "fake-session", "resume_gateway_url": state.gateway_url,
-                            "shard": [0, 1], "application": {"id": APP.to_string(), "flags": 0},
+                            "session_id": format!("fake-session-{shard}"),
+                            "resume_gateway_url": state.gateway_url,
+                            "shard": [shard, total], "application": {"id": APP.to_string(), "flags": 0},
                         }});
-                        // Then each guild, as Discord sends them after ready.
-                        seq += 1;
-                        let guild_event = json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild()});
-                        if ws.send(send(ready_event)).await.is_err()
-                            || ws.send(send(guild_event)).await.is_err()
-                        {
-                            return true;
+                        if ws.send(send(ready_event)).await.is_err() {
+                            return;
                         }
-                        ready = true;
+                        // Then each guild of this shard, as Discord sends
+                        // them after ready.
+                        for g in [GUILD, GUILD_B] {
+                            if shard_of(Some(g), total) != shard || (g == GUILD_B && total == 1) {
+                                continue;
+                            }
+                            seq += 1;
+                            let guild_event = json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild_with_id(g)});
+                            if ws.send(send(guild_event)).await.is_err() {
+                                return;
+                            }
+                        }
+                        let Some(tx) = tx.take() else { continue };
+                        {
+                            // Held while the backlog is handed over, so that
+                            // nothing routed meanwhile overtakes it.
+                            let mut sessions = state.sessions.lock().unwrap();
+                            let mut backlog = state.backlog.lock().unwrap();
+                            let (mine, rest): (Vec<_>, Vec<_>) = backlog.drain(..).partition(|(_, d)| {
+                                let guild = d["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok());
+                                shard_of(guild, total) == shard
+                            });
+                            *backlog = rest;
+                            for event in mine {
+                                let _ = tx.send(event);
+                            }
+                            sessions.push(Session { shard, total, events: tx });
+                        }
+                        state.readies.fetch_add(1, Ordering::SeqCst);
                         state.changed.notify_waiters();
                     }
                     _ => {}
                 }
             }
-            event = events.recv(), if ready => {
-                let Some((t, mut d)) = event else { return false };
+            event = events.recv() => {
+                let Some((t, mut d)) = event else { return };
                 if t == "MESSAGE_CREATE" {
-                    let intents = state.identify.lock().unwrap().as_ref().and_then(|i| i["intents"].as_u64()).unwrap_or(0);
                     hide_content(&mut d, intents);
                 }
                 seq += 1;
                 if ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.is_err() {
                     // Lost with the connection, as Discord would lose it
                     // for a session that cannot resume.
-                    return true;
+                    return;
                 }
             }
         }

@@ -229,6 +229,8 @@ impl Core {
                 actions: Vec::new(),
             });
         }
+        let lease = self.searches_here().then(|| self.engine_lease());
+        store::set_engine_turn(tx, id, Some(self.time.now_ms()), lease).await?;
         Ok(Done {
             engine: Some(id),
             deliveries: Vec::new(),

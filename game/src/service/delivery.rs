@@ -59,6 +59,7 @@ impl Core {
             Err(e) => tracing::error!("cannot look for games that are due: {e}"),
         }
         self.heartbeat().await;
+        self.report_process().await;
         let now = self.time.now_ms();
         let platforms = self.platforms();
         let claimed = store::claim_notices(

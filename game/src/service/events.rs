@@ -104,7 +104,16 @@ impl Core {
                 // Claimed before the commit, so that no tick starts a second
                 // search of this game in between; released when this reply
                 // is done or dropped.
-                let claim = done.engine.take().and_then(|id| self.claim_search(id));
+                let claim = match done.engine.take() {
+                    Some(id) if self.searches_here() => self.claim_search(id),
+                    Some(_) => {
+                        // An engine worker takes the turn; its move is
+                        // posted when played.
+                        done.text.push_str(" I am thinking about my move.");
+                        None
+                    }
+                    None => None,
+                };
                 // The answer is owed from the moment the change is stored:
                 // written with it, posted by the adapter, and by the
                 // periodic check if the adapter never confirms it.

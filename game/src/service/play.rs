@@ -134,7 +134,14 @@ impl Core {
             g.row.reminded = false;
             if self.is_bot(&g.row.seat(next)) {
                 engine = Some(g.row.id);
+                // Queued, and taken at once if this process searches.
+                let lease = self.searches_here().then(|| self.engine_lease());
+                store::set_engine_turn(tx, g.row.id, Some(g.now_ms), lease).await?;
             } else {
+                if g.row.engine_wanted_ms.is_some() {
+                    // The engine's move: its turn is over.
+                    store::set_engine_turn(tx, g.row.id, None, None).await?;
+                }
                 let _ = write!(text, " {}, your move.", g.name(next));
                 notify.push(g.player(next));
             }

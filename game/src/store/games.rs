@@ -25,6 +25,8 @@ pub struct GameRow {
     pub reminded: bool,
     /// The engine's level when the bot plays in this game.
     pub engine_level: Option<i64>,
+    /// Since when the bot is to move (ms); `None` when it is not.
+    pub engine_wanted_ms: Option<i64>,
     /// Clock games: time left per side, and when the side to move began.
     pub white_ms: Option<i64>,
     pub black_ms: Option<i64>,
@@ -57,7 +59,7 @@ impl GameRow {
 pub(super) const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
-     engine_level, white_ms, black_ms, turn_started_ms, low_time_warned, \
+     engine_level, engine_wanted_ms, white_ms, black_ms, turn_started_ms, low_time_warned, \
      mode, program_white, program_black, colour_white, colour_black, \
      (SELECT name FROM players WHERE players.id = games.white) AS white_name, \
      (SELECT name FROM players WHERE players.id = games.black) AS black_name";
@@ -158,6 +160,7 @@ pub async fn finish(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET status = 'finished', result = $1, termination = $2, version = version + 1, \
+         engine_wanted_ms = NULL, engine_claimed_by = NULL, engine_claimed_until = NULL, \
          draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3 WHERE id = $4",
     )
     .bind(result)
@@ -278,5 +281,106 @@ pub async fn engine_games(pool: &AnyPool) -> Result<Vec<(i64, String)>, sqlx::Er
         indexed_by(backend_of(pool), "games_engine_active")
     )))
     .fetch_all(pool)
+    .await
+}
+
+/// Who searches an engine turn, and until when unless renewed.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineLease<'a> {
+    pub by: &'a str,
+    pub until_ms: i64,
+}
+
+/// Queues the engine's turn in game `game_id` (the bot is to move since
+/// `since_ms`), taken at once by `lease` if given; `since_ms = None`: the
+/// bot is not to move (its move was played), and any claim ends.
+pub async fn set_engine_turn(
+    tx: &mut Tx,
+    game_id: i64,
+    since_ms: Option<i64>,
+    lease: Option<EngineLease<'_>>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE games SET engine_wanted_ms = $1, engine_claimed_by = $2, engine_claimed_until = $3 \
+         WHERE id = $4",
+    )
+    .bind(since_ms)
+    .bind(lease.map(|l| l.by))
+    .bind(lease.map(|l| l.until_ms))
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Takes the longest-waiting engine turn nobody holds (no claim, or one
+/// whose lease ended before `now_ms`): (game id, channel). One statement,
+/// so two processes never take the same turn: on PostgreSQL the row is
+/// locked and skipped by the others (`FOR UPDATE SKIP LOCKED`), on SQLite
+/// the statement holds the write lock.
+pub async fn claim_engine_turn(
+    pool: &AnyPool,
+    now_ms: i64,
+    lease: EngineLease<'_>,
+) -> Result<Option<(i64, String)>, sqlx::Error> {
+    let lock = match backend_of(pool) {
+        Backend::Postgres => "FOR UPDATE SKIP LOCKED",
+        Backend::Sqlite => "",
+    };
+    let free = "status = 'active' AND engine_wanted_ms IS NOT NULL \
+                AND (engine_claimed_until IS NULL OR engine_claimed_until < $1)";
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE games SET engine_claimed_by = $2, engine_claimed_until = $3 \
+         WHERE id = (SELECT id FROM games WHERE {free} ORDER BY engine_wanted_ms, id LIMIT 1 {lock}) \
+         AND {free} RETURNING id, channel"
+    )))
+    .bind(now_ms)
+    .bind(lease.by)
+    .bind(lease.until_ms)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Extends `lease` on game `game_id` if its holder still holds it; `false`
+/// if the turn is no longer theirs (played, or taken after the lease ended).
+pub async fn renew_engine_lease(
+    pool: &AnyPool,
+    game_id: i64,
+    lease: EngineLease<'_>,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET engine_claimed_until = $1 \
+         WHERE id = $2 AND engine_claimed_by = $3 AND engine_wanted_ms IS NOT NULL",
+    )
+    .bind(lease.until_ms)
+    .bind(game_id)
+    .bind(lease.by)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Ends every claim on engine turns: at the start of the only process on a
+/// SQLite file, whose last run's searches died with it.
+pub async fn release_engine_claims(pool: &AnyPool) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET engine_claimed_by = NULL, engine_claimed_until = NULL \
+         WHERE engine_claimed_by IS NOT NULL",
+    )
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Engine turns queued and not held by anyone now (for the health report),
+/// and all queued ones.
+pub async fn engine_queue(pool: &AnyPool, now_ms: i64) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COUNT(CASE WHEN engine_claimed_until IS NULL OR engine_claimed_until < $1 \
+         THEN 1 END), COUNT(*) FROM games \
+         WHERE status = 'active' AND engine_wanted_ms IS NOT NULL",
+    )
+    .bind(now_ms)
+    .fetch_one(pool)
     .await
 }
