@@ -184,3 +184,180 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
         ms(at(&suggestions, 99)),
     ))
 }
+
+/// What `voidmate bench --processes K` was asked to do.
+pub struct Spread {
+    /// The database: a SQLite file or a `postgres://` URL (empty).
+    pub db: String,
+    pub processes: usize,
+    pub games: usize,
+}
+
+/// Moves per process: four per game (the same as the one-process bench).
+const SPREAD_MOVES: [&str; 4] = ["e4", "e6", "d4", "d6"];
+
+/// `voidmate bench --db PLACE --processes K`: `games` games set up on one
+/// database, then K processes (this binary, `--part`) move them at once,
+/// each its share of the games, all of a process's games at once for each
+/// move. Reports moves per second over all processes and the latency of a
+/// move (handled and confirmed) at the median and p99.
+pub async fn spread(args: Spread) -> Result<String> {
+    use voidmate::game::config::Database;
+    let database = Database::at(&args.db);
+    let cfg = Config {
+        database: database.clone(),
+        ..Default::default()
+    };
+    let core = Core::open(&cfg).await?;
+    let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+        .fetch_one(core.store().pool())
+        .await?;
+    anyhow::ensure!(
+        games == 0,
+        "the bench needs an empty database; {} holds {games} games",
+        database.describe()
+    );
+    let setup = Instant::now();
+    let mut n = 0u64;
+    for g in 0..args.games {
+        let ch = format!("bench-{g}");
+        for (who, text) in [("white", "challenge @bob void"), ("bob", "accept")] {
+            n += 1;
+            let reply = core
+                .handle(&line(format!("setup-{n}"), &ch, who, text))
+                .await
+                .expect("new event");
+            anyhow::ensure!(!reply.is_error, "{}", reply.text);
+            for entry in reply.deliveries {
+                core.delivered(entry).await;
+            }
+        }
+    }
+    let setup = setup.elapsed();
+    drop(core);
+    // Every part starts at the same moment, after all have opened.
+    let start_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as u64
+        + 3000;
+    let exe = std::env::current_exe()?;
+    let children: Vec<_> = (0..args.processes)
+        .map(|part| {
+            tokio::process::Command::new(&exe)
+                .args([
+                    "bench",
+                    "--db",
+                    &args.db,
+                    "--games",
+                    &args.games.to_string(),
+                    "--processes",
+                    &args.processes.to_string(),
+                    "--part",
+                    &part.to_string(),
+                    "--start-at-ms",
+                    &start_at.to_string(),
+                ])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+        })
+        .collect::<Result<_, _>>()?;
+    let mut latencies = Vec::new();
+    let mut longest = Duration::ZERO;
+    for child in children {
+        let out = child.wait_with_output().await?;
+        anyhow::ensure!(out.status.success(), "a bench process failed");
+        let text = String::from_utf8(out.stdout)?;
+        for l in text.lines() {
+            if let Some(us) = l.strip_prefix("latencies-us ") {
+                latencies.extend(
+                    us.split(',')
+                        .filter_map(|v| v.parse::<u64>().ok())
+                        .map(Duration::from_micros),
+                );
+            } else if let Some(ms) = l.strip_prefix("elapsed-ms ") {
+                longest = longest.max(Duration::from_millis(ms.parse()?));
+            }
+        }
+    }
+    anyhow::ensure!(
+        latencies.len() == args.games * SPREAD_MOVES.len(),
+        "{} moves measured, {} expected",
+        latencies.len(),
+        args.games * SPREAD_MOVES.len()
+    );
+    latencies.sort();
+    let at = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    Ok(format!(
+        "{} on {}: {} games (set up in {:.1} s), {} moves by {} process(es), each moving all its games at once:\n  \
+         {:.0} moves/s; a move (handled and confirmed) median {:.2} ms, p99 {:.2} ms\n",
+        match database.url {
+            Some(_) => "PostgreSQL",
+            None => "SQLite",
+        },
+        database.describe(),
+        args.games,
+        setup.as_secs_f64(),
+        latencies.len(),
+        args.processes,
+        latencies.len() as f64 / longest.as_secs_f64(),
+        ms(at(50)),
+        ms(at(99)),
+    ))
+}
+
+/// One process's share of [`spread`]: games `g` with `g % processes ==
+/// part`, each move of all of them at once; prints the latencies (µs) and
+/// the time it took.
+pub async fn part(
+    db: &str,
+    games: usize,
+    processes: usize,
+    part: usize,
+    start_at_ms: u64,
+) -> Result<String> {
+    let cfg = Config {
+        database: voidmate::game::config::Database::at(db),
+        ..Default::default()
+    };
+    let core = Core::inspect(&cfg).await?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as u64;
+    tokio::time::sleep(Duration::from_millis(start_at_ms.saturating_sub(now))).await;
+    let mine: Vec<usize> = (0..games).filter(|g| g % processes == part).collect();
+    let started = Instant::now();
+    let mut latencies = Vec::new();
+    for (i, mv) in SPREAD_MOVES.iter().enumerate() {
+        let player = if i % 2 == 0 { "white" } else { "bob" };
+        let mut tasks = Vec::new();
+        for &g in &mine {
+            let core = core.clone();
+            let ev = line(
+                format!("part-{part}-{g}-{i}"),
+                &format!("bench-{g}"),
+                player,
+                &format!("move {mv}"),
+            );
+            tasks.push(tokio::spawn(async move {
+                let t = Instant::now();
+                let reply = core.handle(&ev).await;
+                for entry in reply.iter().flat_map(|r| r.deliveries.iter()) {
+                    core.delivered(*entry).await;
+                }
+                (t.elapsed(), reply)
+            }));
+        }
+        for t in tasks {
+            let (took, reply) = t.await?;
+            let reply = reply.expect("new event");
+            anyhow::ensure!(!reply.is_error, "{}", reply.text);
+            latencies.push(took.as_micros().to_string());
+        }
+    }
+    Ok(format!(
+        "latencies-us {}\nelapsed-ms {}\n",
+        latencies.join(","),
+        started.elapsed().as_millis()
+    ))
+}

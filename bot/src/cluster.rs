@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use voidmate::config::Config;
 use voidmate::game::config::Database;
+use voidmate::game::store::Store;
 use voidmate::game::Core;
 
 /// How often an idle engine worker looks for queued turns.
@@ -57,8 +58,19 @@ pub async fn health(args: HealthArgs) -> Result<String> {
     if let Some(db) = &args.db {
         cfg.database = Database::at(db);
     }
-    if cfg.database.url.is_none() && !cfg.database.path.exists() {
-        bail!("there is no database at {}", cfg.database.path.display());
+    match &cfg.database.url {
+        None if !cfg.database.path.exists() => {
+            bail!("there is no database at {}", cfg.database.path.display())
+        }
+        None => {}
+        Some(url) => Store::probe_postgres(url, Duration::from_secs(5))
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "the database {} does not answer: {e}",
+                    cfg.database.describe()
+                )
+            })?,
     }
     let core = Core::inspect(&cfg).await?;
     let health = core.health().await.map_err(|e| {

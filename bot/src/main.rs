@@ -120,6 +120,18 @@ struct BenchArgs {
     /// Games in play at once.
     #[arg(long, default_value_t = 1000)]
     games: usize,
+    /// Measure moves spread over processes on this database instead (an
+    /// empty SQLite file or `postgres://` database): see `--processes`.
+    #[arg(long)]
+    db: Option<String>,
+    /// With `--db`: how many processes move the games at once.
+    #[arg(long, default_value_t = 1, requires = "db")]
+    processes: usize,
+    /// One process's share of a `--processes` bench (started by it).
+    #[arg(long, hide = true, requires = "db")]
+    part: Option<usize>,
+    #[arg(long, hide = true, default_value_t = 0)]
+    start_at_ms: u64,
 }
 
 async fn console(args: ConsoleArgs) -> Result<String> {
@@ -151,6 +163,14 @@ async fn run(args: RunArgs) -> Result<String> {
     }
     if wanted.is_empty() {
         bail!("no chat adapter is enabled in the configuration; enable [discord] or [matrix], or play with `voidmate console`");
+    }
+    if cfg.engine.searches == voidmate::game::config::Searches::Workers && cfg.database.url.is_none()
+    {
+        bail!(
+            "[engine] searches = \"workers\" hands the engine's turns to `voidmate engine-worker` \
+             processes, which share a PostgreSQL database ([database] url); with SQLite the engine \
+             runs here: remove the setting"
+        );
     }
     // Read every secret and open the database first, so a bad setting
     // fails before anything connects.
@@ -226,9 +246,31 @@ fn main() -> ExitCode {
         Command::Run(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(run(args))),
-        Command::Bench(args) => runtime()
-            .map_err(Into::into)
-            .and_then(|rt| rt.block_on(bench::run(args.games))),
+        Command::Bench(args) => runtime().map_err(Into::into).and_then(|rt| {
+            rt.block_on(async {
+                match (args.db, args.part) {
+                    (Some(db), Some(part)) => {
+                        bench::part(
+                            &db,
+                            args.games,
+                            args.processes.max(1),
+                            part,
+                            args.start_at_ms,
+                        )
+                        .await
+                    }
+                    (Some(db), None) => {
+                        bench::spread(bench::Spread {
+                            db,
+                            processes: args.processes.max(1),
+                            games: args.games,
+                        })
+                        .await
+                    }
+                    (None, _) => bench::run(args.games).await,
+                }
+            })
+        }),
         Command::CheckDb(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(check_db(args))),

@@ -18,6 +18,9 @@ mod postgres;
 #[path = "fake_discord/mod.rs"]
 mod fake_discord;
 
+#[path = "said/mod.rs"]
+mod said;
+
 use fake_discord::{user, FakeDiscord, APP, BOT_NAME, GUILD, GUILD_B};
 use serde_json::json;
 use std::collections::HashMap;
@@ -453,4 +456,115 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
     let (ok, out, err) = voidmate(&["check-db", "--db", copy.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.starts_with(&format!("{total} games checked")), "{out}");
+}
+
+/// Issue 22, point 3: an engine worker shares a PostgreSQL database; on a
+/// SQLite file it refuses to start and says why.
+#[test]
+fn an_engine_worker_needs_postgresql() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("w.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n",
+            dir.path().join("v.db").display()
+        ),
+    )
+    .unwrap();
+    let (ok, _, err) = voidmate(&["engine-worker", "--config", config.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("an engine worker shares a PostgreSQL database")
+            && err.contains("with SQLite the engine runs inside `voidmate run`"),
+        "{err}"
+    );
+}
+
+/// Issue 22, points 4 and 5, from the command line: a SQLite deployment
+/// moves to PostgreSQL, verified; a second copy into the same database is
+/// refused; `health` reports the new database; bad places get clear errors.
+#[test]
+fn migrate_db_and_health_from_the_command_line() {
+    let Some(url) = postgres::database() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    said::say_lines(
+        &db,
+        &[
+            ("alice", "challenge @bob void"),
+            ("bob", "accept"),
+            ("alice", "e4"),
+            ("carol", "challenge @dave antichess"),
+        ],
+    );
+    let path = db.to_str().unwrap();
+    let (ok, out, err) = voidmate(&["migrate-db", "--from", path, "--to", &url]);
+    assert!(ok, "{err}");
+    assert!(out.contains("  games: 1 rows\n"), "{out}");
+    assert!(out.contains("  moves: 1 rows\n"), "{out}");
+    assert!(out.contains("  challenges: 2 rows\n"), "{out}");
+    assert!(
+        out.ends_with("verified: 1 games replay to their stored positions and match the source\n"),
+        "{out}"
+    );
+    // Progress went to standard error, table by table.
+    assert!(
+        err.contains("copying") && err.contains("  outbox: "),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&["migrate-db", "--from", path, "--to", &url]);
+    assert!(!ok);
+    assert!(err.contains("the destination is not empty"), "{err}");
+    let (ok, _, err) = voidmate(&["migrate-db", "--from", "/nonexistent/v.db", "--to", &url]);
+    assert!(
+        !ok && err.contains("there is no database at /nonexistent/v.db"),
+        "{err}"
+    );
+    let (ok, _, err) = voidmate(&["migrate-db", "--from", path, "--to", path]);
+    assert!(!ok && err.contains("name the same database"), "{err}");
+
+    // Nobody runs on the new database yet: healthy, with its games.
+    let (ok, out, err) = voidmate(&["health", "--db", &url]);
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.starts_with("database: PostgreSQL, reachable ("),
+        "{out}"
+    );
+    assert!(
+        out.contains("games in play: 1\n") && out.ends_with("processes: 0\nhealthy\n"),
+        "{out}"
+    );
+    // A server that is not there: a clear error, a failing status.
+    let (ok, _, err) = voidmate(&["health", "--db", "postgres://voidmate@127.0.0.1:1/none"]);
+    assert!(
+        !ok && err.contains("the database 127.0.0.1:1/none does not answer"),
+        "{err}"
+    );
+}
+
+/// With SQLite there are no engine workers: a bot process told to leave
+/// the engine's turns to them refuses to start, and says what to change.
+#[test]
+fn a_bot_on_sqlite_does_not_wait_for_engine_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("run.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[engine]\nsearches = \"workers\"\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\n",
+            dir.path().join("v.db").display()
+        ),
+    )
+    .unwrap();
+    let (ok, _, err) = voidmate(&["run", "--config", config.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("searches = \"workers\"") && err.contains("with SQLite the engine runs here"),
+        "{err}"
+    );
+    assert!(!dir.path().join("v.db").exists(), "nothing was opened");
 }

@@ -2,6 +2,9 @@
 
 use std::process::Command;
 
+#[path = "said/mod.rs"]
+mod said;
+
 fn voidmate(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_voidmate"))
         .args(args)
@@ -519,32 +522,16 @@ fn moves_read_numbers_joined_to_moves() {
 fn check_db_replays_every_game_and_names_a_damaged_one() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("v.db");
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let mut cfg = voidmate::config::Config::default();
-        cfg.database.path = db.clone();
-        let core = voidmate::game::Core::open(&cfg).await.unwrap();
-        for (n, (who, text)) in [
+    said::say_lines(
+        &db,
+        &[
             ("alice", "challenge @bob void"),
             ("bob", "accept"),
             ("alice", "e4"),
             ("bob", "e6"),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut ev = voidmate::game::Incoming::line(
-                format!("cli-{n}"),
-                "room",
-                voidmate::console::console_player(who),
-                text,
-                true,
-            );
-            ev.mentions = voidmate::game::contract::handles(text, voidmate::console::PLATFORM);
-            let r = core.handle(&ev).await.unwrap();
-            assert!(!r.is_error, "{}", r.text);
-        }
-    });
+        ],
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
     let path = db.to_str().unwrap();
     let (ok, out, err) = voidmate(&["check-db", "--db", path]);
     assert!(ok, "{err}");

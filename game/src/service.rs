@@ -330,8 +330,10 @@ impl Core {
         // they go out when their grace ends.
         let owed = match self.store.backend() {
             store::Backend::Sqlite => {
-                // Likewise the last run's searches died with it.
+                // Likewise the last run's searches died with it, and its
+                // report is not of a process that is silent now.
                 store::release_engine_claims(&pool).await?;
+                store::forget_processes(&pool).await?;
                 store::release_waiting_replies(&pool, now).await?
             }
             store::Backend::Postgres => 0,

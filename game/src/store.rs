@@ -174,6 +174,17 @@ impl Store {
         })
     }
 
+    /// Whether the PostgreSQL server at `url` answers, within `within`: one
+    /// connection, not a pool (which would keep trying for half a minute).
+    pub async fn probe_postgres(url: &str, within: Duration) -> Result<(), sqlx::Error> {
+        use sqlx::Connection as _;
+        sqlx::any::install_default_drivers();
+        match tokio::time::timeout(within, sqlx::AnyConnection::connect(url)).await {
+            Ok(conn) => conn?.close().await,
+            Err(_) => Err(sqlx::Error::PoolTimedOut),
+        }
+    }
+
     /// Connects to the PostgreSQL server at `url` and migrates its schema
     /// (sqlx takes an advisory lock for that, so processes starting
     /// together wait for each other).

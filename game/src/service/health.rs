@@ -8,8 +8,10 @@ use super::*;
 const REPORT_EVERY_MS: i64 = 5_000;
 /// A process unheard of for this long is silent (stopped, or stuck).
 pub const SILENT_AFTER_MS: i64 = 30_000;
-/// A process silent for this long is forgotten (it was stopped for good).
-const FORGET_AFTER_MS: i64 = 24 * 3600 * 1000;
+/// A process silent for this long is forgotten: it was stopped, or died
+/// and was replaced (a restarted process reports under a new name). Until
+/// then `health` shows it, and fails.
+const FORGET_AFTER_MS: i64 = 10 * 60 * 1000;
 
 /// What this process reports about itself.
 #[derive(Debug, Default)]

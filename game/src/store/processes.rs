@@ -63,3 +63,10 @@ pub async fn outbox_queue(pool: &AnyPool, now_ms: i64) -> Result<(i64, i64, i64)
     .fetch_one(pool)
     .await
 }
+
+/// Forgets every process's report: at the start of the only process on a
+/// SQLite file, whose predecessor stopped.
+pub async fn forget_processes(pool: &AnyPool) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM processes").execute(pool).await?;
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! A SQLite file with games in it, made by saying console lines to a core:
+//! the starting point of the tests of the command-line tools.
+
+use std::path::Path;
+
+/// Opens (creating) the SQLite file `db` and says each `(who, text)` in
+/// channel "room"; every line must succeed.
+pub fn say_lines(db: &Path, lines: &[(&str, &str)]) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut cfg = voidmate::config::Config::default();
+        cfg.database.path = db.to_path_buf();
+        let core = voidmate::game::Core::open(&cfg).await.unwrap();
+        for (n, (who, text)) in lines.iter().enumerate() {
+            let mut ev = voidmate::game::Incoming::line(
+                format!("cli-{n}"),
+                "room",
+                voidmate::console::console_player(who),
+                text,
+                true,
+            );
+            ev.mentions = voidmate::game::contract::handles(text, voidmate::console::PLATFORM);
+            let r = core.handle(&ev).await.unwrap();
+            assert!(!r.is_error, "{}", r.text);
+        }
+    });
+}
