@@ -164,7 +164,8 @@ async fn run(args: RunArgs) -> Result<String> {
     if wanted.is_empty() {
         bail!("no chat adapter is enabled in the configuration; enable [discord] or [matrix], or play with `voidmate console`");
     }
-    if cfg.engine.searches == voidmate::game::config::Searches::Workers && cfg.database.url.is_none()
+    if cfg.engine.searches == voidmate::game::config::Searches::Workers
+        && cfg.database.url.is_none()
     {
         bail!(
             "[engine] searches = \"workers\" hands the engine's turns to `voidmate engine-worker` \

@@ -11,7 +11,7 @@ pub fn say_lines(db: &Path, lines: &[(&str, &str)]) {
         let mut cfg = voidmate::config::Config::default();
         cfg.database.path = db.to_path_buf();
         let core = voidmate::game::Core::open(&cfg).await.unwrap();
-        for (n, (who, text)) in lines.iter().enumerate() {
+        for (n, &(who, text)) in lines.iter().enumerate() {
             let mut ev = voidmate::game::Incoming::line(
                 format!("cli-{n}"),
                 "room",
