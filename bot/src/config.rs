@@ -89,6 +89,7 @@ mod tests {
         assert_eq!(file.render.theme, built_in.render.theme);
         assert_eq!(file.console.image_dir, built_in.console.image_dir);
         assert_eq!(file.engine.threads, built_in.engine.threads);
+        assert_eq!(file.engine.hash_mb, built_in.engine.hash_mb);
         assert_eq!(file.engine.move_time_ms, built_in.engine.move_time_ms);
         assert_eq!(
             file.engine.correspondence_move_time_ms,

@@ -38,6 +38,9 @@ enum Command {
     Analyse(play::AnalyseArgs),
     /// Play engine matches between levels (1-5), `greedy` and `random`.
     Selfplay(play::SelfplayArgs),
+    /// Play the search against itself with parts switched on or off, at
+    /// equal nodes per move: what each part is worth.
+    EngineMatch(play::MatchArgs),
     /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
     Console(ConsoleArgs),
     /// Start the chat adapters enabled in the configuration.
@@ -241,6 +244,7 @@ fn main() -> ExitCode {
         Command::Render(args) => inspect::render(&args),
         Command::Analyse(args) => play::analyse(&args),
         Command::Selfplay(args) => play::selfplay(&args),
+        Command::EngineMatch(args) => play::engine_match(&args),
         Command::Console(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(console(args))),

@@ -167,3 +167,137 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<String> {
     );
     Ok(out)
 }
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[arg(long, default_value = "standard")]
+    pub variant: String,
+    /// The first engine's search parts: `all`, `none`, `all-lmr`,
+    /// `none+pvs+killers` (parts: pvs, aspiration, null-move, lmr,
+    /// check-extension, see, killers, history).
+    #[arg(long, default_value = "all")]
+    pub a: String,
+    /// The second engine's, likewise.
+    #[arg(long, default_value = "none")]
+    pub b: String,
+    /// Nodes per move for both: equal effort, whatever each part costs in time.
+    #[arg(long, default_value_t = 20_000)]
+    pub nodes: u64,
+    /// Games; each opening is played twice, colours swapped.
+    #[arg(long, default_value_t = 40)]
+    pub games: u32,
+    /// Random plies that open each pair of games, so that games differ.
+    #[arg(long = "opening-plies", default_value_t = 4)]
+    pub opening_plies: u32,
+    /// Games longer than this many plies are scored as draws.
+    #[arg(long = "max-plies", default_value_t = 300)]
+    pub max_plies: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// One game of a match: `a`'s result (1, ½, 0) with `a` as `a_color`.
+fn match_game(
+    rules: &'static voidmate_rules::Rules,
+    args: &MatchArgs,
+    (a, b): (voidmate_engine::Features, voidmate_engine::Features),
+    pair: u32,
+    a_color: Color,
+) -> f64 {
+    let mut pos = Position::new(rules);
+    // The pair's opening: the same random plies for both games of the pair.
+    let mut seed =
+        args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((pair as u64 + 1) * 0x2545_f491);
+    for _ in 0..args.opening_plies {
+        if pos.outcome().is_some() {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let legal = pos.legal_moves();
+        pos.play_unchecked(&legal[(seed % legal.len() as u64) as usize]);
+    }
+    let (mut ta, mut tb) = (Table::new(1 << 18), Table::new(1 << 18));
+    let mut plies = 0;
+    while pos.outcome().is_none() && plies < args.max_plies {
+        let (features, table) = if pos.turn() == a_color {
+            (a, &mut ta)
+        } else {
+            (b, &mut tb)
+        };
+        let limits = Limits {
+            features,
+            ..Limits::nodes(args.nodes)
+        };
+        let Some(r) = search(&pos, &limits, table) else {
+            break;
+        };
+        pos.play_unchecked(&r.best);
+        plies += 1;
+    }
+    match pos.outcome().and_then(|o| o.winner()) {
+        Some(w) if w == a_color => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// `voidmate engine-match`: two settings of the search at equal nodes per
+/// move, colours swapped over each opening; the score with a 95% interval
+/// and the Elo difference it means.
+pub fn engine_match(args: &MatchArgs) -> Result<String> {
+    let rules = variant(&args.variant)?;
+    let parse = |s: &str| voidmate_engine::Features::parse(s).map_err(|e| anyhow::anyhow!(e));
+    let (a, b) = (parse(&args.a)?, parse(&args.b)?);
+    let games = args.games.max(2) / 2 * 2;
+    let start = Instant::now();
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.max(1) {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                if g >= games {
+                    return;
+                }
+                let color = if g.is_multiple_of(2) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let points = match_game(rules, args, (a, b), g / 2, color);
+                results.lock().unwrap().push(points);
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|p| **p == 1.0).count();
+    let draws = results.iter().filter(|p| **p == 0.5).count();
+    let losses = results.len() - wins - draws;
+    let score = results.iter().sum::<f64>() / n;
+    let var = results.iter().map(|p| (p - score).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let margin = 1.96 * (var / n).sqrt();
+    let elo = |s: f64| {
+        let s = s.clamp(0.001, 0.999);
+        -400.0 * (1.0 / s - 1.0).log10()
+    };
+    Ok(format!(
+        "{}: {} vs {}, {} nodes a move, {games} games in {:.0} s: +{wins} ={draws} -{losses}, \
+         score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}]\n",
+        rules.name(),
+        args.a,
+        args.b,
+        args.nodes,
+        start.elapsed().as_secs_f64(),
+        100.0 * score,
+        100.0 * margin,
+        elo(score),
+        elo(score - margin),
+        elo(score + margin),
+    ))
+}

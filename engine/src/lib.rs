@@ -1,17 +1,20 @@
 //! The engine: a game-tree search over the rules engine that plays every
 //! variant Voidmate knows.
 //!
-//! Iterative deepening alpha-beta (negamax) with a transposition table, move
-//! ordering (the table's move, captures by victim and attacker, promotions)
-//! and a quiescence search over captures, within a time budget. Each variant
-//! has its own evaluation ([`eval`]). The search is synchronous and pure:
-//! callers run it on a thread of their own.
+//! Iterative deepening principal-variation search (negamax) with a
+//! transposition table, aspiration windows, null-move pruning, late-move
+//! reductions, check extensions, an exchange estimate for captures, killer
+//! and history move ordering, and a quiescence search over captures, within
+//! a time or node budget ([`search`]'s module says what each part does, and
+//! [`Features`] switches each). Each variant has its own evaluation
+//! ([`eval`]). The search is synchronous and pure: callers run it on a
+//! thread of their own.
 
 pub mod eval;
 mod search;
 mod tt;
 
-pub use search::{search, Limits, SearchResult};
+pub use search::{search, Features, Limits, SearchResult, MATE};
 pub use tt::Table;
 
 use voidmate_rules::{Move, Position};
@@ -58,6 +61,18 @@ impl Level {
 /// The move the engine plays at `level` within `limits`; `None` when the
 /// game is over. `seed` varies the noise of the weaker levels.
 pub fn choose(pos: &Position, level: Level, limits: Limits, seed: u64) -> Option<SearchResult> {
+    choose_with(pos, level, limits, seed, &mut Table::new(1 << 16))
+}
+
+/// [`choose`] with a transposition table of the caller's (sized from the
+/// configuration, kept from one search to the next).
+pub fn choose_with(
+    pos: &Position,
+    level: Level,
+    limits: Limits,
+    seed: u64,
+    table: &mut Table,
+) -> Option<SearchResult> {
     let limits = Limits {
         depth: match (limits.depth, level.max_depth()) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -67,8 +82,7 @@ pub fn choose(pos: &Position, level: Level, limits: Limits, seed: u64) -> Option
         seed,
         ..limits
     };
-    let mut table = Table::new(1 << 16);
-    search(pos, &limits, &mut table)
+    search(pos, &limits, table)
 }
 
 /// A one-ply greedy player, for matches: the move whose resulting

@@ -1,16 +1,138 @@
-//! Iterative deepening alpha-beta with a transposition table and a
-//! quiescence search.
+//! Iterative deepening principal-variation search with a transposition
+//! table and a quiescence search, and the usual ways of spending nodes where
+//! they matter: aspiration windows, null-move pruning, late-move
+//! reductions, check extensions, killer and history move ordering, and an
+//! estimate of each capture's exchange. Each of those can be switched off
+//! ([`Features`]), so that a match at a fixed number of nodes can measure
+//! what it brings (`voidmate engine-match`).
 
 use crate::eval::{evaluate, value};
 use crate::tt::{Bound, Entry, Table};
 use std::time::{Duration, Instant};
-use voidmate_rules::{Move, MoveKind, Position};
+use voidmate_rules::{GameKind, Move, MoveKind, Position, Role};
 
 /// A won game, in centipawns; mates closer to the root score higher.
 pub const MATE: i32 = 1_000_000;
 const INF: i32 = 2 * MATE;
 /// How many plies of captures the quiescence search follows.
 const MAX_QUIESCENCE: u32 = 8;
+/// The deepest ply any line reaches (extensions included).
+const MAX_PLY: usize = 128;
+/// The first aspiration window around the last iteration's score.
+const ASPIRATION: i32 = 40;
+
+/// The parts of the search beyond plain alpha-beta, each switchable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Features {
+    /// Principal variation search: later moves with a null window first.
+    pub pvs: bool,
+    /// Each iteration starts with a narrow window around the last score.
+    pub aspiration: bool,
+    /// Giving the opponent a free move; if that still fails high, prune.
+    /// Never in the giveaway games (zugzwang is their rule), in check, or
+    /// with little material.
+    pub null_move: bool,
+    /// Late quiet moves searched shallower first.
+    pub lmr: bool,
+    /// A move into check is searched a ply deeper.
+    pub check_extension: bool,
+    /// Captures that lose material (by a one-recapture exchange estimate)
+    /// are ordered last and skipped in the quiescence search.
+    pub see: bool,
+    /// Quiet moves that cut off at the same ply elsewhere are tried early.
+    pub killers: bool,
+    /// Quiet moves ordered by how often they cut off before.
+    pub history: bool,
+}
+
+impl Features {
+    /// Everything on: the engine as it plays.
+    pub const ALL: Features = Features {
+        pvs: true,
+        aspiration: true,
+        null_move: true,
+        lmr: true,
+        check_extension: true,
+        see: true,
+        killers: true,
+        history: true,
+    };
+
+    /// Plain alpha-beta with the table and quiescence: the engine before.
+    pub const NONE: Features = Features {
+        pvs: false,
+        aspiration: false,
+        null_move: false,
+        lmr: false,
+        check_extension: false,
+        see: false,
+        killers: false,
+        history: false,
+    };
+
+    /// The names of the parts, as `engine-match` takes them.
+    pub const NAMES: [&'static str; 8] = [
+        "pvs",
+        "aspiration",
+        "null-move",
+        "lmr",
+        "check-extension",
+        "see",
+        "killers",
+        "history",
+    ];
+
+    fn flag(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "pvs" => &mut self.pvs,
+            "aspiration" => &mut self.aspiration,
+            "null-move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "check-extension" => &mut self.check_extension,
+            "see" => &mut self.see,
+            "killers" => &mut self.killers,
+            "history" => &mut self.history,
+            _ => return None,
+        })
+    }
+
+    /// `all`, `none`, `all-lmr-see` (all but those), `none+pvs+killers`.
+    pub fn parse(text: &str) -> Result<Features, String> {
+        let base = text.split(['+', '-']).next().unwrap_or("");
+        let mut features = match base {
+            "all" => Features::ALL,
+            "none" => Features::NONE,
+            _ => return Err(format!("'{text}' must start with all or none")),
+        };
+        // Split again, keeping each name's sign.
+        let mut rest = &text[base.len()..];
+        while !rest.is_empty() {
+            let on = rest.starts_with('+');
+            rest = &rest[1..];
+            let end = rest
+                .char_indices()
+                .skip(1)
+                .find(|(i, c)| {
+                    (*c == '+' || *c == '-')
+                        && Features::NAMES.iter().any(|n| rest[i + 1..].starts_with(n))
+                })
+                .map(|(i, _)| i)
+                .unwrap_or(rest.len());
+            let name = &rest[..end];
+            match features.flag(name) {
+                Some(f) => *f = on,
+                None => {
+                    return Err(format!(
+                        "'{name}' is not a part of the search; the parts: {}",
+                        Features::NAMES.join(", ")
+                    ))
+                }
+            }
+            rest = &rest[end..];
+        }
+        Ok(features)
+    }
+}
 
 /// What bounds a search.
 #[derive(Debug, Clone, Copy)]
@@ -19,9 +141,12 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Time budget for the whole search.
     pub time: Option<Duration>,
+    /// Node budget for the whole search (matches at equal effort).
+    pub nodes: Option<u64>,
     /// Random centipawns (up to this many) added to each root move's score.
     pub noise: i32,
     pub seed: u64,
+    pub features: Features,
 }
 
 impl Default for Limits {
@@ -29,8 +154,10 @@ impl Default for Limits {
         Limits {
             depth: None,
             time: Some(Duration::from_secs(2)),
+            nodes: None,
             noise: 0,
             seed: 0,
+            features: Features::ALL,
         }
     }
 }
@@ -47,6 +174,14 @@ impl Limits {
     pub fn time(time: Duration) -> Limits {
         Limits {
             time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            time: None,
             ..Limits::default()
         }
     }
@@ -79,17 +214,32 @@ impl SearchResult {
     }
 }
 
+/// A quiet move's slot in the history table: from and to, 16x16 at most.
+fn slot(m: &Move) -> usize {
+    let sq = |s: voidmate_rules::Square| s.file() as usize * 16 + s.rank() as usize;
+    sq(m.from) * 256 + sq(m.to)
+}
+
 struct Ctx<'a> {
     table: &'a mut Table,
+    features: Features,
+    /// Whether passing the move may be tried in this game at all.
+    null_allowed: bool,
     nodes: u64,
+    node_limit: Option<u64>,
     deadline: Option<Instant>,
     stopped: bool,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
 }
 
 impl Ctx<'_> {
-    /// Counts a node; `true` when time is up.
+    /// Counts a node; `true` when time (or the node budget) is up.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
         if self.nodes.is_multiple_of(1024) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
@@ -98,6 +248,20 @@ impl Ctx<'_> {
             }
         }
         self.stopped
+    }
+
+    fn remember_cutoff(&mut self, m: &Move, ply: u32, depth: u32) {
+        if self.features.killers {
+            let k = &mut self.killers[(ply as usize).min(MAX_PLY - 1)];
+            if k[0] != Some(*m) {
+                k[1] = k[0];
+                k[0] = Some(*m);
+            }
+        }
+        if self.features.history {
+            let h = &mut self.history[slot(m)];
+            *h = (*h + (depth * depth) as i32).min(1 << 20);
+        }
     }
 }
 
@@ -111,39 +275,37 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     if root.is_empty() {
         return None;
     }
+    let null_allowed = !matches!(
+        pos.rules().kind(),
+        Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
+    );
     let mut ctx = Ctx {
         table,
+        features: limits.features,
+        null_allowed,
         nodes: 0,
+        node_limit: limits.nodes,
         deadline: limits.time.map(|t| start + t),
         stopped: false,
+        killers: vec![[None; 2]; MAX_PLY],
+        history: vec![0; 256 * 256],
     };
+    order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
     let mut best: Option<(Move, i32, u32)> = None;
     for depth in 1..=max_depth {
-        let mut alpha = -INF;
-        let mut this: Option<(Move, i32)> = None;
-        for (i, m) in root.clone().iter().enumerate() {
-            let child = pos.after(m);
-            let Some(score) = negamax(&child, depth - 1, -INF, -alpha, 1, &mut ctx) else {
-                break;
-            };
-            let score = -score + noise(limits, m, i);
-            if this.is_none_or(|(_, s)| score > s) {
-                this = Some((*m, score));
-                alpha = alpha.max(score);
-            }
-        }
-        if ctx.stopped {
+        let last = best.map(|(_, s, _)| s);
+        let Some((m, s)) = iterate(pos, &mut root, depth, last, limits, &mut ctx) else {
             // An unfinished iteration still tells us something if its
             // first (previously best) move was searched.
+            break;
+        };
+        if ctx.stopped {
             if best.is_none() {
-                if let Some((m, s)) = this {
-                    best = Some((m, s, depth));
-                }
+                best = Some((m, s, depth));
             }
             break;
         }
-        let (m, s) = this.expect("at least one move");
         best = Some((m, s, depth));
         // Search the best move first next time.
         if let Some(i) = root.iter().position(|x| *x == m) {
@@ -161,6 +323,83 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
         nodes: ctx.nodes,
         elapsed: start.elapsed(),
     })
+}
+
+/// One iteration at the root: the best move and its score, in an
+/// aspiration window around `last` when that part is on (widened and
+/// searched again when the score falls outside). `None` if stopped before
+/// any move was searched.
+fn iterate(
+    pos: &Position,
+    root: &mut [Move],
+    depth: u32,
+    last: Option<i32>,
+    limits: &Limits,
+    ctx: &mut Ctx,
+) -> Option<(Move, i32)> {
+    // Noise needs every root move's own score: no windows then.
+    let windows = ctx.features.aspiration && limits.noise == 0 && depth >= 4;
+    let mut delta = ASPIRATION;
+    let (mut alpha, mut beta) = match (windows, last) {
+        (true, Some(s)) if s.abs() < MATE - 1000 => (s - delta, s + delta),
+        _ => (-INF, INF),
+    };
+    loop {
+        let found = root_window(pos, root, depth, alpha, beta, limits, ctx);
+        let (m, s) = found?;
+        if ctx.stopped {
+            return Some((m, s));
+        }
+        if s <= alpha && alpha > -INF {
+            delta *= 4;
+            alpha = (s - delta).max(-INF);
+        } else if s >= beta && beta < INF {
+            delta *= 4;
+            beta = (s + delta).min(INF);
+        } else {
+            return Some((m, s));
+        }
+    }
+}
+
+/// The root moves searched in the window (`alpha`, `beta`).
+fn root_window(
+    pos: &Position,
+    root: &[Move],
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    limits: &Limits,
+    ctx: &mut Ctx,
+) -> Option<(Move, i32)> {
+    let mut this: Option<(Move, i32)> = None;
+    let exact = limits.noise != 0 || !ctx.features.pvs;
+    for (i, m) in root.iter().enumerate() {
+        let child = pos.after(m);
+        let score = if i == 0 || exact {
+            let s = if limits.noise != 0 { -INF } else { alpha };
+            negamax(&child, depth - 1, -beta, -s.max(-INF), 1, true, ctx).map(|s| -s)
+        } else {
+            match negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, ctx) {
+                Some(s) if -s > alpha && -s < beta => {
+                    negamax(&child, depth - 1, -beta, -alpha, 1, true, ctx).map(|s| -s)
+                }
+                other => other.map(|s| -s),
+            }
+        };
+        let Some(score) = score else {
+            break;
+        };
+        let score = score + noise(limits, m, i);
+        if this.is_none_or(|(_, s)| score > s) {
+            this = Some((*m, score));
+            alpha = alpha.max(score);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    this
 }
 
 /// Deterministic noise per move for the weaker levels.
@@ -189,31 +428,84 @@ fn is_capture(pos: &Position, m: &Move) -> bool {
     m.kind == MoveKind::EnPassant || pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn())
 }
 
-/// Orders moves: the table's move, then captures by most valuable victim
-/// and least valuable attacker, then promotions.
-fn order(pos: &Position, moves: &mut [Move], first: Option<Move>) {
+/// What a capture wins if the opponent recaptures on its square once: the
+/// victim, less the capturing piece when the square is defended. A cheap
+/// stand-in for a full exchange evaluation that works in every game (voids,
+/// holes and new pieces included), since it only asks the rules whether a
+/// square is attacked.
+fn exchange(pos: &Position, m: &Move) -> i32 {
+    let victim = match m.kind {
+        MoveKind::EnPassant => value(Role::Pawn),
+        _ => pos.piece_at(m.to).map(|p| value(p.role)).unwrap_or(0),
+    };
+    let attacker = pos.piece_at(m.from).map(|p| value(p.role)).unwrap_or(0);
+    if attacker <= victim {
+        return victim - attacker.min(victim);
+    }
+    let after = pos.after(m);
+    if after.is_attacked(m.to, after.turn()) {
+        victim - attacker
+    } else {
+        victim
+    }
+}
+
+/// Orders moves: the table's move; captures by most valuable victim and
+/// least valuable attacker (those that lose material last, when the
+/// exchange estimate is on); promotions; killers; quiet moves by history.
+fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx: &Ctx) {
+    let killers = ctx.killers[(ply as usize).min(MAX_PLY - 1)];
     moves.sort_by_cached_key(|m| {
         if Some(*m) == first {
-            return i32::MIN;
+            return i64::MIN;
         }
-        let mut key = 0;
+        let mut key: i64 = 0;
         if let Some(victim) = pos.piece_at(m.to).filter(|p| p.color != pos.turn()) {
             let attacker = pos.piece_at(m.from).map(|p| value(p.role)).unwrap_or(0);
-            key -= value(victim.role) * 16 - attacker / 8 + 10_000;
+            let mvv_lva = (value(victim.role) * 16 - attacker / 8) as i64;
+            if ctx.features.see && exchange(pos, m) < 0 {
+                // After the killers, before other quiet moves.
+                return -1_000_000 - mvv_lva;
+            }
+            key -= mvv_lva + 100_000_000;
         }
         if let Some(p) = m.promotion {
-            key -= value(p);
+            key -= value(p) as i64 + 50_000_000;
+        }
+        if key == 0 {
+            if ctx.features.killers && killers.contains(&Some(*m)) {
+                return -10_000_000 + if killers[0] == Some(*m) { -1 } else { 0 };
+            }
+            if ctx.features.history {
+                key -= ctx.history[slot(m)] as i64;
+            }
         }
         key
     });
 }
 
+/// Whether the side to move may pass in a null-move search: not in the
+/// giveaway games, not in check, and with at least a minor piece besides
+/// pawns and king (zugzwang is common in pawn endings).
+fn may_pass(pos: &Position, ctx: &Ctx, in_check: bool) -> bool {
+    if !ctx.null_allowed || in_check {
+        return false;
+    }
+    let me = pos.turn();
+    pos.board().occupied(me).iter().any(|sq| {
+        pos.piece_at(sq)
+            .is_some_and(|p| !matches!(p.role, Role::Pawn | Role::King))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
 fn negamax(
     pos: &Position,
     depth: u32,
     mut alpha: i32,
     beta: i32,
     ply: u32,
+    null_ok: bool,
     ctx: &mut Ctx,
 ) -> Option<i32> {
     if ctx.tick() {
@@ -226,32 +518,89 @@ fn negamax(
     if pos.repetitions() >= 2 {
         return Some(0);
     }
-    if depth == 0 {
+    let in_check = pos.is_check();
+    let depth = if ctx.features.check_extension && in_check && (ply as usize) < MAX_PLY / 2 {
+        depth + 1
+    } else {
+        depth
+    };
+    if depth == 0 || ply as usize >= MAX_PLY - 1 {
         return quiescence(pos, alpha, beta, ply, 0, ctx);
     }
+    let pv_node = beta - alpha > 1;
     let key = pos.board().key();
     let entry = ctx.table.get(key);
     if let Some(e) = entry.filter(|e| e.depth >= depth) {
         match e.bound {
-            Bound::Exact => return Some(e.score),
+            Bound::Exact if !(ctx.features.pvs && pv_node) => return Some(e.score),
             Bound::Lower if e.score >= beta => return Some(e.score),
             Bound::Upper if e.score <= alpha => return Some(e.score),
             _ => {}
         }
     }
-    order(pos, &mut moves, entry.and_then(|e| e.best));
+    if ctx.features.null_move
+        && null_ok
+        && !pv_node
+        && depth >= 3
+        && beta.abs() < MATE - 1000
+        && may_pass(pos, ctx, in_check)
+        && evaluate(pos) >= beta
+    {
+        if let Some(passed) = pos.after_null() {
+            let r = 2 + depth / 4;
+            let reduced = depth.saturating_sub(1 + r);
+            let score = -negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false, ctx)?;
+            if score >= beta {
+                return Some(beta);
+            }
+        }
+    }
+    order(pos, &mut moves, entry.and_then(|e| e.best), ply, ctx);
     let original_alpha = alpha;
     let mut best = -INF;
     let mut best_move = None;
-    for m in &moves {
+    for (i, m) in moves.iter().enumerate() {
         let child = pos.after(m);
-        let score = -negamax(&child, depth - 1, -beta, -alpha, ply + 1, ctx)?;
+        let quiet = !is_capture(pos, m) && m.promotion.is_none();
+        let score = if i == 0 {
+            -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?
+        } else {
+            let reduction = if ctx.features.lmr
+                && depth >= 3
+                && i >= 3
+                && quiet
+                && !in_check
+                && !child.is_check()
+            {
+                (1 + u32::from(i >= 8) + depth / 8).min(depth - 1)
+            } else {
+                0
+            };
+            // A null window when searching for the principal variation;
+            // otherwise the full one (plain alpha-beta).
+            let (lo, hi) = if ctx.features.pvs {
+                (-alpha - 1, -alpha)
+            } else {
+                (-beta, -alpha)
+            };
+            let mut s = -negamax(&child, depth - 1 - reduction, lo, hi, ply + 1, true, ctx)?;
+            if s > alpha && reduction > 0 {
+                s = -negamax(&child, depth - 1, lo, hi, ply + 1, true, ctx)?;
+            }
+            if s > alpha && s < beta && ctx.features.pvs {
+                s = -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?;
+            }
+            s
+        };
         if score > best {
             best = score;
             best_move = Some(*m);
         }
         alpha = alpha.max(score);
         if alpha >= beta {
+            if quiet {
+                ctx.remember_cutoff(m, ply, depth);
+            }
             break;
         }
     }
@@ -273,9 +622,9 @@ fn negamax(
 }
 
 /// Captures (and, in Void Chess, escapes from a cracking tile) until the
-/// position is quiet; the side to move may
-/// "stand pat" on the static score unless its captures are forced
-/// (giveaway games).
+/// position is quiet; the side to move may "stand pat" on the static score
+/// unless its captures are forced (giveaway games). With the exchange
+/// estimate on, captures that lose material are not followed.
 fn quiescence(
     pos: &Position,
     mut alpha: i32,
@@ -306,13 +655,16 @@ fn quiescence(
             return Some(stand);
         }
         alpha = alpha.max(stand);
+        if ctx.features.see {
+            captures.retain(|m| Some(m.from) == shaky || exchange(pos, m) >= 0);
+        }
     }
     if captures.is_empty() || qdepth >= MAX_QUIESCENCE {
         return Some(stand);
     }
     // A capture that also moves a void comes once per square: look at one.
     captures.dedup_by_key(|m| (m.from, m.to, m.promotion));
-    order(pos, &mut captures, None);
+    order(pos, &mut captures, None, ply, ctx);
     let mut best = if forced { -INF } else { stand };
     for m in &captures {
         let child = pos.after(m);
@@ -324,4 +676,23 @@ fn quiescence(
         }
     }
     Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_read_from_their_names() {
+        assert_eq!(Features::parse("all").unwrap(), Features::ALL);
+        assert_eq!(Features::parse("none").unwrap(), Features::NONE);
+        let f = Features::parse("all-lmr-null-move").unwrap();
+        assert!(!f.lmr && !f.null_move && f.pvs && f.see);
+        let f = Features::parse("none+check-extension+pvs").unwrap();
+        assert!(f.check_extension && f.pvs && !f.lmr);
+        assert!(Features::parse("all-magic")
+            .unwrap_err()
+            .contains("not a part"));
+        assert!(Features::parse("some").is_err());
+    }
 }

@@ -33,6 +33,19 @@ impl Table {
         }
     }
 
+    /// A table of about `megabytes` of memory.
+    pub fn with_megabytes(megabytes: usize) -> Table {
+        let entry = std::mem::size_of::<Option<Entry>>();
+        let wanted = (megabytes.max(1) << 20) / entry;
+        // Rounded down to a power of two: never more than asked for.
+        Table::new(1 << (usize::BITS - 1 - wanted.leading_zeros()))
+    }
+
+    /// Entries it holds at most.
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+
     fn slot(&self, key: u64) -> usize {
         (key as usize) & (self.entries.len() - 1)
     }

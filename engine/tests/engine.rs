@@ -2,7 +2,7 @@
 //! legal moves, and stops when its time is up.
 
 use std::time::Duration;
-use voidmate_engine::{choose, greedy, search, Level, Limits, Table};
+use voidmate_engine::{choose, greedy, search, Features, Level, Limits, Table};
 use voidmate_rules::{variants, Color, Position};
 
 fn pos(variant: &str, fen: &str) -> Position {
@@ -160,5 +160,81 @@ fn in_void_chess_it_takes_a_piece_off_its_cracking_tile() {
         voidmate_rules::Square::parse("e5").unwrap(),
         "{}",
         p.san(&r.best)
+    );
+}
+
+/// Each part of the search on its own, and the whole search without it,
+/// still finds every mate above at its true distance: no part prunes a
+/// forced win away (null-move pruning is off in the giveaway games, where
+/// passing would be a gift the rules never give).
+#[test]
+fn every_part_alone_and_every_part_left_out_still_finds_the_mates() {
+    for name in Features::NAMES {
+        for spec in [format!("none+{name}"), format!("all-{name}")] {
+            let features = Features::parse(&spec).unwrap();
+            for &(variant, fen, n) in MATES {
+                let p = pos(variant, fen);
+                let limits = Limits {
+                    features,
+                    ..Limits::depth(4)
+                };
+                let r = search(&p, &limits, &mut Table::new(1 << 16)).unwrap();
+                assert_eq!(
+                    r.mate_in(),
+                    Some(n),
+                    "{spec}, {variant} {fen}: {}",
+                    p.san(&r.best)
+                );
+            }
+        }
+    }
+}
+
+/// A node budget stops the search (matches at equal effort rely on it).
+#[test]
+fn a_node_budget_stops_the_search() {
+    let p = Position::new(variants::standard());
+    for budget in [1_000, 30_000] {
+        let r = search(&p, &Limits::nodes(budget), &mut Table::new(1 << 16)).unwrap();
+        assert!(r.nodes <= budget, "{} nodes for {budget}", r.nodes);
+        assert!(r.nodes >= budget * 9 / 10, "stopped early: {}", r.nodes);
+        assert!(p.is_legal(&r.best));
+    }
+}
+
+/// For the same nodes the full search looks deeper than plain alpha-beta
+/// (the point of its parts), in quiet middlegames of standard and Void Chess.
+#[test]
+fn for_the_same_nodes_the_full_search_looks_deeper() {
+    let positions = [
+        (
+            "standard",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",
+        ),
+        (
+            "standard",
+            "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 0 12",
+        ),
+    ];
+    let void_start = Position::new(variants::void());
+    for (variant, fen) in positions {
+        let p = pos(variant, fen);
+        deeper(&p, fen);
+    }
+    deeper(&void_start, "Void Chess start");
+}
+
+fn deeper(p: &Position, what: &str) {
+    let depth = |features| {
+        let limits = Limits {
+            features,
+            ..Limits::nodes(200_000)
+        };
+        search(p, &limits, &mut Table::new(1 << 18)).unwrap().depth
+    };
+    let (all, none) = (depth(Features::ALL), depth(Features::NONE));
+    assert!(
+        all > none,
+        "{what}: depth {all} with every part, {none} without"
     );
 }

@@ -103,6 +103,8 @@ impl Default for Chat {
 pub struct Engine {
     /// Threads of the engine's own pool (searches never run on the async workers).
     pub threads: usize,
+    /// Memory for each thread's transposition table, in megabytes.
+    pub hash_mb: usize,
     /// Thinking time per move.
     pub move_time_ms: u64,
     /// Thinking time per move in correspondence games (days per move).
@@ -130,6 +132,7 @@ impl Default for Engine {
     fn default() -> Self {
         Engine {
             threads: 1,
+            hash_mb: 16,
             move_time_ms: 2000,
             correspondence_move_time_ms: 10000,
             default_level: 3,

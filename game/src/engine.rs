@@ -4,10 +4,11 @@
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use voidmate_engine::{choose, Level, Limits};
+use voidmate_engine::{choose_with, Level, Limits, Table};
 use voidmate_rules::{Move, Position};
 
-type Job = Box<dyn FnOnce() + Send>;
+/// A search to run, handed the thread's transposition table.
+type Job = Box<dyn FnOnce(&mut Table) + Send>;
 
 /// A fixed pool of search threads fed through a queue.
 pub struct EnginePool {
@@ -15,7 +16,10 @@ pub struct EnginePool {
 }
 
 impl EnginePool {
-    pub fn new(threads: usize) -> Arc<EnginePool> {
+    /// `threads` search threads, each with a transposition table of about
+    /// `table_mb` megabytes, kept from one search to the next (what it
+    /// learnt of a game's position serves the next move in that game).
+    pub fn new(threads: usize, table_mb: usize) -> Arc<EnginePool> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         for i in 0..threads.max(1) {
@@ -23,22 +27,27 @@ impl EnginePool {
             std::thread::Builder::new()
                 .name(format!("voidmate-engine-{i}"))
                 .stack_size(16 << 20)
-                .spawn(move || loop {
-                    // The lock only guards `recv`; a poisoned one still holds
-                    // a sound receiver.
-                    let job = match rx.lock().unwrap_or_else(|e| e.into_inner()).recv() {
-                        Ok(job) => job,
-                        Err(_) => return,
-                    };
-                    // A search that panics loses its answer (the caller
-                    // sees the sender dropped), never the thread: the pool
-                    // keeps its size for every later game.
-                    if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-                    {
-                        tracing::error!(
-                            "an engine search panicked: {}",
-                            super::isolate::panic_message(panic.as_ref())
-                        );
+                .spawn(move || {
+                    let mut table = Table::with_megabytes(table_mb);
+                    loop {
+                        // The lock only guards `recv`; a poisoned one still holds
+                        // a sound receiver.
+                        let job = match rx.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+                            Ok(job) => job,
+                            Err(_) => return,
+                        };
+                        // A search that panics loses its answer (the caller
+                        // sees the sender dropped), never the thread: the pool
+                        // keeps its size for every later game.
+                        let run = std::panic::AssertUnwindSafe(|| job(&mut table));
+                        if let Err(panic) = std::panic::catch_unwind(run) {
+                            tracing::error!(
+                                "an engine search panicked: {}",
+                                super::isolate::panic_message(panic.as_ref())
+                            );
+                            // Whatever the search left half-written is dropped.
+                            table = Table::with_megabytes(table_mb);
+                        }
                     }
                 })
                 .expect("spawn an engine thread");
@@ -52,8 +61,8 @@ impl EnginePool {
     pub async fn best_move(&self, pos: Position, level: Level, time: Duration) -> Option<Move> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let seed = pos.board().key();
-        let job: Job = Box::new(move || {
-            let found = choose(&pos, level, Limits::time(time), seed).map(|r| r.best);
+        let job: Job = Box::new(move |table: &mut Table| {
+            let found = choose_with(&pos, level, Limits::time(time), seed, table).map(|r| r.best);
             let _ = tx.send(found);
         });
         self.run(job)?;
@@ -76,8 +85,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_search_does_not_cost_the_pool_its_thread() {
-        let pool = EnginePool::new(1);
-        pool.run(Box::new(|| panic!("a search went wrong")))
+        let pool = EnginePool::new(1, 1);
+        pool.run(Box::new(|_| panic!("a search went wrong")))
             .unwrap();
         // The single thread is still there to play the next move.
         let pos = Position::new(voidmate_rules::variants::standard());

@@ -296,7 +296,7 @@ impl Core {
         Ok(Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
-            engine: EnginePool::new(cfg.engine.threads),
+            engine: EnginePool::new(cfg.engine.threads, cfg.engine.hash_mb),
             engine_cfg: cfg.engine.clone(),
             bots: Arc::default(),
             styles: Arc::default(),

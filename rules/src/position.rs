@@ -135,6 +135,22 @@ impl Position {
         p
     }
 
+    /// The position with the turn handed to the other side and nothing
+    /// else changed (no en-passant square): a "null move" for a search to
+    /// ask "what if I could pass?". Never a legal move of any game. `None`
+    /// when the side to move is in check (passing would leave its king
+    /// en prise).
+    pub fn after_null(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        p.history.push(self.board.key());
+        p.board.set_ep(None);
+        p.board.set_turn(!self.board.turn);
+        Some(p)
+    }
+
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
         let key = self.board.key();

@@ -298,3 +298,32 @@ fn move_counters_are_bounded_and_never_wrap() {
     p.play_text("Kd7").unwrap();
     assert_eq!(p.board().fullmove_number(), 50001);
 }
+
+/// The null move a search uses: the other side to move, nothing else
+/// changed, never out of check.
+#[test]
+fn a_null_move_hands_over_the_turn_and_nothing_else() {
+    use voidmate_rules::{variants, Color, Position};
+    let pos = Position::from_fen(
+        variants::standard(),
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+    )
+    .unwrap();
+    let passed = pos.after_null().expect("not in check");
+    assert_eq!(passed.turn(), Color::Black);
+    assert_eq!(
+        passed.fen(),
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
+    );
+    assert_ne!(passed.board().key(), pos.board().key());
+    assert_eq!(passed.board().key(), passed.board().recomputed_key());
+    assert!(passed.legal_moves().iter().all(|m| passed
+        .piece_at(m.from)
+        .is_some_and(|p| p.color == Color::Black)));
+    let check = Position::from_fen(
+        variants::standard(),
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    )
+    .unwrap();
+    assert!(check.after_null().is_none());
+}
