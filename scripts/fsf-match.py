@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Voidmate's engine against Fairy-Stockfish, both at the same fixed depth.
+"""Voidmate's engine against Fairy-Stockfish, both at the same fixed depth,
+or both at the same time a move (`--movetime`), Fairy-Stockfish optionally
+held to a rating (`--fsf-elo`, its UCI_LimitStrength and UCI_Elo).
 
 Fairy-Stockfish is the engine (Debian's `fairy-stockfish` package, spoken to
 over UCI); the pyffish package is only its move generator and cannot search,
@@ -7,15 +9,17 @@ so it is not enough for a match. Voidmate moves come from
 `voidmate analyse --depth N`. Colours alternate.
 
     python3 scripts/fsf-match.py --variant standard --depth 3 --games 10
+    python3 scripts/fsf-match.py --movetime 150 --fsf-elo 1850 --games 12
 """
 import argparse
 import subprocess
 import sys
 
 
-def ours(binary, variant, moves, depth):
+def ours(binary, variant, moves, depth, movetime=None):
+    limit = ["--time-ms", str(movetime)] if movetime else ["--depth", str(depth)]
     out = subprocess.run(
-        [binary, "analyse", "--variant", variant, "--depth", str(depth), "--moves", " ".join(moves)],
+        [binary, "analyse", "--variant", variant, *limit, "--moves", " ".join(moves)],
         capture_output=True, text=True)
     if out.returncode != 0:
         return None, out.stderr.strip()
@@ -24,11 +28,14 @@ def ours(binary, variant, moves, depth):
 
 
 class Fsf:
-    def __init__(self, path, variant):
+    def __init__(self, path, variant, elo=None):
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
         self.send(f"setoption name UCI_Variant value {variant}")
+        if elo:
+            self.send("setoption name UCI_LimitStrength value true")
+            self.send(f"setoption name UCI_Elo value {elo}")
         self.send("isready")
         self.wait("readyok")
 
@@ -43,9 +50,9 @@ class Fsf:
             if line.startswith(prefix):
                 return line.strip()
 
-    def move(self, moves, depth):
+    def move(self, moves, depth, movetime=None):
         self.send("position startpos moves " + " ".join(moves))
-        self.send(f"go depth {depth}")
+        self.send(f"go movetime {movetime}" if movetime else f"go depth {depth}")
         best = self.wait("bestmove").split()[1]
         return None if best == "(none)" else best
 
@@ -61,12 +68,14 @@ def main():
     a.add_argument("--variant", default="standard")
     a.add_argument("--fsf-variant", default=None, help="Fairy-Stockfish's name for it (default: the same)")
     a.add_argument("--depth", type=int, default=3)
+    a.add_argument("--movetime", type=int, default=None, help="milliseconds a move for both, instead of a depth")
+    a.add_argument("--fsf-elo", type=int, default=None, help="hold Fairy-Stockfish to this UCI_Elo")
     a.add_argument("--games", type=int, default=10)
     a.add_argument("--max-plies", type=int, default=200)
     a.add_argument("--voidmate", default="target/release/voidmate")
     a.add_argument("--fsf", default="/usr/games/fairy-stockfish")
     args = a.parse_args()
-    fsf = Fsf(args.fsf, args.fsf_variant or args.variant)
+    fsf = Fsf(args.fsf, args.fsf_variant or args.variant, args.fsf_elo)
     score = 0.0
     tally = {"win": 0, "draw": 0, "loss": 0}
     for g in range(args.games):
@@ -75,10 +84,10 @@ def main():
         for ply in range(args.max_plies):
             white_to_move = ply % 2 == 0
             if white_to_move == voidmate_white:
-                mv, end = ours(args.voidmate, args.variant, moves, args.depth)
+                mv, end = ours(args.voidmate, args.variant, moves, args.depth, args.movetime)
             else:
                 end = result(args.voidmate, args.variant, moves)
-                mv = None if end else fsf.move(moves, args.depth)
+                mv = None if end else fsf.move(moves, args.depth, args.movetime)
             if mv is None:
                 break
             moves.append(mv)
@@ -92,7 +101,10 @@ def main():
             tally["draw"] += 1
             score += 0.5
         print(f"game {g + 1} (voidmate {'White' if voidmate_white else 'Black'}): {end.split(': ', 1)[-1]}", flush=True)
-    print(f"{args.variant} depth {args.depth}: voidmate +{tally['win']} ={tally['draw']} -{tally['loss']} "
+    setting = f"{args.movetime} ms a move" if args.movetime else f"depth {args.depth}"
+    if args.fsf_elo:
+        setting += f", UCI_Elo {args.fsf_elo}"
+    print(f"{args.variant} {setting}: voidmate +{tally['win']} ={tally['draw']} -{tally['loss']} "
           f"against Fairy-Stockfish, score {100 * score / args.games:.1f}%")
 
 

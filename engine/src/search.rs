@@ -225,6 +225,12 @@ struct Ctx<'a> {
     features: Features,
     /// Whether passing the move may be tried in this game at all.
     null_allowed: bool,
+    /// Whether a check must be answered in this game (not in Chess 99,
+    /// where a king may be left attacked, nor in the giveaway games): only
+    /// then is a check worth a ply more.
+    checks_bind: bool,
+    /// The current iteration's depth: extensions stop at twice that ply.
+    root_depth: u32,
     nodes: u64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
@@ -279,10 +285,21 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
         pos.rules().kind(),
         Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
     );
+    let checks_bind = !matches!(
+        pos.rules().kind(),
+        Some(
+            GameKind::Chess99
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins
+        )
+    );
     let mut ctx = Ctx {
         table,
         features: limits.features,
         null_allowed,
+        checks_bind,
+        root_depth: 1,
         nodes: 0,
         node_limit: limits.nodes,
         deadline: limits.time.map(|t| start + t),
@@ -295,6 +312,7 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     let mut best: Option<(Move, i32, u32)> = None;
     for depth in 1..=max_depth {
         let last = best.map(|(_, s, _)| s);
+        ctx.root_depth = depth;
         let Some((m, s)) = iterate(pos, &mut root, depth, last, limits, &mut ctx) else {
             // An unfinished iteration still tells us something if its
             // first (previously best) move was searched.
@@ -519,7 +537,12 @@ fn negamax(
         return Some(0);
     }
     let in_check = pos.is_check();
-    let depth = if ctx.features.check_extension && in_check && (ply as usize) < MAX_PLY / 2 {
+    let depth = if ctx.features.check_extension
+        && ctx.checks_bind
+        && in_check
+        && ply < 2 * ctx.root_depth
+        && (ply as usize) < MAX_PLY / 2
+    {
         depth + 1
     } else {
         depth
