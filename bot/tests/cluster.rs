@@ -234,6 +234,8 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
         })
         .collect();
     let bot = user(APP, BOT_NAME);
+    // Against the engine at level 5: each search takes its whole 150 ms,
+    // so the worker killed below dies with searches running.
     for g in &games {
         match g.black {
             Some(black) => fake.say_in(
@@ -247,7 +249,7 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
                 g.guild,
                 g.channel,
                 g.white,
-                &format!("<@{APP}> challenge <@{APP}> standard white 1"),
+                &format!("<@{APP}> challenge <@{APP}> standard white 5"),
                 json!([bot]),
             ),
         };

@@ -2145,7 +2145,9 @@ async fn engine_workers_play_the_queued_turns_and_one_takes_over_from_a_dead_one
         .await
         .unwrap();
 
-    chat.ok("alice", "challenge @voidmate standard white 2").await;
+    // Level 5: no depth cap, so a search lasts its whole time (the slow
+    // worker below must still be thinking when it "dies").
+    chat.ok("alice", "challenge @voidmate standard white 5").await;
     let r = chat.ok("alice", "e4").await;
     assert!(
         r.text.starts_with("#1: alice played e4.") && r.text.ends_with("I am thinking about my move."),
