@@ -21,6 +21,8 @@ mod fake_discord;
 #[path = "said/mod.rs"]
 mod said;
 
+use said::voidmate;
+
 use fake_discord::{user, FakeDiscord, APP, BOT_NAME, GUILD, GUILD_B};
 use serde_json::json;
 use std::collections::HashMap;
@@ -70,18 +72,6 @@ impl Drop for Process {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn voidmate(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voidmate"))
-        .args(args)
-        .output()
-        .expect("run voidmate");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 /// A bot process's configuration: `shards` of 2, engine turns to workers.

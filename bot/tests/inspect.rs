@@ -5,17 +5,7 @@ use std::process::Command;
 #[path = "said/mod.rs"]
 mod said;
 
-fn voidmate(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voidmate"))
-        .args(args)
-        .output()
-        .expect("run voidmate");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use said::voidmate;
 
 #[test]
 fn moves_lists_one_san_a_line_and_filters_by_square() {

@@ -1,7 +1,21 @@
-//! A SQLite file with games in it, made by saying console lines to a core:
-//! the starting point of the tests of the command-line tools.
+//! The tests of the command-line tools: running `voidmate` as a user
+//! would, and a SQLite file with games in it, made by saying console lines
+//! to a core.
 
 use std::path::Path;
+
+/// Runs `voidmate ARGS`: whether it succeeded, its standard output and error.
+pub fn voidmate(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args(args)
+        .output()
+        .expect("run voidmate");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
 
 /// Opens (creating) the SQLite file `db` and says each `(who, text)` in
 /// channel "room"; every line must succeed.
