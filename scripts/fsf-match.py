@@ -12,6 +12,7 @@ so it is not enough for a match. Voidmate moves come from
     python3 scripts/fsf-match.py --movetime 150 --fsf-elo 1850 --games 12
 """
 import argparse
+import math
 import subprocess
 import sys
 
@@ -77,6 +78,7 @@ def main():
     args = a.parse_args()
     fsf = Fsf(args.fsf, args.fsf_variant or args.variant, args.fsf_elo)
     score = 0.0
+    points = []
     tally = {"win": 0, "draw": 0, "loss": 0}
     for g in range(args.games):
         voidmate_white = g % 2 == 0
@@ -97,15 +99,27 @@ def main():
             won = white_won == voidmate_white
             tally["win" if won else "loss"] += 1
             score += 1 if won else 0
+            points.append(1.0 if won else 0.0)
         else:
             tally["draw"] += 1
             score += 0.5
+            points.append(0.5)
         print(f"game {g + 1} (voidmate {'White' if voidmate_white else 'Black'}): {end.split(': ', 1)[-1]}", flush=True)
     setting = f"{args.movetime} ms a move" if args.movetime else f"depth {args.depth}"
     if args.fsf_elo:
         setting += f", UCI_Elo {args.fsf_elo}"
+    n = len(points)
+    mean = score / n
+    var = sum((p - mean) ** 2 for p in points) / max(n - 1, 1)
+    margin = 1.96 * (var / n) ** 0.5
+
+    def elo(s):
+        s = min(max(s, 0.001), 0.999)
+        return -400 * math.log10(1 / s - 1)
+
     print(f"{args.variant} {setting}: voidmate +{tally['win']} ={tally['draw']} -{tally['loss']} "
-          f"against Fairy-Stockfish, score {100 * score / args.games:.1f}%")
+          f"against Fairy-Stockfish, score {100 * mean:.1f}% ± {100 * margin:.1f}%, "
+          f"Elo {elo(mean):+.0f} [{elo(mean - margin):+.0f}, {elo(mean + margin):+.0f}]")
 
 
 if __name__ == "__main__":

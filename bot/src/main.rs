@@ -4,6 +4,7 @@ mod bench;
 mod cluster;
 mod inspect;
 mod play;
+mod tune;
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -41,6 +42,12 @@ enum Command {
     /// Play the search against itself with parts switched on or off, at
     /// equal nodes per move: what each part is worth.
     EngineMatch(play::MatchArgs),
+    /// Play the engine against itself and write each quiet position with
+    /// its game's result: data for `tune`.
+    TuneData(tune::DataArgs),
+    /// Tune a game's evaluation weights on `tune-data` positions (Texel's
+    /// method) and report, or write, the weights.
+    Tune(tune::TuneArgs),
     /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
     Console(ConsoleArgs),
     /// Start the chat adapters enabled in the configuration.
@@ -245,6 +252,8 @@ fn main() -> ExitCode {
         Command::Analyse(args) => play::analyse(&args),
         Command::Selfplay(args) => play::selfplay(&args),
         Command::EngineMatch(args) => play::engine_match(&args),
+        Command::TuneData(args) => tune::tune_data(&args),
+        Command::Tune(args) => tune::tune_weights(&args),
         Command::Console(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(console(args))),

@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
-use voidmate_engine::{choose, greedy, search, Level, Limits, Table};
+use voidmate_engine::{choose, choose_with, greedy, search, Level, Limits, Table};
 use voidmate_rules::{variant, Color, Move, Outcome, Position};
 
 #[derive(Args, Debug)]
@@ -180,9 +180,31 @@ pub struct MatchArgs {
     /// The second engine's, likewise.
     #[arg(long, default_value = "none")]
     pub b: String,
+    /// The first engine's evaluation: tuned, untuned (the terms' starting
+    /// weights) or classic (the hand-set evaluation from before).
+    #[arg(long = "a-eval", default_value = "tuned")]
+    pub a_eval: String,
+    /// The second engine's, likewise.
+    #[arg(long = "b-eval", default_value = "tuned")]
+    pub b_eval: String,
+    /// The first engine's level (1-5; 5 is full strength).
+    #[arg(long = "a-level", default_value_t = 5)]
+    pub a_level: u8,
+    /// The second engine's, likewise.
+    #[arg(long = "b-level", default_value_t = 5)]
+    pub b_level: u8,
     /// Nodes per move for both: equal effort, whatever each part costs in time.
     #[arg(long, default_value_t = 20_000)]
     pub nodes: u64,
+    /// Milliseconds per move for both instead of nodes: what each costs in
+    /// time counts too.
+    #[arg(long = "time-ms")]
+    pub time_ms: Option<u64>,
+    /// Stop early by a sequential probability ratio test between these two
+    /// Elo differences (`0,10`: is a better by at least 10, or not better?),
+    /// at 5% error each way; `--games` is then the most played.
+    #[arg(long, value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
     /// Games; each opening is played twice, colours swapped.
     #[arg(long, default_value_t = 40)]
     pub games: u32,
@@ -199,11 +221,32 @@ pub struct MatchArgs {
     pub seed: u64,
 }
 
+fn parse_sprt(text: &str) -> std::result::Result<(f64, f64), String> {
+    let bad = || format!("'{text}' is not two Elo differences like 0,10");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let (a, b): (f64, f64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a >= b {
+        return Err(format!("'{text}': the first Elo must be below the second"));
+    }
+    Ok((a, b))
+}
+
+/// One side of a match: its search parts, evaluation and level.
+#[derive(Debug, Clone, Copy)]
+struct Side {
+    features: voidmate_engine::Features,
+    eval: voidmate_engine::Eval,
+    level: Level,
+}
+
 /// One game of a match: `a`'s result (1, ½, 0) with `a` as `a_color`.
 fn match_game(
     rules: &'static voidmate_rules::Rules,
     args: &MatchArgs,
-    (a, b): (voidmate_engine::Features, voidmate_engine::Features),
+    (a, b): (Side, Side),
     pair: u32,
     a_color: Color,
 ) -> f64 {
@@ -224,16 +267,22 @@ fn match_game(
     let (mut ta, mut tb) = (Table::new(1 << 18), Table::new(1 << 18));
     let mut plies = 0;
     while pos.outcome().is_none() && plies < args.max_plies {
-        let (features, table) = if pos.turn() == a_color {
+        let (side, table) = if pos.turn() == a_color {
             (a, &mut ta)
         } else {
             (b, &mut tb)
         };
-        let limits = Limits {
-            features,
-            ..Limits::nodes(args.nodes)
+        let budget = match args.time_ms {
+            Some(ms) => Limits::time(Duration::from_millis(ms)),
+            None => Limits::nodes(args.nodes),
         };
-        let Some(r) = search(&pos, &limits, table) else {
+        let limits = Limits {
+            features: side.features,
+            eval: side.eval,
+            ..budget
+        };
+        let noise_seed = seed ^ (plies as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let Some(r) = choose_with(&pos, side.level, limits, noise_seed, table) else {
             break;
         };
         pos.play_unchecked(&r.best);
@@ -251,17 +300,27 @@ fn match_game(
 /// and the Elo difference it means.
 pub fn engine_match(args: &MatchArgs) -> Result<String> {
     let rules = variant(&args.variant)?;
-    let parse = |s: &str| voidmate_engine::Features::parse(s).map_err(|e| anyhow::anyhow!(e));
-    let (a, b) = (parse(&args.a)?, parse(&args.b)?);
+    let side = |features: &str, eval: &str, level: u8| -> Result<Side> {
+        Ok(Side {
+            features: voidmate_engine::Features::parse(features).map_err(|e| anyhow::anyhow!(e))?,
+            eval: voidmate_engine::Eval::parse(eval).map_err(|e| anyhow::anyhow!(e))?,
+            level: Level::new(level)
+                .ok_or_else(|| anyhow::anyhow!("'{level}' is not a level: give 1 to 5"))?,
+        })
+    };
+    let a = side(&args.a, &args.a_eval, args.a_level)?;
+    let b = side(&args.b, &args.b_eval, args.b_level)?;
     let games = args.games.max(2) / 2 * 2;
     let start = Instant::now();
     let next = std::sync::atomic::AtomicU32::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let results = std::sync::Mutex::new(Vec::new());
+    let verdict = std::sync::Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             scope.spawn(|| loop {
                 let g = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                if g >= games {
+                if g >= games || stop.load(std::sync::atomic::Ordering::SeqCst) {
                     return;
                 }
                 let color = if g.is_multiple_of(2) {
@@ -270,7 +329,22 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
                     Color::Black
                 };
                 let points = match_game(rules, args, (a, b), g / 2, color);
-                results.lock().unwrap().push(points);
+                let mut results = results.lock().unwrap();
+                results.push(points);
+                if let Some(bounds) = args.sprt {
+                    let llr = llr(&results, bounds);
+                    let decided = if llr >= SPRT_BOUND {
+                        Some("H1 accepted: a is better by the second Elo or more")
+                    } else if llr <= -SPRT_BOUND {
+                        Some("H0 accepted: a is not better by the second Elo")
+                    } else {
+                        None
+                    };
+                    if decided.is_some() && results.len() >= 20 {
+                        *verdict.lock().unwrap() = decided.map(|d| (d, llr));
+                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                }
             });
         }
     });
@@ -282,22 +356,97 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
     let score = results.iter().sum::<f64>() / n;
     let var = results.iter().map(|p| (p - score).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let margin = 1.96 * (var / n).sqrt();
-    let elo = |s: f64| {
-        let s = s.clamp(0.001, 0.999);
-        -400.0 * (1.0 / s - 1.0).log10()
+    let describe = |features: &str, side: &Side| {
+        let mut d = features.to_string();
+        if side.eval != voidmate_engine::Eval::Tuned {
+            let _ = write!(d, "/{:?}", side.eval);
+        }
+        if side.level != Level::MAX {
+            let _ = write!(d, "/level {}", side.level.get());
+        }
+        d
     };
-    Ok(format!(
-        "{}: {} vs {}, {} nodes a move, {games} games in {:.0} s: +{wins} ={draws} -{losses}, \
+    let budget = match args.time_ms {
+        Some(ms) => format!("{ms} ms"),
+        None => format!("{} nodes", args.nodes),
+    };
+    let mut out = format!(
+        "{}: {} vs {}, {budget} a move, {} games in {:.0} s: +{wins} ={draws} -{losses}, \
          score {:.1}% ± {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}]\n",
         rules.name(),
-        args.a,
-        args.b,
-        args.nodes,
+        describe(&args.a, &a),
+        describe(&args.b, &b),
+        results.len(),
         start.elapsed().as_secs_f64(),
         100.0 * score,
         100.0 * margin,
         elo(score),
         elo(score - margin),
         elo(score + margin),
-    ))
+    );
+    if let Some((e0, e1)) = args.sprt {
+        match verdict.into_inner().unwrap() {
+            Some((what, llr)) => {
+                let _ = writeln!(out, "SPRT [{e0}, {e1}]: {what} (LLR {llr:.2})");
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "SPRT [{e0}, {e1}]: undecided after {} games (LLR {:.2}, bounds ±{SPRT_BOUND:.2})",
+                    results.len(),
+                    llr(&results, (e0, e1))
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An SPRT's bounds on the log-likelihood ratio for 5% errors each way:
+/// ln(0.95 / 0.05).
+const SPRT_BOUND: f64 = 2.944;
+
+/// The Elo difference a score (0..1) means.
+fn elo(score: f64) -> f64 {
+    let s = score.clamp(0.001, 0.999);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The log-likelihood ratio of "a is better by `elo1`" over "by `elo0`"
+/// given the games' points, by the normal approximation Fishtest uses for
+/// game results: n (s1 - s0) (2 mean - s0 - s1) / (2 variance).
+fn llr(points: &[f64], (elo0, elo1): (f64, f64)) -> f64 {
+    let n = points.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let mean = points.iter().sum::<f64>() / n;
+    let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / n;
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let expected = |e: f64| 1.0 / (1.0 + 10f64.powf(-e / 400.0));
+    let (s0, s1) = (expected(elo0), expected(elo1));
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sprt_leans_the_way_the_results_do() {
+        let winning: Vec<f64> = (0..200).map(|i| [1.0, 0.5, 1.0, 0.0][i % 4]).collect();
+        let even: Vec<f64> = (0..200).map(|i| [1.0, 0.5, 0.0, 0.5][i % 4]).collect();
+        assert!(llr(&winning, (0.0, 10.0)) > SPRT_BOUND);
+        assert!(llr(&even, (0.0, 30.0)) < -SPRT_BOUND);
+        assert_eq!(
+            llr(&[0.5, 0.5], (0.0, 10.0)),
+            0.0,
+            "no variance, no verdict"
+        );
+        assert!((elo(0.5)).abs() < 1e-9 && elo(0.76) > 190.0 && elo(0.76) < 210.0);
+        assert_eq!(parse_sprt("0, 10"), Ok((0.0, 10.0)));
+        assert!(parse_sprt("10,0").is_err() && parse_sprt("ten").is_err());
+    }
 }

@@ -13,8 +13,10 @@
 pub mod eval;
 mod search;
 mod tt;
+pub mod tune;
 
-pub use search::{search, Features, Limits, SearchResult, MATE};
+pub use eval::Eval;
+pub use search::{is_capture, search, Features, Limits, SearchResult, MATE};
 pub use tt::Table;
 
 use voidmate_rules::{Move, Position};
@@ -35,24 +37,30 @@ impl Level {
         self.0
     }
 
-    /// How deep this level may look (`None`: as deep as time allows).
-    pub fn max_depth(self) -> Option<u32> {
+    /// How many nodes this level may search (`None`: as many as its time
+    /// allows). Budgets in nodes rather than depth or time make a level
+    /// equally strong on any machine and under any load, and keep the low
+    /// levels' replies short. The budgets are set so that the levels are
+    /// about evenly spaced in strength, as measured in
+    /// `docs/performance.md`.
+    pub fn max_nodes(self) -> Option<u64> {
         match self.0 {
-            1 => Some(1),
-            2 => Some(2),
-            3 => Some(3),
-            4 => Some(5),
+            1 => Some(150),
+            2 => Some(1_000),
+            3 => Some(2_000),
+            4 => Some(15_000),
             _ => None,
         }
     }
 
-    /// Random centipawns added to each root move's score: mistakes a
-    /// beginner would make.
+    /// Random centipawns added to each root move's score: the slips of a
+    /// weaker player, large at level 1 (a beginner who blunders pieces).
+    /// With noise every root move is searched in full, which costs the
+    /// search much of its depth: only the two lowest levels have it.
     pub fn noise(self) -> i32 {
         match self.0 {
-            1 => 300,
-            2 => 120,
-            3 => 40,
+            1 => 250,
+            2 => 30,
             _ => 0,
         }
     }
@@ -74,7 +82,7 @@ pub fn choose_with(
     table: &mut Table,
 ) -> Option<SearchResult> {
     let limits = Limits {
-        depth: match (limits.depth, level.max_depth()) {
+        nodes: match (limits.nodes, level.max_nodes()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         },
@@ -98,4 +106,32 @@ pub fn greedy(pos: &Position) -> Option<Move> {
             None => -eval::evaluate(&after),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use voidmate_rules::variants;
+
+    #[test]
+    fn each_level_searches_more_than_the_one_below_and_the_low_ones_answer_at_once() {
+        let pos = Position::new(variants::standard());
+        let mut last = 0;
+        for n in 1..=4 {
+            let level = Level::new(n).unwrap();
+            let budget = level.max_nodes().unwrap();
+            assert!(budget > last, "level {n}");
+            last = budget;
+            let r = choose(&pos, level, Limits::time(Duration::from_secs(30)), 7).unwrap();
+            assert!(r.nodes <= budget, "level {n}: {} nodes", r.nodes);
+            assert!(
+                r.elapsed < Duration::from_secs(30),
+                "level {n} used its time"
+            );
+        }
+        assert_eq!(Level::MAX.max_nodes(), None, "full strength: all the time");
+        assert!(Level::MIN.noise() > Level::new(2).unwrap().noise());
+        assert_eq!(Level::MAX.noise(), 0);
+    }
 }

@@ -6,7 +6,7 @@
 //! ([`Features`]), so that a match at a fixed number of nodes can measure
 //! what it brings (`voidmate engine-match`).
 
-use crate::eval::{evaluate, value};
+use crate::eval::{evaluate_as, value, Eval};
 use crate::tt::{Bound, Entry, Table};
 use std::time::{Duration, Instant};
 use voidmate_rules::{GameKind, Move, MoveKind, Position, Role};
@@ -141,12 +141,15 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Time budget for the whole search.
     pub time: Option<Duration>,
-    /// Node budget for the whole search (matches at equal effort).
+    /// Node budget for the whole search (matches at equal effort); the
+    /// first iteration finishes whatever it costs.
     pub nodes: Option<u64>,
     /// Random centipawns (up to this many) added to each root move's score.
     pub noise: i32,
     pub seed: u64,
     pub features: Features,
+    /// Which evaluation judges the leaves.
+    pub eval: Eval,
 }
 
 impl Default for Limits {
@@ -158,6 +161,7 @@ impl Default for Limits {
             noise: 0,
             seed: 0,
             features: Features::ALL,
+            eval: Eval::Tuned,
         }
     }
 }
@@ -223,6 +227,7 @@ fn slot(m: &Move) -> usize {
 struct Ctx<'a> {
     table: &'a mut Table,
     features: Features,
+    eval: Eval,
     /// Whether passing the move may be tried in this game at all.
     null_allowed: bool,
     /// Whether a check must be answered in this game (not in Chess 99,
@@ -243,7 +248,9 @@ impl Ctx<'_> {
     /// Counts a node; `true` when time (or the node budget) is up.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+        // The first iteration always finishes, so that even the smallest
+        // budget (a beginner's level) plays a move it has looked at.
+        if self.root_depth > 1 && self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         }
         if self.nodes.is_multiple_of(1024) {
@@ -297,6 +304,7 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     let mut ctx = Ctx {
         table,
         features: limits.features,
+        eval: limits.eval,
         null_allowed,
         checks_bind,
         root_depth: 1,
@@ -442,7 +450,8 @@ fn terminal(pos: &Position, ply: u32) -> i32 {
     }
 }
 
-fn is_capture(pos: &Position, m: &Move) -> bool {
+/// Whether `m` takes a piece of the opponent's.
+pub fn is_capture(pos: &Position, m: &Move) -> bool {
     m.kind == MoveKind::EnPassant || pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn())
 }
 
@@ -567,7 +576,7 @@ fn negamax(
         && depth >= 3
         && beta.abs() < MATE - 1000
         && may_pass(pos, ctx, in_check)
-        && evaluate(pos) >= beta
+        && evaluate_as(pos, ctx.eval) >= beta
     {
         if let Some(passed) = pos.after_null() {
             let r = 2 + depth / 4;
@@ -663,7 +672,7 @@ fn quiescence(
     if moves.is_empty() {
         return Some(terminal(pos, ply));
     }
-    let stand = evaluate(pos);
+    let stand = evaluate_as(pos, ctx.eval);
     // In Void Chess a piece left on its owner's unstable tile falls into the
     // void after the owner's next move: its escapes decide material too.
     let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);

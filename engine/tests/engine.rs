@@ -141,6 +141,14 @@ fn it_stops_when_its_time_is_up() {
         );
         assert!(p.is_legal(&r.best));
     }
+    // The smallest budget still plays a move from a finished iteration,
+    // on every board (the big one has over a hundred moves to look at).
+    for rules in variants::all() {
+        let p = Position::new(rules);
+        let r = search(&p, &Limits::nodes(1), &mut Table::new(1 << 16)).unwrap();
+        assert_eq!(r.depth, 1, "{}", rules.name());
+        assert!(r.nodes > 1 && p.is_legal(&r.best));
+    }
 }
 
 #[test]

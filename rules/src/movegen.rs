@@ -277,6 +277,55 @@ pub(crate) fn piece_moves(rules: &Rules, b: &Board, from: Square, out: &mut Move
     }
 }
 
+/// How many squares the piece on `from` reaches by its leaps, rides and
+/// two-step walks, whichever side is to move: empty squares and enemy
+/// pieces (voids too for a piece that crosses them). The evaluation's
+/// mobility: a cheap count, so a two-step walk's squares are counted
+/// without checking the square between, and pawns and programmed pieces
+/// count nothing.
+pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
+    let cell = b.cells[from.index()];
+    let Some(piece) = crate::board::piece_of(cell) else {
+        return 0;
+    };
+    if rules.programs.is_some() && rules.program(piece.color, piece.role).is_some() {
+        return 0;
+    }
+    let g = &rules.gen[(cell & 0x0f) as usize];
+    if g.pawn {
+        return 0;
+    }
+    let them = !piece.color;
+    let cells = &b.cells;
+    let f = from.index() as i16;
+    let mut n = 0;
+    for &d in g.leaps.iter().chain(&g.two_steps) {
+        n += landable(cells[(f + d) as usize], them, g.crosses_void) as u32;
+    }
+    for &d2 in &g.two_steps {
+        for &d1 in &g.two_steps {
+            let to = f + d1 + d2;
+            if d1 + d2 != 0 && (0..cells.len() as i16).contains(&to) {
+                n += landable(cells[to as usize], them, g.crosses_void) as u32;
+            }
+        }
+    }
+    for &(d, range) in &g.rides {
+        let mut s = f + d;
+        for _ in 0..range {
+            let cell = cells[s as usize];
+            if cell == EMPTY || (g.crosses_void && cell == VOID) {
+                n += 1;
+            } else {
+                n += is_color(cell, them) as u32;
+                break;
+            }
+            s += d;
+        }
+    }
+    n
+}
+
 /// The moves of a piece moving as `role` from `from` (pawns excepted): how
 /// a promoted pawn moves in the same turn under delayed promotion.
 pub(crate) fn moves_as(rules: &Rules, b: &Board, from: Square, role: Role, out: &mut MoveList) {

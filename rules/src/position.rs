@@ -104,6 +104,13 @@ impl Position {
         movegen::attacked(&self.rules, &self.board, sq, by)
     }
 
+    /// How many squares the piece on `sq` reaches (empty or enemy), as a
+    /// measure of its freedom; pawns count nothing. Cheap and approximate,
+    /// for evaluations, not for move generation.
+    pub fn reach(&self, sq: Square) -> u32 {
+        movegen::reach(&self.rules, &self.board, sq)
+    }
+
     /// A variant's limit on this turn's moves, with its reason.
     pub fn restriction(&self) -> Option<Restriction> {
         self.rules.variant.restriction(&self.rules, &self.board)

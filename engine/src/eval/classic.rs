@@ -1,4 +1,6 @@
-//! Static evaluation, per variant, in centipawns for the side to move.
+//! The evaluation the engine played with before its terms were tuned: hand
+//! set, kept so that matches can measure the tuned one against it
+//! (`voidmate engine-match --b-eval classic`).
 //!
 //! Each game values what makes it special: the Minister (which the Void
 //! Chess page ranks just below the king) and the voids it could heal, pieces
@@ -7,28 +9,8 @@
 //! Chess 99, a king that can be taken; in Black Holes, holes and the
 //! relativistic threats they carry; in Super Chess, Fortress shelters.
 
+use super::{neighbours, value};
 use voidmate_rules::{Color, GameKind, Position, Role, Square, Tile};
-
-/// Material values in centipawns.
-pub fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 100,
-        Role::Knight => 300,
-        Role::Bishop => 320,
-        Role::Rook => 500,
-        Role::Queen => 900,
-        Role::King => 0,
-        // Ranked just below the king: stronger than a queen in play, and it
-        // heals the board.
-        Role::Minister => 1000,
-        Role::Paladin => 750,
-        Role::Hole => 250,
-        Role::Prince | Role::Princess => 700,
-        Role::Archbishop | Role::SuperKnight => 450,
-        Role::Fortress => 200,
-        Role::Programmable => 400,
-    }
-}
 
 /// The score of `pos` for the side to move (positive: good for it).
 pub fn evaluate(pos: &Position) -> i32 {
@@ -205,92 +187,4 @@ fn kings_in_reach(pos: &Position, weight: i32) -> i32 {
         }
     }
     score
-}
-
-fn neighbours(pos: &Position, sq: Square) -> impl Iterator<Item = Square> + '_ {
-    let size = pos.rules().size();
-    let (f, r) = (sq.file() as i32, sq.rank() as i32);
-    (-1..=1)
-        .flat_map(move |df| (-1..=1).map(move |dr| (f + df, r + dr)))
-        .filter(move |&(x, y)| {
-            (x, y) != (f, r)
-                && x >= 0
-                && y >= 0
-                && x < size.files() as i32
-                && y < size.ranks() as i32
-        })
-        .map(|(x, y)| Square::new(x as u8, y as u8))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use voidmate_rules::variants;
-
-    #[test]
-    fn the_side_to_move_sees_its_own_advantage() {
-        let up =
-            Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
-        let down =
-            Position::from_fen(variants::standard(), "4k3/8/8/8/8/8/8/Q3K3 b - - 0 1").unwrap();
-        assert!(evaluate(&up) > 800 && evaluate(&down) < -800);
-    }
-
-    #[test]
-    fn giving_pieces_away_is_good_in_giveaway_games() {
-        let fewer = Position::from_fen(variants::antichess(), "rnbqkbnr/8/8/8/8/8/8/4K3 w - - 0 1")
-            .unwrap();
-        assert!(evaluate(&fewer) > 0);
-    }
-
-    #[test]
-    fn a_minister_outweighs_a_queen_and_an_unstable_piece_is_a_worry() {
-        let m = Position::from_fen(variants::void(), "4k4/9/9/9/9/9/9/9/M3K4 w - - 0 1").unwrap();
-        let q = Position::from_fen(variants::void(), "4k4/9/9/9/9/9/9/9/Q3K4 w - - 0 1").unwrap();
-        assert!(evaluate(&m) > evaluate(&q));
-        let calm =
-            Position::from_fen(variants::void(), "4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1").unwrap();
-        let shaky = Position::from_fen(
-            variants::void(),
-            "4k4/9/9/9/4R4/9/9/9/4K4 b - - 0 1 unstable:e5w1",
-        )
-        .unwrap();
-        assert!(
-            evaluate(&shaky) > evaluate(&calm),
-            "Black likes White's rook on a cracked tile"
-        );
-    }
-
-    #[test]
-    fn on_the_big_board_pawns_push_on_and_a_lead_hunts_the_king() {
-        let with = |fen: &str| evaluate(&Position::from_fen(variants::super16(), fen).unwrap());
-        let far = with("k15/16/16/16/7P8/16/16/16/16/16/16/16/16/16/16/15K w - - 0 1");
-        let near = with("k15/16/16/16/16/16/16/16/16/16/16/7P8/16/16/16/15K w - - 0 1");
-        assert!(far > near, "a pawn on h12 is worth more than one on h5");
-        let cornered = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/16/2Q13/15K w - - 0 1");
-        let centred = with("16/16/16/16/16/16/16/8k7/16/16/16/16/16/16/2Q13/15K w - - 0 1");
-        assert!(
-            cornered > centred,
-            "with a queen up, the enemy king belongs in a corner"
-        );
-    }
-
-    #[test]
-    fn a_king_beside_its_fortress_is_sheltered() {
-        let with = |fen: &str| evaluate(&Position::from_fen(variants::super16(), fen).unwrap());
-        let sheltered = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/16/8F7/7K8 w - - 0 1");
-        let exposed = with("k15/16/16/16/16/16/16/16/16/16/16/16/16/8F7/16/7K8 w - - 0 1");
-        assert!(sheltered > exposed);
-    }
-
-    #[test]
-    fn void_walls_near_a_king_and_voids_a_minister_can_heal_count() {
-        let with = |fen: &str| evaluate(&Position::from_fen(variants::void(), fen).unwrap());
-        let open = with("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1");
-        let walled = with("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1 void:c3,d3,e3,f3,g3");
-        assert!(walled < open, "a wall of voids in front of White's king");
-        let near = with("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:h2,i2");
-        let far = with("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:a5,b5");
-        assert!(near > far, "a Minister beside voids it can heal");
-    }
 }

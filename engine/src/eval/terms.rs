@@ -1,0 +1,519 @@
+//! What the evaluation looks at: a list of terms, each a number counted on
+//! the board (White's count less Black's), and [`features`], which counts
+//! them. The score is a weighted sum of the terms, so the weights can be
+//! tuned from games (`voidmate tune`) while the counting stays here, the
+//! one place both the search and the tuner read.
+
+use super::value;
+use voidmate_rules::{Color, GameKind, Position, Role, Square, Tile};
+
+/// Roles have three terms each: material, mobility and centrality.
+const ROLES: usize = Role::ALL.len();
+
+/// One term of the evaluation, an index into a game's [`Weights`](super::Weights).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Term(u16);
+
+macro_rules! named_terms {
+    ($($(#[$doc:meta])* $name:ident = $text:literal,)*) => {
+        /// The terms that are not per role, in order after the role terms.
+        const NAMED: &[&str] = &[$($text),*];
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u16)]
+        enum Named { $($name),* }
+        impl Term {
+            $($(#[$doc])* pub const $name: Term = Term(3 * ROLES as u16 + Named::$name as u16);)*
+        }
+    };
+}
+
+named_terms! {
+    /// The side to move (+1 for White to move, -1 for Black).
+    TEMPO = "tempo",
+    /// How far each pawn has come, in ranks.
+    PAWN_ADVANCE = "pawn.advance",
+    /// The same, squared: the last steps matter most.
+    PAWN_ADVANCE2 = "pawn.advance2",
+    /// A pawn with no enemy pawn ahead on its own or a next file.
+    PASSED = "pawn.passed",
+    /// A passed pawn's ranks come, squared.
+    PASSED_ADVANCE2 = "pawn.passed-advance2",
+    /// A second (third...) pawn on a file.
+    DOUBLED = "pawn.doubled",
+    /// A pawn with no friendly pawn on the files beside it.
+    ISOLATED = "pawn.isolated",
+    /// Both bishops.
+    BISHOP_PAIR = "bishop.pair",
+    /// A rook on a file without pawns.
+    ROOK_OPEN = "rook.open-file",
+    /// A rook on a file without own pawns but with enemy ones.
+    ROOK_HALF_OPEN = "rook.half-open-file",
+    /// Own pawns one or two ranks in front of the king, on its file or next.
+    KING_SHELTER = "king.shelter",
+    /// Files at or beside the king with no own pawn.
+    KING_OPEN_FILES = "king.open-files",
+    /// Enemy pieces (pawns and king aside) within two squares of the king.
+    KING_NEAR_ENEMIES = "king.near-enemies",
+    /// The king is attacked (in the games where it can then be taken or
+    /// threatened through holes).
+    KING_ATTACKED = "king.attacked",
+    /// Void Chess: a piece on its owner's unstable tile (it falls unless it
+    /// moves), counted once...
+    UNSTABLE_PIECE = "void.unstable-piece",
+    /// ...and by its value, in pawns.
+    UNSTABLE_VALUE = "void.unstable-value",
+    /// Void Chess: empty squares next to the king.
+    KING_EXITS = "void.king-exits",
+    /// Void Chess: voids next to the king.
+    KING_VOIDS = "void.king-voids",
+    /// Void Chess: voids two squares from the king (a wall further out).
+    KING_VOID_WALL = "void.king-wall",
+    /// Void Chess: voids beside a Minister, which it could heal (three at most).
+    MINISTER_HEALS = "void.minister-heals",
+    /// Super Chess: the king beside its own Fortress.
+    FORTRESS_KING = "fortress.king",
+    /// Super Chess: another piece beside its own Fortress.
+    FORTRESS_PIECE = "fortress.piece",
+    /// With a lead of four pawns or more: the losing king's distance from
+    /// the centre...
+    HUNT_EDGE = "hunt.edge",
+    /// ...and how close the kings are (the winner's king helps).
+    HUNT_CLOSE = "hunt.close",
+}
+
+/// How many terms there are.
+pub const COUNT: usize = 3 * ROLES + NAMED.len();
+
+impl Term {
+    /// The value of a piece of `role`.
+    pub const fn material(role: Role) -> Term {
+        Term(role.index() as u16)
+    }
+
+    /// Per square a piece of `role` reaches.
+    pub const fn mobility(role: Role) -> Term {
+        Term((ROLES + role.index()) as u16)
+    }
+
+    /// Per step a piece of `role` stands nearer the centre (0 in a corner).
+    pub const fn centre(role: Role) -> Term {
+        Term((2 * ROLES + role.index()) as u16)
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The role a material, mobility or centre term is about.
+    pub fn role(self) -> Option<Role> {
+        (self.index() < 3 * ROLES).then(|| Role::ALL[self.index() % ROLES])
+    }
+
+    /// Every term, in order.
+    pub fn all() -> impl Iterator<Item = Term> {
+        (0..COUNT as u16).map(Term)
+    }
+
+    /// The term's name: `material.knight`, `pawn.passed`.
+    pub fn name(self) -> String {
+        let i = self.index();
+        let role = |k: usize| Role::ALL[i - k * ROLES].name().replace(' ', "-");
+        match i / ROLES {
+            0 => format!("material.{}", role(0)),
+            1 => format!("mobility.{}", role(1)),
+            2 => format!("centre.{}", role(2)),
+            _ => NAMED[i - 3 * ROLES].to_string(),
+        }
+    }
+
+    /// The term named `name`.
+    pub fn named(name: &str) -> Option<Term> {
+        Term::all().find(|t| t.name() == name)
+    }
+}
+
+/// Where the terms counted go: the score, or the tuner's records.
+pub trait Sink {
+    /// `value`: White's count less Black's.
+    fn add(&mut self, term: Term, value: i32);
+}
+
+fn sign(c: Color) -> i32 {
+    if c == Color::White {
+        1
+    } else {
+        -1
+    }
+}
+
+/// Pawns of one side, by file: how many, and the lowest and highest rank
+/// one stands on.
+#[derive(Clone, Copy)]
+struct PawnFiles {
+    count: [u8; 16],
+    lowest: [u8; 16],
+    highest: [u8; 16],
+}
+
+impl PawnFiles {
+    fn of(pos: &Position, c: Color) -> PawnFiles {
+        let mut p = PawnFiles {
+            count: [0; 16],
+            lowest: [u8::MAX; 16],
+            highest: [0; 16],
+        };
+        for sq in pos.board().occupied(c).iter() {
+            if pos.piece_at(sq).is_some_and(|q| q.role == Role::Pawn) {
+                let (f, r) = (sq.file() as usize, sq.rank());
+                p.count[f] += 1;
+                p.lowest[f] = p.lowest[f].min(r);
+                p.highest[f] = p.highest[f].max(r);
+            }
+        }
+        p
+    }
+
+    /// Files `f - 1 ..= f + 1` on a board of `files` files.
+    fn around(f: usize, files: usize) -> std::ops::RangeInclusive<usize> {
+        f.saturating_sub(1)..=(f + 1).min(files - 1)
+    }
+}
+
+/// Steps from the nearest corner towards the centre: 0 in a corner, 6 in
+/// the middle of an 8x8 board.
+fn centrality(sq: Square, files: i32, ranks: i32) -> i32 {
+    let f = (2 * sq.file() as i32 - (files - 1)).abs();
+    let r = (2 * sq.rank() as i32 - (ranks - 1)).abs();
+    (files - 1 + ranks - 1 - f - r) / 2
+}
+
+/// Counts every term of `pos` into `sink`.
+pub fn features(pos: &Position, sink: &mut impl Sink) {
+    let kind = pos.rules().kind();
+    let size = pos.rules().size();
+    let (files, ranks) = (size.files() as usize, size.ranks() as usize);
+    let last = ranks as u8 - 1;
+    let b = pos.board();
+    let pawns = [
+        PawnFiles::of(pos, Color::White),
+        PawnFiles::of(pos, Color::Black),
+    ];
+    let giveaway = matches!(
+        kind,
+        Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
+    );
+    sink.add(Term::TEMPO, sign(pos.turn()));
+    for c in Color::ALL {
+        let s = sign(c);
+        let (mine, theirs) = (&pawns[c.index()], &pawns[(!c).index()]);
+        let mut bishops = 0;
+        for sq in b.occupied(c).iter() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            sink.add(Term::material(p.role), s);
+            sink.add(
+                Term::centre(p.role),
+                s * centrality(sq, files as i32, ranks as i32),
+            );
+            let (f, r) = (sq.file() as usize, sq.rank());
+            match p.role {
+                Role::Pawn => {
+                    let progress = if c == Color::White { r } else { last - r } as i32;
+                    sink.add(Term::PAWN_ADVANCE, s * progress);
+                    sink.add(Term::PAWN_ADVANCE2, s * progress * progress);
+                    let blocked = PawnFiles::around(f, files).any(|g| {
+                        theirs.count[g] > 0
+                            && if c == Color::White {
+                                theirs.highest[g] > r
+                            } else {
+                                theirs.lowest[g] < r
+                            }
+                    });
+                    if !blocked {
+                        sink.add(Term::PASSED, s);
+                        sink.add(Term::PASSED_ADVANCE2, s * progress * progress);
+                    }
+                    let alone = PawnFiles::around(f, files).all(|g| g == f || mine.count[g] == 0);
+                    if alone {
+                        sink.add(Term::ISOLATED, s);
+                    }
+                }
+                Role::King => {}
+                role => {
+                    sink.add(Term::mobility(role), s * pos.reach(sq) as i32);
+                    if role == Role::Bishop {
+                        bishops += 1;
+                    }
+                    if role == Role::Rook && mine.count[f] == 0 {
+                        if theirs.count[f] == 0 {
+                            sink.add(Term::ROOK_OPEN, s);
+                        } else {
+                            sink.add(Term::ROOK_HALF_OPEN, s);
+                        }
+                    }
+                }
+            }
+        }
+        if bishops >= 2 {
+            sink.add(Term::BISHOP_PAIR, s);
+        }
+        let doubled: i32 = mine.count[..files]
+            .iter()
+            .map(|&n| (n as i32 - 1).max(0))
+            .sum();
+        sink.add(Term::DOUBLED, s * doubled);
+        if giveaway {
+            continue;
+        }
+        if let Some(k) = b.king(c) {
+            king_safety(pos, c, k, mine, sink);
+        }
+    }
+    match kind {
+        Some(GameKind::Void) => void_tiles(pos, sink),
+        Some(GameKind::Chess99 | GameKind::BlackHoles) => kings_attacked(pos, sink),
+        Some(GameKind::Super16) => {
+            fortress_shelter(pos, sink);
+            king_hunt(pos, sink);
+        }
+        _ => {}
+    }
+}
+
+fn king_safety(pos: &Position, c: Color, k: Square, mine: &PawnFiles, sink: &mut impl Sink) {
+    let s = sign(c);
+    let files = pos.rules().size().files() as usize;
+    let (kf, kr) = (k.file() as i32, k.rank() as i32);
+    let ahead = if c == Color::White { 1 } else { -1 };
+    let mut shelter = 0;
+    let mut open = 0;
+    for f in PawnFiles::around(kf as usize, files) {
+        if mine.count[f] == 0 {
+            open += 1;
+            continue;
+        }
+        for step in 1..=2 {
+            let r = kr + ahead * step;
+            if r >= 0 && (r as u8) < pos.rules().size().ranks() {
+                let sq = Square::new(f as u8, r as u8);
+                if pos
+                    .piece_at(sq)
+                    .is_some_and(|p| p.color == c && p.role == Role::Pawn)
+                {
+                    shelter += 1;
+                }
+            }
+        }
+    }
+    sink.add(Term::KING_SHELTER, s * shelter);
+    sink.add(Term::KING_OPEN_FILES, s * open);
+    let near = pos
+        .board()
+        .occupied(!c)
+        .iter()
+        .filter(|&sq| {
+            sq.distance(k) <= 2
+                && pos
+                    .piece_at(sq)
+                    .is_some_and(|p| !matches!(p.role, Role::Pawn | Role::King))
+        })
+        .count() as i32;
+    sink.add(Term::KING_NEAR_ENEMIES, s * near);
+}
+
+/// Void Chess's tiles: pieces on unstable tiles, voids around the kings,
+/// voids a Minister could heal.
+fn void_tiles(pos: &Position, sink: &mut impl Sink) {
+    let b = pos.board();
+    for c in Color::ALL {
+        let s = sign(c);
+        if let Some(u) = b.unstable(c) {
+            if let Some(p) = pos.piece_at(u.square).filter(|p| p.color == c) {
+                if p.role != Role::Minister {
+                    sink.add(Term::UNSTABLE_PIECE, s);
+                    sink.add(Term::UNSTABLE_VALUE, s * value(p.role) / 100);
+                }
+            }
+        }
+        if let Some(k) = b.king(c) {
+            let (mut exits, mut voids) = (0, 0);
+            for sq in super::neighbours(pos, k) {
+                match pos.tile(sq) {
+                    Tile::Void => voids += 1,
+                    _ if pos.piece_at(sq).is_none() => exits += 1,
+                    _ => {}
+                }
+            }
+            sink.add(Term::KING_EXITS, s * exits);
+            sink.add(Term::KING_VOIDS, s * voids);
+            let wall = b.voids().iter().filter(|v| v.distance(k) == 2).count() as i32;
+            sink.add(Term::KING_VOID_WALL, s * wall);
+        }
+        for sq in b.occupied(c).iter() {
+            if pos.piece_at(sq).is_some_and(|p| p.role == Role::Minister) {
+                let healable = super::neighbours(pos, sq)
+                    .filter(|n| pos.tile(*n) == Tile::Void)
+                    .count() as i32;
+                sink.add(Term::MINISTER_HEALS, s * healable.min(3));
+            }
+        }
+    }
+}
+
+/// Chess 99 and Black Holes: a king in reach can be taken or threatened.
+fn kings_attacked(pos: &Position, sink: &mut impl Sink) {
+    for c in Color::ALL {
+        if let Some(k) = pos.board().king(c) {
+            if pos.is_attacked(k, !c) {
+                sink.add(Term::KING_ATTACKED, sign(c));
+            }
+        }
+    }
+}
+
+/// Super Chess: pieces next to their own Fortress are shielded from all but
+/// royal capturers.
+fn fortress_shelter(pos: &Position, sink: &mut impl Sink) {
+    let b = pos.board();
+    for c in Color::ALL {
+        for sq in b.occupied(c).iter() {
+            let Some(p) = pos.piece_at(sq) else { continue };
+            let sheltered = super::neighbours(pos, sq).any(|n| {
+                pos.piece_at(n)
+                    .is_some_and(|q| q.color == c && q.role == Role::Fortress)
+            });
+            if sheltered {
+                let term = if p.role == Role::King {
+                    Term::FORTRESS_KING
+                } else {
+                    Term::FORTRESS_PIECE
+                };
+                sink.add(term, sign(c));
+            }
+        }
+    }
+}
+
+/// With a clear lead on a big board, the losing king belongs at the edge
+/// and the winning king near it: the long way to a mate.
+fn king_hunt(pos: &Position, sink: &mut impl Sink) {
+    let b = pos.board();
+    let (Some(wk), Some(bk)) = (b.king(Color::White), b.king(Color::Black)) else {
+        return;
+    };
+    let lead: i32 = Color::ALL
+        .into_iter()
+        .flat_map(|c| b.occupied(c).iter().map(move |sq| (c, sq)))
+        .filter_map(|(c, sq)| pos.piece_at(sq).map(|p| sign(c) * value(p.role)))
+        .sum();
+    let size = pos.rules().size();
+    let edge = |k: Square| {
+        let f = k.file() as i32 * 2 - (size.files() as i32 - 1);
+        let r = k.rank() as i32 * 2 - (size.ranks() as i32 - 1);
+        (f.abs() + r.abs()) / 2
+    };
+    let close = size.files() as i32 - wk.distance(bk) as i32;
+    if lead > 400 {
+        sink.add(Term::HUNT_EDGE, edge(bk));
+        sink.add(Term::HUNT_CLOSE, close);
+    } else if lead < -400 {
+        sink.add(Term::HUNT_EDGE, -edge(wk));
+        sink.add(Term::HUNT_CLOSE, -close);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use voidmate_rules::variants;
+
+    #[derive(Default)]
+    struct Counts(Vec<(Term, i32)>);
+
+    impl Sink for Counts {
+        fn add(&mut self, term: Term, value: i32) {
+            self.0.push((term, value));
+        }
+    }
+
+    fn count(fen: &str, term: Term) -> i32 {
+        let pos = Position::from_fen(variants::standard(), fen).unwrap();
+        let mut counts = Counts::default();
+        features(&pos, &mut counts);
+        counts
+            .0
+            .iter()
+            .filter(|(t, _)| *t == term)
+            .map(|(_, v)| v)
+            .sum()
+    }
+
+    #[test]
+    fn every_term_has_one_name_and_is_found_by_it() {
+        let names: std::collections::HashSet<String> = Term::all().map(|t| t.name()).collect();
+        assert_eq!(names.len(), COUNT);
+        assert_eq!(
+            Term::named("material.knight"),
+            Some(Term::material(Role::Knight))
+        );
+        assert_eq!(Term::named("pawn.passed"), Some(Term::PASSED));
+        assert_eq!(
+            Term::named("mobility.super-knight"),
+            Some(Term::mobility(Role::SuperKnight))
+        );
+        assert_eq!(Term::named("nonsense"), None);
+    }
+
+    #[test]
+    fn pawn_structure_is_counted_for_both_sides() {
+        // White: doubled isolated a-pawns, a passed d-pawn on d6. Black: h7.
+        let fen = "4k3/7p/3P4/8/8/P7/P7/4K3 w - - 0 1";
+        assert_eq!(count(fen, Term::DOUBLED), 1);
+        assert_eq!(count(fen, Term::ISOLATED), 3 - 1, "three white, one black");
+        assert_eq!(count(fen, Term::PASSED), 3 - 1);
+        assert_eq!(count(fen, Term::PASSED_ADVANCE2), 25 + 4 + 1 - 1);
+        // A black pawn ahead on the next file stops d6 being passed (and d6
+        // stops c7): only Black's h-pawn is left passed.
+        assert_eq!(
+            count("4k3/2p4p/3P4/8/8/8/8/4K3 w - - 0 1", Term::PASSED),
+            -1
+        );
+    }
+
+    #[test]
+    fn mobility_and_shelter_and_rooks_on_open_files() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            count(start, Term::mobility(Role::Knight)),
+            0,
+            "even at the start"
+        );
+        assert_eq!(
+            count(
+                "4k3/8/8/8/8/8/8/N3K3 w - - 0 1",
+                Term::mobility(Role::Knight)
+            ),
+            2
+        );
+        assert_eq!(
+            count(
+                "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1",
+                Term::mobility(Role::Knight)
+            ),
+            8
+        );
+        assert_eq!(
+            count("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Term::ROOK_OPEN),
+            1
+        );
+        assert_eq!(
+            count("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", Term::KING_SHELTER),
+            0
+        );
+        assert_eq!(
+            count("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Term::KING_SHELTER),
+            3
+        );
+        assert_eq!(count("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Term::TEMPO), 1);
+        assert_eq!(count("6k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", Term::TEMPO), -1);
+    }
+}

@@ -1,0 +1,301 @@
+//! Tuning the evaluation's weights on positions from games (Texel's
+//! method): each position's score, passed through a logistic curve, is a
+//! prediction of the game's result; the weights are moved (by Adam, a
+//! gradient descent with a step per weight) to make the predictions'
+//! squared error smallest. The evaluation is linear in its weights, so each
+//! position's terms are counted once ([`Sample`]) and every step is a pass
+//! of sums over them.
+
+use crate::eval::{features, phase, Sink, Term, Weights, COUNT};
+use voidmate_rules::{GameKind, Position};
+
+/// One position's terms and the result of the game it came from.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// The terms that are not zero: index and White's count less Black's.
+    terms: Vec<(u16, i32)>,
+    /// 256 in the opening, 0 in the endgame ([`phase`]).
+    phase: i32,
+    /// White's result: 1, ½ or 0.
+    result: f64,
+}
+
+struct Collect(Vec<(u16, i32)>);
+
+impl Sink for Collect {
+    fn add(&mut self, term: Term, value: i32) {
+        if value == 0 {
+            return;
+        }
+        match self.0.iter_mut().find(|(t, _)| *t as usize == term.index()) {
+            Some((_, v)) => *v += value,
+            None => self.0.push((term.index() as u16, value)),
+        }
+    }
+}
+
+impl Sample {
+    /// `pos` from a game that White scored `result` in.
+    pub fn new(pos: &Position, result: f64) -> Sample {
+        let mut c = Collect(Vec::new());
+        features(pos, &mut c);
+        c.0.retain(|(_, v)| *v != 0);
+        Sample {
+            terms: c.0,
+            phase: phase(pos),
+            result,
+        }
+    }
+
+    /// White's score with `w` (what [`crate::eval::white_score`] computes, in floats).
+    fn score(&self, w: &[f64; 2 * COUNT]) -> f64 {
+        let p = self.phase as f64 / 256.0;
+        self.terms
+            .iter()
+            .map(|&(t, v)| v as f64 * (w[t as usize] * p + w[COUNT + t as usize] * (1.0 - p)))
+            .sum()
+    }
+}
+
+fn sigmoid(k: f64, score: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * score / 400.0))
+}
+
+fn flat(w: &Weights) -> [f64; 2 * COUNT] {
+    let mut f = [0.0; 2 * COUNT];
+    for i in 0..COUNT {
+        f[i] = w.mg[i] as f64;
+        f[COUNT + i] = w.eg[i] as f64;
+    }
+    f
+}
+
+/// The mean squared error of `w`'s predictions, with the curve's scale `k`.
+pub fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
+    let f = flat(w);
+    error_of(samples, &f, k)
+}
+
+fn error_of(samples: &[Sample], w: &[f64; 2 * COUNT], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| (s.result - sigmoid(k, s.score(w))).powi(2))
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The scale `k` that fits `w`'s scores to the results best (a golden-section
+/// search over 0.1..3): how many centipawns make a win likely in this
+/// game, before any weight moves.
+pub fn fit_k(samples: &[Sample], w: &Weights) -> f64 {
+    fit_k_flat(samples, &flat(w))
+}
+
+fn fit_k_flat(samples: &[Sample], f: &[f64; 2 * COUNT]) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 3.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error_of(samples, f, a) < error_of(samples, f, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// What a tuning run did.
+#[derive(Debug, Clone)]
+pub struct Tuned {
+    pub weights: Weights,
+    pub k: f64,
+    pub error_before: f64,
+    pub error_after: f64,
+    /// Terms that no sample counted: left at their starting weights.
+    pub unseen: Vec<Term>,
+}
+
+/// How a tuning run goes.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Full passes of gradient descent.
+    pub iterations: u32,
+    /// The cost of moving a weight from its start, per (100 centipawns)²:
+    /// keeps terms that few positions decide from wandering off on noise.
+    pub l2: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            iterations: 1000,
+            l2: 1e-4,
+        }
+    }
+}
+
+/// Tunes `start` on `samples`; `progress` is told the error every 50
+/// passes.
+///
+/// The pawn's material weights stay at their start: they fix the scale
+/// (centipawns), so that the tuned scores still mean what the search's
+/// margins (null move, aspiration windows, exchange values) take them to
+/// mean. The curve's scale `k` is fitted again every 100 passes, as the
+/// other weights find their places around the pawn.
+pub fn tune(
+    samples: &[Sample],
+    start: &Weights,
+    options: Options,
+    mut progress: impl FnMut(u32, f64),
+) -> Tuned {
+    let mut k = fit_k(samples, start);
+    let w0 = flat(start);
+    let mut w = w0;
+    let error_before = error_of(samples, &w, k);
+    let mut free = [false; 2 * COUNT];
+    for s in samples {
+        for &(t, _) in &s.terms {
+            free[t as usize] = true;
+            free[COUNT + t as usize] = true;
+        }
+    }
+    let seen: Vec<bool> = free[..COUNT].to_vec();
+    let pawn = Term::material(voidmate_rules::Role::Pawn).index();
+    free[pawn] = false;
+    free[COUNT + pawn] = false;
+    // Adam: a step per weight from running means of its gradient and its
+    // square, so rarely counted terms move as surely as common ones.
+    let (b1, b2, rate) = (0.9f64, 0.999f64, 1.0f64);
+    let mut m = [0.0f64; 2 * COUNT];
+    let mut v = [0.0f64; 2 * COUNT];
+    let n = samples.len().max(1) as f64;
+    for it in 1..=options.iterations {
+        if it.is_multiple_of(100) {
+            k = fit_k_flat(samples, &w);
+        }
+        let c = k * std::f64::consts::LN_10 / 400.0;
+        let mut grad = [0.0f64; 2 * COUNT];
+        for s in samples {
+            let p = sigmoid(k, s.score(&w));
+            // d(error)/d(score) for this sample.
+            let d = -2.0 * (s.result - p) * p * (1.0 - p) * c / n;
+            let ph = s.phase as f64 / 256.0;
+            for &(t, val) in &s.terms {
+                grad[t as usize] += d * val as f64 * ph;
+                grad[COUNT + t as usize] += d * val as f64 * (1.0 - ph);
+            }
+        }
+        for i in 0..2 * COUNT {
+            if !free[i] {
+                continue;
+            }
+            grad[i] += 2.0 * options.l2 * (w[i] - w0[i]) / 1e4;
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let mh = m[i] / (1.0 - b1.powi(it as i32));
+            let vh = v[i] / (1.0 - b2.powi(it as i32));
+            w[i] -= rate * mh / (vh.sqrt() + 1e-12);
+        }
+        if it.is_multiple_of(50) {
+            progress(it, error_of(samples, &w, k));
+        }
+    }
+    let mut weights = start.clone();
+    for i in 0..COUNT {
+        weights.mg[i] = w[i].round() as i32;
+        weights.eg[i] = w[COUNT + i].round() as i32;
+    }
+    let error_after = error(samples, &weights, k);
+    Tuned {
+        error_after,
+        weights,
+        k,
+        error_before,
+        unseen: Term::all().filter(|t| !seen[t.index()]).collect(),
+    }
+}
+
+/// The weights of `w` that differ from `kind`'s starting ones, as lines of
+/// a table for `eval/weights.rs`.
+pub fn table_lines(kind: GameKind, w: &Weights) -> Vec<String> {
+    let start = Weights::start(Some(kind));
+    Term::all()
+        .filter(|t| {
+            w.mg[t.index()] != start.mg[t.index()] || w.eg[t.index()] != start.eg[t.index()]
+        })
+        .map(|t| {
+            format!(
+                "(\"{}\", {}, {}),",
+                t.name(),
+                w.mg[t.index()],
+                w.eg[t.index()]
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use voidmate_rules::variants;
+
+    /// Positions where White is a knight up win, a knight down lose; the
+    /// tuner, started with the knight's material worth nothing, must learn
+    /// that a knight is worth something and lower the error.
+    #[test]
+    fn tuning_learns_a_value_the_results_show() {
+        let up = Position::from_fen(
+            variants::standard(),
+            "4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1",
+        )
+        .unwrap();
+        let down = Position::from_fen(
+            variants::standard(),
+            "1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+        )
+        .unwrap();
+        let even = Position::from_fen(
+            variants::standard(),
+            "4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1",
+        )
+        .unwrap();
+        let mut samples = Vec::new();
+        for i in 0..30 {
+            samples.push(Sample::new(&up, if i % 10 == 0 { 0.5 } else { 1.0 }));
+            samples.push(Sample::new(&down, if i % 10 == 0 { 0.5 } else { 0.0 }));
+            samples.push(Sample::new(&even, 0.5));
+        }
+        let mut start = Weights::start(Some(GameKind::Standard));
+        let knight = Term::material(voidmate_rules::Role::Knight).index();
+        start.mg[knight] = 0;
+        start.eg[knight] = 0;
+        let mut reports = 0;
+        let options = Options {
+            iterations: 300,
+            l2: 0.0,
+        };
+        let tuned = tune(&samples, &start, options, |_, _| reports += 1);
+        assert_eq!(reports, 6);
+        let pawn = Term::material(voidmate_rules::Role::Pawn).index();
+        assert_eq!(
+            tuned.weights.eg[pawn], start.eg[pawn],
+            "the pawn fixes the scale"
+        );
+        // The knight's worth is shared among its terms (material, mobility,
+        // centre): the position a knight up must now score well.
+        assert!(tuned.weights.eg[knight] > 0);
+        let score = crate::eval::white_score(&up, &tuned.weights);
+        assert!(score > 100, "{score}");
+        assert!(crate::eval::white_score(&down, &tuned.weights) < -100);
+        assert!(tuned.error_after < tuned.error_before);
+        assert!(tuned
+            .unseen
+            .contains(&Term::material(voidmate_rules::Role::Queen)));
+        let lines = table_lines(GameKind::Standard, &tuned.weights);
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("(\"material.knight\", ")));
+    }
+}
