@@ -8,6 +8,8 @@
 # every table in weights.rs says where it came from.
 #
 # Usage: scripts/tune.sh VARIANT [GAMES] [NODES] [SEED] [VOIDMATE]
+# The games are played with the game's weights as they stand (`--eval
+# tuned`): a game without a table yet plays with its starting weights.
 # The data files (tens of MB) stay in target/tuning/; rerunning the same
 # command on the same commit gives the same positions (each game is seeded).
 set -euo pipefail

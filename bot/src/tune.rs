@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use voidmate_engine::tune::{table_lines, tune, Options, Sample};
-use voidmate_engine::{eval, is_capture, search, Limits, Table};
+use voidmate_engine::{eval, is_capture, search, Eval, Limits, Table};
 use voidmate_rules::{Color, GameKind, Position};
 
 #[derive(Args, Debug)]
@@ -37,6 +37,11 @@ pub struct DataArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The evaluation the games are played with: tuned (the engine as it
+    /// plays), untuned (the terms' starting weights: a first tuning) or
+    /// classic.
+    #[arg(long, default_value = "tuned")]
+    pub eval: String,
     /// Where to write the positions (one a line: White's result, then FEN).
     #[arg(long)]
     pub out: PathBuf,
@@ -78,7 +83,7 @@ fn next(seed: &mut u64) -> u64 {
 
 /// One self-play game: the quiet positions it passed through and White's
 /// result.
-fn data_game(kind: GameKind, args: &DataArgs, game: u32) -> (Vec<String>, f64) {
+fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<String>, f64) {
     let mut pos = Position::new(kind.rules());
     let mut seed =
         args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((game as u64 + 1) * 0x2545_f491);
@@ -93,7 +98,11 @@ fn data_game(kind: GameKind, args: &DataArgs, game: u32) -> (Vec<String>, f64) {
     let mut quiet = Vec::new();
     let mut plies = 0;
     while pos.outcome().is_none() && plies < args.max_plies {
-        let Some(r) = search(&pos, &Limits::nodes(args.nodes), &mut table) else {
+        let limits = Limits {
+            eval,
+            ..Limits::nodes(args.nodes)
+        };
+        let Some(r) = search(&pos, &limits, &mut table) else {
             break;
         };
         // Texel's method wants positions whose score needs no search: not
@@ -116,15 +125,17 @@ fn data_game(kind: GameKind, args: &DataArgs, game: u32) -> (Vec<String>, f64) {
 /// quiet position written with its game's result.
 pub fn tune_data(args: &DataArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
+    let eval = Eval::parse(&args.eval).map_err(|e| anyhow::anyhow!(e))?;
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let out = Mutex::new(std::io::BufWriter::new(file));
     writeln!(
         out.lock().unwrap(),
-        "# voidmate {} tune-data --variant {} --games {} --nodes {} --opening-plies {} \
+        "# voidmate {} tune-data --variant {} --eval {} --games {} --nodes {} --opening-plies {} \
          --max-plies {} --seed {}",
         env!("CARGO_PKG_VERSION"),
         kind.name(),
+        args.eval,
         args.games,
         args.nodes,
         args.opening_plies,
@@ -142,7 +153,7 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
                 if g >= args.games {
                     return;
                 }
-                let (positions, result) = data_game(kind, args, g);
+                let (positions, result) = data_game(kind, args, eval, g);
                 {
                     let mut t = tally.lock().unwrap();
                     t.0 += positions.len();

@@ -581,3 +581,133 @@ fn the_console_announces_a_loss_on_time_by_itself() {
         "{text}"
     );
 }
+
+#[test]
+fn tuning_from_the_command_line_writes_data_then_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("standard.txt");
+    let data_s = data.to_str().unwrap();
+    let (ok, out, err) = voidmate(&[
+        "tune-data",
+        "--variant",
+        "chess",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--out",
+        data_s,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("standard: 4 games"), "{out}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .contains("tune-data --variant standard --games 4 --nodes 300"));
+    let positions: Vec<&str> = lines.collect();
+    assert!(!positions.is_empty());
+    for line in &positions {
+        let (result, fen) = line.split_once(' ').unwrap();
+        assert!(["1", "0.5", "0"].contains(&result), "{line}");
+        assert!(fen.split(' ').count() >= 6, "{line}");
+    }
+    // The same command gives the same games.
+    let again = dir.path().join("again.txt");
+    let (ok, _, _) = voidmate(&[
+        "tune-data",
+        "--variant",
+        "chess",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(ok);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+
+    let weights = dir.path().join("weights.rs");
+    let (ok, out, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        data_s,
+        "--iterations",
+        "100",
+        "--write",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("positions, k ") && out.contains("written to"),
+        "{out}"
+    );
+    let written = std::fs::read_to_string(&weights).unwrap();
+    assert!(
+        written.contains("Some(GameKind::Standard) => STANDARD,"),
+        "{written}"
+    );
+
+    // Bad input: a game that does not exist, a line that is not a position.
+    let (ok, _, err) = voidmate(&["tune", "--variant", "chess3000", "--data", data_s]);
+    assert!(!ok && err.contains("'chess3000' is not a game"), "{err}");
+    let broken = dir.path().join("broken.txt");
+    std::fs::write(&broken, "1 rnbqkbnr/pppppppp/8/8 w\n").unwrap();
+    let (ok, _, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        broken.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("broken.txt line 1"), "{err}");
+    std::fs::write(
+        &broken,
+        "win rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let (ok, _, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        broken.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("'win' is not a result"), "{err}");
+}
+
+#[test]
+fn engine_match_takes_evaluations_levels_and_an_sprt() {
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--variant",
+        "standard",
+        "--a-level",
+        "3",
+        "--b-level",
+        "1",
+        "--games",
+        "4",
+        "--nodes",
+        "100000",
+        "--sprt",
+        "0,100",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("all/level 3 vs none/level 1"), "{out}");
+    assert!(out.contains("SPRT [0, 100]: "), "{out}");
+    let (ok, _, err) = voidmate(&["engine-match", "--b-eval", "magic", "--games", "2"]);
+    assert!(!ok && err.contains("'magic' is not an evaluation"), "{err}");
+    let (ok, _, err) = voidmate(&["engine-match", "--a-level", "9", "--games", "2"]);
+    assert!(!ok && err.contains("'9' is not a level"), "{err}");
+    let (ok, _, err) = voidmate(&["engine-match", "--sprt", "10,0", "--games", "2"]);
+    assert!(!ok && err.contains("below the second"), "{err}");
+}
