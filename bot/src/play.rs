@@ -438,8 +438,8 @@ mod tests {
     fn the_sprt_leans_the_way_the_results_do() {
         let winning: Vec<f64> = (0..200).map(|i| [1.0, 0.5, 1.0, 0.0][i % 4]).collect();
         let even: Vec<f64> = (0..200).map(|i| [1.0, 0.5, 0.0, 0.5][i % 4]).collect();
-        assert!(llr(&winning, (0.0, 10.0)) > SPRT_BOUND);
-        assert!(llr(&even, (0.0, 30.0)) < -SPRT_BOUND);
+        assert!(llr(&winning, (0.0, 20.0)) > SPRT_BOUND);
+        assert!(llr(&even, (0.0, 50.0)) < -SPRT_BOUND);
         assert_eq!(
             llr(&[0.5, 0.5], (0.0, 10.0)),
             0.0,

@@ -587,19 +587,23 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("standard.txt");
     let data_s = data.to_str().unwrap();
-    let (ok, out, err) = voidmate(&[
-        "tune-data",
-        "--variant",
-        "chess",
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--threads",
-        "1",
-        "--out",
-        data_s,
-    ]);
+    // Four short games, one at a time, into `out`.
+    let play = |out: &str| {
+        voidmate(&[
+            "tune-data",
+            "--variant",
+            "chess",
+            "--games",
+            "4",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ])
+    };
+    let (ok, out, err) = play(data_s);
     assert!(ok, "{err}");
     assert!(out.starts_with("standard: 4 games"), "{out}");
     let text = std::fs::read_to_string(&data).unwrap();
@@ -607,7 +611,7 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     assert!(lines
         .next()
         .unwrap()
-        .contains("tune-data --variant standard --games 4 --nodes 300"));
+        .contains("tune-data --variant standard --eval tuned --games 4 --nodes 300"));
     let positions: Vec<&str> = lines.collect();
     assert!(!positions.is_empty());
     for line in &positions {
@@ -617,19 +621,7 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     }
     // The same command gives the same games.
     let again = dir.path().join("again.txt");
-    let (ok, _, _) = voidmate(&[
-        "tune-data",
-        "--variant",
-        "chess",
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--threads",
-        "1",
-        "--out",
-        again.to_str().unwrap(),
-    ]);
+    let (ok, _, _) = play(again.to_str().unwrap());
     assert!(ok);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
 

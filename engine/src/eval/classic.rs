@@ -10,7 +10,7 @@
 //! relativistic threats they carry; in Super Chess, Fortress shelters.
 
 use super::{neighbours, value};
-use voidmate_rules::{Color, GameKind, Position, Role, Square, Tile};
+use voidmate_rules::{Color, GameKind, Position, Role, Tile};
 
 /// The score of `pos` for the side to move (positive: good for it).
 pub fn evaluate(pos: &Position) -> i32 {
@@ -135,21 +135,13 @@ fn pawn_progress(pos: &Position, weight: i32) -> i32 {
 /// With a clear material lead, drive the enemy king to the edge and bring
 /// the own king closer: the long way to a mate on a big board.
 fn king_hunt(pos: &Position, material: i32) -> i32 {
-    let b = pos.board();
-    let (Some(wk), Some(bk)) = (b.king(Color::White), b.king(Color::Black)) else {
+    let Some(([white, black], close)) = super::hunt(pos) else {
         return 0;
     };
-    let size = pos.rules().size();
-    let edge = |k: Square| {
-        let f = k.file() as i32 * 2 - (size.files() as i32 - 1);
-        let r = k.rank() as i32 * 2 - (size.ranks() as i32 - 1);
-        (f.abs() + r.abs()) / 2
-    };
-    let close = size.files() as i32 - wk.distance(bk) as i32;
     if material > 400 {
-        edge(bk) * 12 + close * 6
+        black * 12 + close * 6
     } else if material < -400 {
-        -(edge(wk) * 12 + close * 6)
+        -(white * 12 + close * 6)
     } else {
         0
     }

@@ -283,6 +283,24 @@ pub fn evaluate_as(pos: &Position, eval: Eval) -> i32 {
     }
 }
 
+/// What the king hunt on a big board looks at: each king's steps from the
+/// centre (`edge[0]` White's, `edge[1]` Black's) and how close the two kings
+/// stand (the board's width less their distance). `None` without both kings.
+pub(crate) fn hunt(pos: &Position) -> Option<([i32; 2], i32)> {
+    let b = pos.board();
+    let (wk, bk) = (b.king(Color::White)?, b.king(Color::Black)?);
+    let size = pos.rules().size();
+    let edge = |k: Square| {
+        let f = k.file() as i32 * 2 - (size.files() as i32 - 1);
+        let r = k.rank() as i32 * 2 - (size.ranks() as i32 - 1);
+        (f.abs() + r.abs()) / 2
+    };
+    Some((
+        [edge(wk), edge(bk)],
+        size.files() as i32 - wk.distance(bk) as i32,
+    ))
+}
+
 /// The squares around `sq` (eight, fewer at an edge).
 pub(crate) fn neighbours(pos: &Position, sq: Square) -> impl Iterator<Item = Square> + '_ {
     let size = pos.rules().size();

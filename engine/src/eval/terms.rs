@@ -396,27 +396,20 @@ fn fortress_shelter(pos: &Position, sink: &mut impl Sink) {
 /// With a clear lead on a big board, the losing king belongs at the edge
 /// and the winning king near it: the long way to a mate.
 fn king_hunt(pos: &Position, sink: &mut impl Sink) {
-    let b = pos.board();
-    let (Some(wk), Some(bk)) = (b.king(Color::White), b.king(Color::Black)) else {
+    let Some(([white, black], close)) = super::hunt(pos) else {
         return;
     };
+    let b = pos.board();
     let lead: i32 = Color::ALL
         .into_iter()
         .flat_map(|c| b.occupied(c).iter().map(move |sq| (c, sq)))
         .filter_map(|(c, sq)| pos.piece_at(sq).map(|p| sign(c) * value(p.role)))
         .sum();
-    let size = pos.rules().size();
-    let edge = |k: Square| {
-        let f = k.file() as i32 * 2 - (size.files() as i32 - 1);
-        let r = k.rank() as i32 * 2 - (size.ranks() as i32 - 1);
-        (f.abs() + r.abs()) / 2
-    };
-    let close = size.files() as i32 - wk.distance(bk) as i32;
     if lead > 400 {
-        sink.add(Term::HUNT_EDGE, edge(bk));
+        sink.add(Term::HUNT_EDGE, black);
         sink.add(Term::HUNT_CLOSE, close);
     } else if lead < -400 {
-        sink.add(Term::HUNT_EDGE, -edge(wk));
+        sink.add(Term::HUNT_EDGE, -white);
         sink.add(Term::HUNT_CLOSE, -close);
     }
 }
