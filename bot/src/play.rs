@@ -43,9 +43,14 @@ pub struct SelfplayArgs {
 
 pub fn analyse(args: &AnalyseArgs) -> Result<String> {
     let pos = position(&args.position)?;
-    let limits = match args.depth {
+    let budget = match args.depth {
         Some(d) => Limits::depth(d),
         None => Limits::time(Duration::from_millis(args.time_ms)),
+    };
+    // The search the bot plays with in this game.
+    let limits = Limits {
+        features: voidmate_engine::Features::for_game(pos.rules().kind()),
+        ..budget
     };
     let Some(r) = search(&pos, &limits, &mut Table::new(1 << 20)) else {
         bail!(
@@ -96,9 +101,11 @@ impl Player {
         *seed ^= *seed << 17;
         match self {
             Player::Level(l) => {
-                choose(pos, l, Limits::time(time), *seed)
-                    .expect("a move")
-                    .best
+                let limits = Limits {
+                    features: voidmate_engine::Features::for_game(pos.rules().kind()),
+                    ..Limits::time(time)
+                };
+                choose(pos, l, limits, *seed).expect("a move").best
             }
             Player::Greedy => greedy(pos).expect("a move"),
             Player::Random => {

@@ -70,6 +70,19 @@ impl Features {
         history: false,
     };
 
+    /// The parts the engine plays with in `kind`: all of them, except in
+    /// Black Holes, whose attack test (run by the exchange estimate, the
+    /// null move and the check extension) is so slow that the whole new
+    /// search lost to plain alpha-beta at 50 ms a move (+10 =2 -18,
+    /// `docs/performance.md`): it keeps the search it had until its parts
+    /// are measured one by one.
+    pub fn for_game(kind: Option<GameKind>) -> Features {
+        match kind {
+            Some(GameKind::BlackHoles) => Features::NONE,
+            _ => Features::ALL,
+        }
+    }
+
     /// The names of the parts, as `engine-match` takes them.
     pub const NAMES: [&'static str; 8] = [
         "pvs",
@@ -713,6 +726,19 @@ fn quiescence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn black_holes_keeps_the_plain_search_and_the_rest_have_every_part() {
+        for kind in GameKind::ALL {
+            let expected = if kind == GameKind::BlackHoles {
+                Features::NONE
+            } else {
+                Features::ALL
+            };
+            assert_eq!(Features::for_game(Some(kind)), expected, "{kind:?}");
+        }
+        assert_eq!(Features::for_game(None), Features::ALL);
+    }
 
     #[test]
     fn features_read_from_their_names() {

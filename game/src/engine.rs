@@ -4,7 +4,7 @@
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use voidmate_engine::{choose_with, Level, Limits, Table};
+use voidmate_engine::{choose_with, Features, Level, Limits, Table};
 use voidmate_rules::{Move, Position};
 
 /// A search to run, handed the thread's transposition table.
@@ -62,7 +62,11 @@ impl EnginePool {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let seed = pos.board().key();
         let job: Job = Box::new(move |table: &mut Table| {
-            let found = choose_with(&pos, level, Limits::time(time), seed, table).map(|r| r.best);
+            let limits = Limits {
+                features: Features::for_game(pos.rules().kind()),
+                ..Limits::time(time)
+            };
+            let found = choose_with(&pos, level, limits, seed, table).map(|r| r.best);
             let _ = tx.send(found);
         });
         self.run(job)?;
