@@ -652,27 +652,20 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     let (ok, _, err) = voidmate(&["tune", "--variant", "chess3000", "--data", data_s]);
     assert!(!ok && err.contains("'chess3000' is not a game"), "{err}");
     let broken = dir.path().join("broken.txt");
-    std::fs::write(&broken, "1 rnbqkbnr/pppppppp/8/8 w\n").unwrap();
-    let (ok, _, err) = voidmate(&[
-        "tune",
-        "--variant",
-        "standard",
-        "--data",
-        broken.to_str().unwrap(),
-    ]);
+    // Tunes standard chess on `text` as a data file.
+    let tune_on = |text: &str| {
+        std::fs::write(&broken, text).unwrap();
+        voidmate(&[
+            "tune",
+            "--variant",
+            "standard",
+            "--data",
+            broken.to_str().unwrap(),
+        ])
+    };
+    let (ok, _, err) = tune_on("1 rnbqkbnr/pppppppp/8/8 w\n");
     assert!(!ok && err.contains("broken.txt line 1"), "{err}");
-    std::fs::write(
-        &broken,
-        "win rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
-    )
-    .unwrap();
-    let (ok, _, err) = voidmate(&[
-        "tune",
-        "--variant",
-        "standard",
-        "--data",
-        broken.to_str().unwrap(),
-    ]);
+    let (ok, _, err) = tune_on("win rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n");
     assert!(!ok && err.contains("'win' is not a result"), "{err}");
 }
 
