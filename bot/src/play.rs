@@ -181,7 +181,8 @@ pub struct MatchArgs {
     pub variant: String,
     /// The first engine's search parts: `all`, `none`, `all-lmr`,
     /// `none+pvs+killers` (parts: pvs, aspiration, null-move, lmr,
-    /// check-extension, see, killers, history).
+    /// check-extension, see, killers, history, futility,
+    /// late-move-pruning).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.

@@ -1,15 +1,16 @@
 //! Iterative deepening principal-variation search with a transposition
 //! table and a quiescence search, and the usual ways of spending nodes where
 //! they matter: aspiration windows, null-move pruning, late-move
-//! reductions, check extensions, killer and history move ordering, and an
-//! estimate of each capture's exchange. Each of those can be switched off
+//! reductions, check extensions, killer and history move ordering, an
+//! estimate of each capture's exchange, and futility and late-move pruning
+//! near the leaves. Each of those can be switched off
 //! ([`Features`]), so that a match at a fixed number of nodes can measure
 //! what it brings (`voidmate engine-match`).
 
 use crate::eval::{evaluate_as, value, Eval};
 use crate::tt::{Bound, Entry, Table};
 use std::time::{Duration, Instant};
-use voidmate_rules::{GameKind, Move, MoveKind, Position, Role};
+use voidmate_rules::{GameKind, Move, MoveKind, Outcome, Position, Role};
 
 /// A won game, in centipawns; mates closer to the root score higher.
 pub const MATE: i32 = 1_000_000;
@@ -20,6 +21,24 @@ const MAX_QUIESCENCE: u32 = 8;
 const MAX_PLY: usize = 128;
 /// The first aspiration window around the last iteration's score.
 const ASPIRATION: i32 = 40;
+/// Reverse futility: up to this depth, a static score this much a ply
+/// above beta is a cut-off.
+const REVERSE_FUTILITY_DEPTH: u32 = 6;
+const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// Futility: up to this depth, quiet moves are skipped when the static
+/// score plus [`futility_margin`] cannot reach alpha.
+const FUTILITY_DEPTH: u32 = 3;
+/// Late-move pruning: up to this depth, only the first
+/// [`late_move_count`] quiet moves are searched.
+const LATE_MOVE_DEPTH: u32 = 3;
+
+fn futility_margin(depth: u32) -> i32 {
+    100 + 120 * depth as i32
+}
+
+fn late_move_count(depth: u32) -> usize {
+    3 + 2 * (depth * depth) as usize
+}
 
 /// The parts of the search beyond plain alpha-beta, each switchable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +62,17 @@ pub struct Features {
     pub killers: bool,
     /// Quiet moves ordered by how often they cut off before.
     pub history: bool,
+    /// Futility: near the leaves, a position whose static score is far
+    /// above beta is taken as a cut-off without a search (reverse
+    /// futility), and quiet moves are skipped where the static score is far
+    /// below alpha. Never in check, at principal-variation nodes, or in the
+    /// giveaway games (where a static score means little: captures are
+    /// forced).
+    pub futility: bool,
+    /// Late-move pruning: near the leaves, quiet moves late in the order
+    /// (after the captures, killers and the best by history) are skipped.
+    /// Same exceptions as futility.
+    pub late_move_pruning: bool,
 }
 
 impl Features {
@@ -56,6 +86,8 @@ impl Features {
         see: true,
         killers: true,
         history: true,
+        futility: true,
+        late_move_pruning: true,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -68,6 +100,8 @@ impl Features {
         see: false,
         killers: false,
         history: false,
+        futility: false,
+        late_move_pruning: false,
     };
 
     /// The parts the engine plays with in `kind`: all of them, except in
@@ -84,7 +118,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -93,6 +127,8 @@ impl Features {
         "see",
         "killers",
         "history",
+        "futility",
+        "late-move-pruning",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -105,6 +141,8 @@ impl Features {
             "see" => &mut self.see,
             "killers" => &mut self.killers,
             "history" => &mut self.history,
+            "futility" => &mut self.futility,
+            "late-move-pruning" => &mut self.late_move_pruning,
             _ => return None,
         })
     }
@@ -241,7 +279,9 @@ struct Ctx<'a> {
     table: &'a mut Table,
     features: Features,
     eval: Eval,
-    /// Whether passing the move may be tried in this game at all.
+    /// Whether passing the move may be tried in this game at all, and
+    /// whether a static score is worth pruning on (not in the giveaway
+    /// games, where captures are forced).
     null_allowed: bool,
     /// Whether a check must be answered in this game (not in Chess 99,
     /// where a king may be left attacked, nor in the giveaway games): only
@@ -454,9 +494,10 @@ fn noise(limits: &Limits, m: &Move, i: usize) -> i32 {
     (x % (2 * limits.noise as u64 + 1)) as i32 - limits.noise
 }
 
-/// The score of a finished game for the side to move, `ply` plies from the root.
-fn terminal(pos: &Position, ply: u32) -> i32 {
-    match pos.outcome().and_then(|o| o.winner()) {
+/// The score of a finished game (`outcome`) for the side to move, `ply`
+/// plies from the root.
+fn terminal(pos: &Position, outcome: Outcome, ply: u32) -> i32 {
+    match outcome.winner() {
         Some(w) if w == pos.turn() => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
         None => 0,
@@ -551,10 +592,6 @@ fn negamax(
     if ctx.tick() {
         return None;
     }
-    let mut moves = pos.legal_moves();
-    if moves.is_empty() || pos.outcome().is_some() {
-        return Some(terminal(pos, ply));
-    }
     if pos.repetitions() >= 2 {
         return Some(0);
     }
@@ -574,6 +611,9 @@ fn negamax(
     }
     let pv_node = beta - alpha > 1;
     let key = pos.board().key();
+    // The table before the moves: a cut-off from it saves generating them.
+    // Only positions searched as unfinished games are stored, so a hit is
+    // never a finished game.
     let entry = ctx.table.get(key);
     if let Some(e) = entry.filter(|e| e.depth >= depth) {
         match e.bound {
@@ -583,13 +623,26 @@ fn negamax(
             _ => {}
         }
     }
+    let mut moves = pos.legal_moves();
+    if let Some(outcome) = pos.outcome_given(&moves) {
+        return Some(terminal(pos, outcome, ply));
+    }
+    // Pruning on the static score: only where a null window is searched,
+    // out of check, away from mate scores, and not in the giveaway games.
+    let static_eval = (!pv_node && !in_check && ctx.null_allowed && beta.abs() < MATE - 1000)
+        .then(|| evaluate_as(pos, ctx.eval));
+    if let Some(e) =
+        static_eval.filter(|_| ctx.features.futility && depth <= REVERSE_FUTILITY_DEPTH)
+    {
+        if e - REVERSE_FUTILITY_MARGIN * depth as i32 >= beta {
+            return Some(e);
+        }
+    }
     if ctx.features.null_move
         && null_ok
-        && !pv_node
         && depth >= 3
-        && beta.abs() < MATE - 1000
+        && static_eval.is_some_and(|e| e >= beta)
         && may_pass(pos, ctx, in_check)
-        && evaluate_as(pos, ctx.eval) >= beta
     {
         if let Some(passed) = pos.after_null() {
             let r = 2 + depth / 4;
@@ -601,12 +654,31 @@ fn negamax(
         }
     }
     order(pos, &mut moves, entry.and_then(|e| e.best), ply, ctx);
+    // Quiet moves that cannot raise alpha by the margin (futility), or
+    // that come too late in the order (late-move pruning), are skipped
+    // near the leaves, unless they give check.
+    let futile = ctx.features.futility
+        && depth <= FUTILITY_DEPTH
+        && static_eval.is_some_and(|e| e + futility_margin(depth) <= alpha);
+    let late = match static_eval {
+        Some(_) if ctx.features.late_move_pruning && depth <= LATE_MOVE_DEPTH => {
+            late_move_count(depth)
+        }
+        _ => usize::MAX,
+    };
     let original_alpha = alpha;
     let mut best = -INF;
     let mut best_move = None;
+    let mut quiets = 0;
     for (i, m) in moves.iter().enumerate() {
-        let child = pos.after(m);
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
+        let child = pos.after(m);
+        if quiet {
+            quiets += 1;
+            if i > 0 && (futile || quiets > late) && best > -(MATE - 1000) && !child.is_check() {
+                continue;
+            }
+        }
         let score = if i == 0 {
             -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?
         } else {
@@ -682,8 +754,8 @@ fn quiescence(
         return None;
     }
     let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Some(terminal(pos, ply));
+    if let Some(outcome) = pos.outcome_given(&moves) {
+        return Some(terminal(pos, outcome, ply));
     }
     let stand = evaluate_as(pos, ctx.eval);
     // In Void Chess a piece left on its owner's unstable tile falls into the

@@ -178,8 +178,15 @@ impl Position {
     /// material, the variant's own draws, the 50-move rule and threefold
     /// repetition. A mate on the 100th half-move stands.
     pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_given(&self.legal_moves())
+    }
+
+    /// [`outcome`](Position::outcome) for a caller that already holds this
+    /// position's legal moves (a search, which needs them anyway): the
+    /// moves are not generated a second time.
+    pub fn outcome_given(&self, legal: &[Move]) -> Option<Outcome> {
         let v = self.rules.variant;
-        if self.legal_moves().is_empty() {
+        if legal.is_empty() {
             if self.is_check() {
                 return Some(Outcome::Win {
                     winner: !self.turn(),

@@ -43,6 +43,15 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         fen
     );
 
+    // The search's shortcut (the outcome from moves it already holds)
+    // judges every position as `outcome` does.
+    prop_assert_eq!(
+        pos.outcome_given(&pos.legal_moves()),
+        pos.outcome(),
+        "outcome differs in {}",
+        fen
+    );
+
     for mv in pos.legal_moves().iter() {
         let san = pos.san(mv);
         prop_assert_eq!(

@@ -205,13 +205,12 @@ pub fn tuned_table(kind: GameKind) -> &'static [(&'static str, i32, i32)] {
 /// How far from the endgame `pos` is: 256 with the pieces (pawns and kings
 /// aside) of the game's starting position, 0 with none left.
 pub fn phase(pos: &Position) -> i32 {
+    // From the board's piece counts: the phase is asked at every node.
     let pieces = |pos: &Position| -> i32 {
-        Color::ALL
+        Role::ALL
             .into_iter()
-            .flat_map(|c| pos.board().occupied(c).iter())
-            .filter_map(|sq| pos.piece_at(sq))
-            .filter(|p| !matches!(p.role, Role::Pawn | Role::King))
-            .map(|p| value(p.role))
+            .filter(|r| !matches!(r, Role::Pawn | Role::King))
+            .map(|r| pos.board().count_both(r) as i32 * value(r))
             .sum()
     };
     static START: [OnceLock<i32>; KINDS] = [const { OnceLock::new() }; KINDS];
