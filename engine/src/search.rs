@@ -279,10 +279,10 @@ struct Ctx<'a> {
     table: &'a mut Table,
     features: Features,
     eval: Eval,
-    /// Whether passing the move may be tried in this game at all, and
-    /// whether a static score is worth pruning on (not in the giveaway
-    /// games, where captures are forced).
-    null_allowed: bool,
+    /// A giveaway game: captures are forced and zugzwang is the rule, so
+    /// neither passing the move (null move) nor pruning on a static score
+    /// (futility, late-move pruning) is sound there.
+    giveaway: bool,
     /// Whether a check must be answered in this game (not in Chess 99,
     /// where a king may be left attacked, nor in the giveaway games): only
     /// then is a check worth a ply more.
@@ -341,7 +341,7 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     if root.is_empty() {
         return None;
     }
-    let null_allowed = !matches!(
+    let giveaway = matches!(
         pos.rules().kind(),
         Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
     );
@@ -358,7 +358,7 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
         table,
         features: limits.features,
         eval: limits.eval,
-        null_allowed,
+        giveaway,
         checks_bind,
         root_depth: 1,
         nodes: 0,
@@ -569,7 +569,7 @@ fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx:
 /// giveaway games, not in check, and with at least a minor piece besides
 /// pawns and king (zugzwang is common in pawn endings).
 fn may_pass(pos: &Position, ctx: &Ctx, in_check: bool) -> bool {
-    if !ctx.null_allowed || in_check {
+    if ctx.giveaway || in_check {
         return false;
     }
     let me = pos.turn();
@@ -629,7 +629,7 @@ fn negamax(
     }
     // Pruning on the static score: only where a null window is searched,
     // out of check, away from mate scores, and not in the giveaway games.
-    let static_eval = (!pv_node && !in_check && ctx.null_allowed && beta.abs() < MATE - 1000)
+    let static_eval = (!pv_node && !in_check && !ctx.giveaway && beta.abs() < MATE - 1000)
         .then(|| evaluate_as(pos, ctx.eval));
     if let Some(e) =
         static_eval.filter(|_| ctx.features.futility && depth <= REVERSE_FUTILITY_DEPTH)
