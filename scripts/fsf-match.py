@@ -75,6 +75,9 @@ def main():
     a.add_argument("--max-plies", type=int, default=200)
     a.add_argument("--voidmate", default="target/release/voidmate")
     a.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    a.add_argument("--games-out", default=None,
+                   help="append each game here, one line: its number, voidmate's colour, the result and the "
+                        "moves (coordinates), to study the games afterwards (`voidmate analyse --moves`)")
     args = a.parse_args()
     fsf = Fsf(args.fsf, args.fsf_variant or args.variant, args.fsf_elo)
     score = 0.0
@@ -104,7 +107,11 @@ def main():
             tally["draw"] += 1
             score += 0.5
             points.append(0.5)
-        print(f"game {g + 1} (voidmate {'White' if voidmate_white else 'Black'}): {end.split(': ', 1)[-1]}", flush=True)
+        colour = 'White' if voidmate_white else 'Black'
+        print(f"game {g + 1} (voidmate {colour}): {end.split(': ', 1)[-1]}", flush=True)
+        if args.games_out:
+            with open(args.games_out, "a") as f:
+                f.write(f"{g + 1}\t{colour}\t{end.split(': ', 1)[-1]}\t{' '.join(moves)}\n")
     setting = f"{args.movetime} ms a move" if args.movetime else f"depth {args.depth}"
     if args.fsf_elo:
         setting += f", UCI_Elo {args.fsf_elo}"
