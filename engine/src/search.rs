@@ -295,9 +295,36 @@ struct Ctx<'a> {
     stopped: bool,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// Keys of the game's earlier positions and of the line searched down
+    /// to the current node: the search plays moves without the game's
+    /// history ([`Position::after_alone`]), so repetitions are found here.
+    path: Vec<u64>,
+    /// Static scores by position key: the search meets the same positions
+    /// again (transpositions, the quiescence search after a null-window
+    /// one), and the evaluation is the costliest part of a node.
+    evals: Vec<(u64, i32)>,
 }
 
+/// Entries of the evaluation cache (a power of two): 16 bytes each.
+const EVAL_CACHE: usize = 1 << 16;
+
 impl Ctx<'_> {
+    /// The static score of `pos` for the side to move, from the cache when
+    /// it is there. The key holds everything the evaluation reads (pieces,
+    /// tiles, side to move).
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = pos.board().key();
+        let slot = &mut self.evals[key as usize & (EVAL_CACHE - 1)];
+        // A key of zero never stands for a position in practice; the empty
+        // slots hold it with no meaning.
+        if slot.0 == key && key != 0 {
+            return slot.1;
+        }
+        let score = evaluate_as(pos, self.eval);
+        *slot = (key, score);
+        score
+    }
+
     /// Counts a node; `true` when time (or the node budget) is up.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -367,6 +394,13 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
         stopped: false,
         killers: vec![[None; 2]; MAX_PLY],
         history: vec![0; 256 * 256],
+        path: pos
+            .history()
+            .iter()
+            .copied()
+            .chain([pos.board().key()])
+            .collect(),
+        evals: vec![(0, 0); EVAL_CACHE],
     };
     order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
@@ -454,7 +488,7 @@ fn root_window(
     let mut this: Option<(Move, i32)> = None;
     let exact = limits.noise != 0 || !ctx.features.pvs;
     for (i, m) in root.iter().enumerate() {
-        let child = pos.after(m);
+        let child = pos.after_alone(m);
         let score = if i == 0 || exact {
             let s = if limits.noise != 0 { -INF } else { alpha };
             negamax(&child, depth - 1, -beta, -s.max(-INF), 1, true, ctx).map(|s| -s)
@@ -523,7 +557,7 @@ fn exchange(pos: &Position, m: &Move) -> i32 {
     if attacker <= victim {
         return victim - attacker.min(victim);
     }
-    let after = pos.after(m);
+    let after = pos.after_alone(m);
     if after.is_attacked(m.to, after.turn()) {
         victim - attacker
     } else {
@@ -579,11 +613,13 @@ fn may_pass(pos: &Position, ctx: &Ctx, in_check: bool) -> bool {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A node of the main search: a repeated position is a draw (the side
+/// that could avoid it would); otherwise [`node`] searches it, with its key
+/// on the line for the nodes below.
 fn negamax(
     pos: &Position,
     depth: u32,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
     ply: u32,
     null_ok: bool,
@@ -592,9 +628,26 @@ fn negamax(
     if ctx.tick() {
         return None;
     }
-    if pos.repetitions() >= 2 {
+    let key = pos.board().key();
+    let reversible = pos.board().halfmove_clock() as usize;
+    if ctx.path.iter().rev().take(reversible).any(|&k| k == key) {
         return Some(0);
     }
+    ctx.path.push(key);
+    let score = node(pos, depth, alpha, beta, ply, null_ok, ctx);
+    ctx.path.pop();
+    score
+}
+
+fn node(
+    pos: &Position,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    ply: u32,
+    null_ok: bool,
+    ctx: &mut Ctx,
+) -> Option<i32> {
     let in_check = pos.is_check();
     let depth = if ctx.features.check_extension
         && ctx.checks_bind
@@ -630,7 +683,7 @@ fn negamax(
     // Pruning on the static score: only where a null window is searched,
     // out of check, away from mate scores, and not in the giveaway games.
     let static_eval = (!pv_node && !in_check && !ctx.giveaway && beta.abs() < MATE - 1000)
-        .then(|| evaluate_as(pos, ctx.eval));
+        .then(|| ctx.evaluate(pos));
     if let Some(e) =
         static_eval.filter(|_| ctx.features.futility && depth <= REVERSE_FUTILITY_DEPTH)
     {
@@ -672,7 +725,7 @@ fn negamax(
     let mut quiets = 0;
     for (i, m) in moves.iter().enumerate() {
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
-        let child = pos.after(m);
+        let child = pos.after_alone(m);
         if quiet {
             quiets += 1;
             if i > 0 && (futile || quiets > late) && best > -(MATE - 1000) && !child.is_check() {
@@ -757,7 +810,7 @@ fn quiescence(
     if let Some(outcome) = pos.outcome_given(&moves) {
         return Some(terminal(pos, outcome, ply));
     }
-    let stand = evaluate_as(pos, ctx.eval);
+    let stand = ctx.evaluate(pos);
     // In Void Chess a piece left on its owner's unstable tile falls into the
     // void after the owner's next move: its escapes decide material too.
     let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);
@@ -784,7 +837,7 @@ fn quiescence(
     order(pos, &mut captures, None, ply, ctx);
     let mut best = if forced { -INF } else { stand };
     for m in &captures {
-        let child = pos.after(m);
+        let child = pos.after_alone(m);
         let score = -quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1, ctx)?;
         best = best.max(score);
         alpha = alpha.max(score);

@@ -278,3 +278,24 @@ fn pruning_on_the_static_score_stays_out_of_the_giveaway_games() {
         "standard: {with} nodes with the pruning, {plain} without"
     );
 }
+
+#[test]
+fn a_side_far_behind_steers_into_a_position_the_game_has_had() {
+    // White, a queen up, walked its king out and back; Black can bring the
+    // position of the start back with Ke8. The search plays moves without
+    // the game's history, so it must take the earlier positions from the
+    // game: a repetition is its only way to hold a draw (score 0).
+    let mut p = pos("standard", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1");
+    for m in ["Kf1", "Kd8", "Ke1"] {
+        let mv = p.parse_move(m).unwrap();
+        p.play(&mv).unwrap();
+    }
+    let r = search(&p, &Limits::depth(4), &mut Table::new(1 << 16)).unwrap();
+    assert_eq!(p.san(&r.best), "Ke8");
+    assert_eq!(r.score, 0);
+    // From the same position without that past, Ke8 repeats nothing and
+    // Black is simply lost.
+    let fresh = pos("standard", &p.fen());
+    let r = search(&fresh, &Limits::depth(4), &mut Table::new(1 << 16)).unwrap();
+    assert!(r.score < -500, "{}", r.score);
+}

@@ -103,10 +103,12 @@ impl Board {
         }
     }
 
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         piece_of(self.cells[sq.index()])
     }
 
+    #[inline]
     pub fn tile(&self, sq: Square) -> Tile {
         if self.cells[sq.index()] == VOID {
             return Tile::Void;
@@ -124,69 +126,84 @@ impl Board {
         Tile::Normal
     }
 
+    #[inline]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
     /// The square of `color`'s king (one of them, in the giveaway games that
     /// allow several).
+    #[inline]
     pub fn king(&self, color: Color) -> Option<Square> {
         self.kings[color.index()]
     }
 
     /// The side's unstable tile, if it has one.
+    #[inline]
     pub fn unstable(&self, owner: Color) -> Option<Unstable> {
         self.unstable[owner.index()]
     }
 
+    #[inline]
     pub fn voids(&self) -> &SquareSet {
         &self.voids
     }
 
+    #[inline]
     pub fn occupied(&self, color: Color) -> &SquareSet {
         &self.occupied[color.index()]
     }
 
+    #[inline]
     pub fn count(&self, color: Color, role: Role) -> u8 {
         self.counts[color.index()][role.index()]
     }
 
     /// Pieces of both sides of `role`.
+    #[inline]
     pub fn count_both(&self, role: Role) -> u8 {
         self.count(Color::White, role) + self.count(Color::Black, role)
     }
 
+    #[inline]
     pub fn castling_right(&self, color: Color, side: CastlingSide) -> bool {
         self.castling & castling_bit(color, side) != 0
     }
 
+    #[inline]
     pub fn en_passant(&self) -> Option<Square> {
         self.ep
     }
 
+    #[inline]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove
     }
 
+    #[inline]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove
     }
 
     /// Plies the current void siege has lasted (Void Chess; 0 elsewhere).
+    #[inline]
     pub fn siege_plies(&self) -> u16 {
         self.siege
     }
 
     /// The key that identifies this position for repetition: pieces, tiles,
     /// side to move, castling rights and a capturable en-passant square.
+    #[inline]
     pub fn key(&self) -> u64 {
         self.hash
     }
 
+    #[inline]
     pub(crate) fn is_empty(&self, sq: Square) -> bool {
         self.cells[sq.index()] == EMPTY
     }
 
+    #[inline]
     pub(crate) fn is_void(&self, sq: Square) -> bool {
         self.cells[sq.index()] == VOID
     }

@@ -15,6 +15,7 @@ pub enum Color {
 impl Color {
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -35,10 +36,12 @@ impl Color {
     }
 
     /// `true` for White.
+    #[inline]
     pub const fn is_white(self) -> bool {
         matches!(self, Color::White)
     }
 
+    #[inline]
     pub(crate) const fn from_index(i: u8) -> Color {
         if i == 0 {
             Color::White

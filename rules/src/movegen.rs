@@ -556,7 +556,7 @@ pub(crate) fn make(rules: &Rules, b: &Board, mv: &Move) -> Board {
 }
 
 /// Plays `mv` on `n` in place.
-fn play(rules: &Rules, n: &mut Board, mv: &Move) {
+pub(crate) fn play(rules: &Rules, n: &mut Board, mv: &Move) {
     let us = n.turn;
     let them = !us;
     match mv.kind {

@@ -58,27 +58,33 @@ impl Position {
         fen::format(&self.rules, &self.board)
     }
 
+    #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// The handle on the rules, to start another position of the same game.
+    #[inline]
     pub fn shared_rules(&self) -> &SharedRules {
         &self.rules
     }
 
+    #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    #[inline]
     pub fn turn(&self) -> Color {
         self.board.turn
     }
 
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.board.piece_at(sq)
     }
 
+    #[inline]
     pub fn tile(&self, sq: Square) -> Tile {
         self.board.tile(sq)
     }
@@ -95,11 +101,13 @@ impl Position {
     }
 
     /// The side to move's king is attacked.
+    #[inline]
     pub fn is_check(&self) -> bool {
         movegen::in_check(&self.rules, &self.board)
     }
 
     /// Is `sq` attacked by a piece of `by`?
+    #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         movegen::attacked(&self.rules, &self.board, sq, by)
     }
@@ -107,6 +115,7 @@ impl Position {
     /// How many squares the piece on `sq` reaches (empty or enemy), as a
     /// measure of its freedom; pawns count nothing. Cheap and approximate,
     /// for evaluations, not for move generation.
+    #[inline]
     pub fn reach(&self, sq: Square) -> u32 {
         movegen::reach(&self.rules, &self.board, sq)
     }
@@ -128,18 +137,52 @@ impl Position {
     /// Plays a move known to be legal (from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, mv: &Move) {
         self.history.push(self.board.key());
-        self.board = movegen::make(&self.rules, &self.board, mv);
+        self.make(mv);
+        // Repetition looks back only as far as the half-move clock: after a
+        // capture or a pawn move no earlier position can come again, so the
+        // keys kept stay few (and a copy of the position stays cheap).
+        if self.board.halfmove == 0 {
+            self.history.clear();
+        }
+    }
+
+    /// Plays a legal move on the board alone; the history is the caller's.
+    fn make(&mut self, mv: &Move) {
+        movegen::play(&self.rules, &mut self.board, mv);
         self.rules
             .variant
             .update_counters(&self.rules, &mut self.board);
         self.settle_en_passant();
     }
 
-    /// The position after `mv`, without the game history (for previews).
+    /// The position after `mv`, with the game's history (so its
+    /// [`outcome`](Position::outcome) sees repetitions).
     pub fn after(&self, mv: &Move) -> Position {
         let mut p = self.clone();
         p.play_unchecked(mv);
         p
+    }
+
+    /// The position after `mv` without the earlier positions of the game:
+    /// cheaper than [`after`](Position::after) (nothing on the heap), for a
+    /// search that keeps the keys along its own line ([`Position::history`]
+    /// gives it the game's). Its [`repetitions`](Position::repetitions) and
+    /// [`outcome`](Position::outcome) see no repetition.
+    pub fn after_alone(&self, mv: &Move) -> Position {
+        let mut p = Position {
+            rules: self.rules.clone(),
+            board: self.board,
+            history: Vec::new(),
+        };
+        p.make(mv);
+        p
+    }
+
+    /// The keys ([`Board::key`]) of the earlier positions that repetition
+    /// still looks at, oldest first: those since the last capture or pawn
+    /// move at least.
+    pub fn history(&self) -> &[u64] {
+        &self.history
     }
 
     /// The position with the turn handed to the other side and nothing

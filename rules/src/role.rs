@@ -47,6 +47,7 @@ impl Role {
         Role::Hole,
     ];
 
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -55,6 +56,7 @@ impl Role {
         1 << self as u16
     }
 
+    #[inline]
     pub(crate) fn from_index(i: u8) -> Role {
         Role::ALL[i as usize]
     }
@@ -95,6 +97,7 @@ pub struct Piece {
 }
 
 impl Piece {
+    #[inline]
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }

@@ -259,6 +259,7 @@ impl Rules {
     }
 
     /// Which of our games this is (`None` for a variant defined elsewhere).
+    #[inline]
     pub fn kind(&self) -> Option<crate::GameKind> {
         self.kind
     }
@@ -273,6 +274,7 @@ impl Rules {
         self.def.title
     }
 
+    #[inline]
     pub fn size(&self) -> BoardSize {
         self.def.size
     }
@@ -281,6 +283,7 @@ impl Rules {
         &self.def
     }
 
+    #[inline]
     pub fn variant(&self) -> &'static dyn Variant {
         self.variant
     }
@@ -321,6 +324,7 @@ impl Rules {
         self.programs.is_some()
     }
 
+    #[inline]
     pub fn crosses_void(&self, role: Role) -> bool {
         self.gen[role.index()].crosses_void
     }

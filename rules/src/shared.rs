@@ -43,6 +43,7 @@ impl SharedRules {
 
 impl Deref for SharedRules {
     type Target = Rules;
+    #[inline]
     fn deref(&self) -> &Rules {
         match &self.0 {
             Repr::Static(r) => r,

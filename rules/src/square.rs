@@ -25,35 +25,42 @@ pub struct Square(u16);
 
 impl Square {
     /// The square on `file` (0 = a) and `rank` (0 = rank 1). Both must be below 16.
+    #[inline]
     pub const fn new(file: u8, rank: u8) -> Square {
         assert!(file < MAX_FILES && rank < MAX_RANKS);
         Square(((rank as i16 + PAD) * STRIDE + file as i16 + PAD) as u16)
     }
 
     /// 0 for the a-file.
+    #[inline]
     pub const fn file(self) -> u8 {
         (self.0 as i16 % STRIDE - PAD) as u8
     }
 
     /// 0 for rank 1.
+    #[inline]
     pub const fn rank(self) -> u8 {
         (self.0 as i16 / STRIDE - PAD) as u8
     }
 
+    #[inline]
     pub(crate) const fn index(self) -> usize {
         self.0 as usize
     }
 
+    #[inline]
     pub(crate) const fn from_index(i: usize) -> Square {
         Square(i as u16)
     }
 
     /// The square `delta` mailbox cells away; the caller knows it is on the board.
+    #[inline]
     pub(crate) const fn offset(self, delta: i16) -> Square {
         Square((self.0 as i16 + delta) as u16)
     }
 
     /// The square `df` files and `dr` ranks away, if it exists on a 16x16 board.
+    #[inline]
     pub fn shifted(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file() as i8 + df;
         let r = self.rank() as i8 + dr;
@@ -62,6 +69,7 @@ impl Square {
     }
 
     /// Chebyshev (king-step) distance.
+    #[inline]
     pub fn distance(self, other: Square) -> u8 {
         let df = (self.file() as i8 - other.file() as i8).unsigned_abs();
         let dr = (self.rank() as i8 - other.rank() as i8).unsigned_abs();
@@ -69,6 +77,7 @@ impl Square {
     }
 
     /// `true` for a light square (h1 is light on an 8x8 board; a1 is dark).
+    #[inline]
     pub fn is_light(self) -> bool {
         (self.file() + self.rank()) % 2 == 1
     }
@@ -131,6 +140,7 @@ pub struct BoardSize {
 
 impl BoardSize {
     /// A board of `files` x `ranks`; `None` outside 5..=16 in either direction.
+    #[inline]
     pub const fn new(files: u8, ranks: u8) -> Option<BoardSize> {
         if files >= 5 && files <= MAX_FILES && ranks >= 5 && ranks <= MAX_RANKS {
             Some(BoardSize { files, ranks })
@@ -139,19 +149,23 @@ impl BoardSize {
         }
     }
 
+    #[inline]
     pub const fn files(self) -> u8 {
         self.files
     }
 
+    #[inline]
     pub const fn ranks(self) -> u8 {
         self.ranks
     }
 
+    #[inline]
     pub fn contains(self, sq: Square) -> bool {
         sq.file() < self.files && sq.rank() < self.ranks
     }
 
     /// Number of squares.
+    #[inline]
     pub fn area(self) -> usize {
         self.files as usize * self.ranks as usize
     }
@@ -220,14 +234,17 @@ impl SquareSet {
         self.0[b / 64] &= !(1 << (b % 64));
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
+    #[inline]
     pub fn intersects(&self, other: &SquareSet) -> bool {
         self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
     }

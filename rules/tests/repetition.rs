@@ -59,3 +59,35 @@ fn void_chess_counts_repetitions_the_same_way() {
         Some(Outcome::Draw(DrawReason::ThreefoldRepetition))
     );
 }
+
+#[test]
+fn the_history_keeps_only_what_repetition_can_still_use() {
+    // Kings walk (reversible), then a pawn moves: nothing before the pawn
+    // move can come again, so the history starts over there.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let walked = play(variants::standard(), fen, "Kd1 Kd8 Ke1 Ke8");
+    assert_eq!(walked.history().len(), 4);
+    assert_eq!(walked.repetitions(), 2);
+    let pushed = play(variants::standard(), fen, "Kd1 Kd8 Ke1 Ke8 e3");
+    assert!(pushed.history().is_empty());
+    let again = play(
+        variants::standard(),
+        fen,
+        "Kd1 Kd8 Ke1 Ke8 e3 Kd8 Kd1 Ke8 Ke1",
+    );
+    assert_eq!(again.history().len(), 4);
+    assert_eq!(again.repetitions(), 2, "counted since the pawn move only");
+}
+
+#[test]
+fn a_position_after_a_move_alone_is_the_same_position_without_its_past() {
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let p = play(variants::standard(), fen, "Kd1 Kd8 Ke1");
+    let m = p.parse_move("Ke8").unwrap();
+    let (full, alone) = (p.after(&m), p.after_alone(&m));
+    assert_eq!(full.fen(), alone.fen());
+    assert_eq!(full.board().key(), alone.board().key());
+    assert_eq!(full.repetitions(), 2);
+    assert!(alone.history().is_empty());
+    assert_eq!(alone.repetitions(), 1);
+}

@@ -156,21 +156,33 @@ struct PawnFiles {
 }
 
 impl PawnFiles {
-    fn of(pos: &Position, c: Color) -> PawnFiles {
-        let mut p = PawnFiles {
+    /// Both sides' pawns, White's first, and the pieces of each side as a
+    /// list of squares and pieces, so that the terms walk a short list
+    /// instead of asking the board square by square.
+    fn of(pos: &Position) -> ([PawnFiles; 2], [Pieces; 2]) {
+        let empty = PawnFiles {
             count: [0; 16],
             lowest: [u8::MAX; 16],
             highest: [0; 16],
         };
-        for sq in pos.board().occupied(c).iter() {
-            if pos.piece_at(sq).is_some_and(|q| q.role == Role::Pawn) {
-                let (f, r) = (sq.file() as usize, sq.rank());
-                p.count[f] += 1;
-                p.lowest[f] = p.lowest[f].min(r);
-                p.highest[f] = p.highest[f].max(r);
+        let mut files = [empty; 2];
+        let mut pieces = [Pieces::new(), Pieces::new()];
+        for c in Color::ALL {
+            let p = &mut files[c.index()];
+            for sq in pos.board().occupied(c).iter() {
+                let Some(piece) = pos.piece_at(sq) else {
+                    continue;
+                };
+                pieces[c.index()].push((sq, piece.role));
+                if piece.role == Role::Pawn {
+                    let (f, r) = (sq.file() as usize, sq.rank());
+                    p.count[f] += 1;
+                    p.lowest[f] = p.lowest[f].min(r);
+                    p.highest[f] = p.highest[f].max(r);
+                }
             }
         }
-        p
+        (files, pieces)
     }
 
     /// Files `f - 1 ..= f + 1` on a board of `files` files.
@@ -178,6 +190,9 @@ impl PawnFiles {
         f.saturating_sub(1)..=(f + 1).min(files - 1)
     }
 }
+
+/// One side's pieces and their squares. A 16x16 board holds at most 256.
+type Pieces = arrayvec::ArrayVec<(Square, Role), 256>;
 
 /// Steps from the nearest corner towards the centre: 0 in a corner, 6 in
 /// the middle of an 8x8 board.
@@ -194,10 +209,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
     let (files, ranks) = (size.files() as usize, size.ranks() as usize);
     let last = ranks as u8 - 1;
     let b = pos.board();
-    let pawns = [
-        PawnFiles::of(pos, Color::White),
-        PawnFiles::of(pos, Color::Black),
-    ];
+    let (pawns, pieces) = PawnFiles::of(pos);
     let giveaway = matches!(
         kind,
         Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
@@ -207,15 +219,23 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         let s = sign(c);
         let (mine, theirs) = (&pawns[c.index()], &pawns[(!c).index()]);
         let mut bishops = 0;
-        for sq in b.occupied(c).iter() {
-            let Some(p) = pos.piece_at(sq) else { continue };
-            sink.add(Term::material(p.role), s);
+        // Enemy pieces (pawns and king aside) within two squares of the
+        // other side's king, for its safety.
+        let their_king = b.king(!c);
+        let mut near_their_king = 0;
+        for &(sq, role) in &pieces[c.index()] {
+            sink.add(Term::material(role), s);
             sink.add(
-                Term::centre(p.role),
+                Term::centre(role),
                 s * centrality(sq, files as i32, ranks as i32),
             );
             let (f, r) = (sq.file() as usize, sq.rank());
-            match p.role {
+            if !matches!(role, Role::Pawn | Role::King)
+                && their_king.is_some_and(|k| sq.distance(k) <= 2)
+            {
+                near_their_king += 1;
+            }
+            match role {
                 Role::Pawn => {
                     let progress = if c == Color::White { r } else { last - r } as i32;
                     sink.add(Term::PAWN_ADVANCE, s * progress);
@@ -264,8 +284,9 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         if giveaway {
             continue;
         }
-        if let Some(k) = b.king(c) {
-            king_safety(pos, c, k, mine, sink);
+        if let Some(k) = their_king {
+            sink.add(Term::KING_NEAR_ENEMIES, -s * near_their_king);
+            king_safety(pos, !c, k, theirs, sink);
         }
     }
     match kind {
@@ -306,18 +327,6 @@ fn king_safety(pos: &Position, c: Color, k: Square, mine: &PawnFiles, sink: &mut
     }
     sink.add(Term::KING_SHELTER, s * shelter);
     sink.add(Term::KING_OPEN_FILES, s * open);
-    let near = pos
-        .board()
-        .occupied(!c)
-        .iter()
-        .filter(|&sq| {
-            sq.distance(k) <= 2
-                && pos
-                    .piece_at(sq)
-                    .is_some_and(|p| !matches!(p.role, Role::Pawn | Role::King))
-        })
-        .count() as i32;
-    sink.add(Term::KING_NEAR_ENEMIES, s * near);
 }
 
 /// Void Chess's tiles: pieces on unstable tiles, voids around the kings,
