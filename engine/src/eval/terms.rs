@@ -79,6 +79,15 @@ named_terms! {
     HUNT_EDGE = "hunt.edge",
     /// ...and how close the kings are (the winner's king helps).
     HUNT_CLOSE = "hunt.close",
+    /// An enemy piece (pawns and king aside) a pawn attacks: it must move.
+    PAWN_THREAT = "threat.pawn",
+    /// A pawn another pawn of its side defends.
+    PAWN_PROTECTED = "pawn.protected",
+    /// A passed pawn: the enemy king's distance from the square in front
+    /// of it less its own king's (the kings race for it in the endgame).
+    PASSED_KINGS = "pawn.passed-kings",
+    /// A rook on the rank before the enemy's back rank.
+    ROOK_SEVENTH = "rook.seventh",
 }
 
 /// How many terms there are.
@@ -223,6 +232,14 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         // other side's king, for its safety.
         let their_king = b.king(!c);
         let mut near_their_king = 0;
+        // Ranks come from c's side, and the ranks ahead of and behind one.
+        let progress_of = |r: u8| if c == Color::White { r } else { last - r } as i32;
+        let forward = |r: u8, step: i8| {
+            let to = r as i8 + if c == Color::White { step } else { -step };
+            (0..ranks as i8).contains(&to).then_some(to as u8)
+        };
+        let ahead = |r: u8| forward(r, 1);
+        let behind = |r: u8| forward(r, -1);
         for &(sq, role) in &pieces[c.index()] {
             sink.add(Term::material(role), s);
             sink.add(
@@ -237,7 +254,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
             }
             match role {
                 Role::Pawn => {
-                    let progress = if c == Color::White { r } else { last - r } as i32;
+                    let progress = progress_of(r);
                     sink.add(Term::PAWN_ADVANCE, s * progress);
                     sink.add(Term::PAWN_ADVANCE2, s * progress * progress);
                     let blocked = PawnFiles::around(f, files).any(|g| {
@@ -251,6 +268,37 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                     if !blocked {
                         sink.add(Term::PASSED, s);
                         sink.add(Term::PASSED_ADVANCE2, s * progress * progress);
+                        if let (Some(ours), Some(theirs), Some(stop)) = (
+                            b.king(c),
+                            their_king,
+                            ahead(r).map(|a| Square::new(f as u8, a)),
+                        ) {
+                            let race = stop.distance(theirs) as i32 - stop.distance(ours) as i32;
+                            sink.add(Term::PASSED_KINGS, s * race);
+                        }
+                    }
+                    // The squares a pawn attacks, and those of the pawns
+                    // that would defend it.
+                    let beside = |rank: Option<u8>| {
+                        [f.checked_sub(1), Some(f + 1).filter(|&g| g < files)]
+                            .into_iter()
+                            .flatten()
+                            .filter_map(move |g| Some(Square::new(g as u8, rank?)))
+                    };
+                    let threats = beside(ahead(r))
+                        .filter(|&t| {
+                            pos.piece_at(t).is_some_and(|q| {
+                                q.color != c && !matches!(q.role, Role::Pawn | Role::King)
+                            })
+                        })
+                        .count() as i32;
+                    sink.add(Term::PAWN_THREAT, s * threats);
+                    let defended = beside(behind(r)).any(|t| {
+                        pos.piece_at(t)
+                            .is_some_and(|q| q.color == c && q.role == Role::Pawn)
+                    });
+                    if defended {
+                        sink.add(Term::PAWN_PROTECTED, s);
                     }
                     let alone = PawnFiles::around(f, files).all(|g| g == f || mine.count[g] == 0);
                     if alone {
@@ -262,6 +310,9 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                     sink.add(Term::mobility(role), s * pos.reach(sq) as i32);
                     if role == Role::Bishop {
                         bishops += 1;
+                    }
+                    if role == Role::Rook && progress_of(r) == last as i32 - 1 {
+                        sink.add(Term::ROOK_SEVENTH, s);
                     }
                     if role == Role::Rook && mine.count[f] == 0 {
                         if theirs.count[f] == 0 {
@@ -478,6 +529,33 @@ mod tests {
         assert_eq!(
             count("4k3/2p4p/3P4/8/8/8/8/4K3 w - - 0 1", Term::PASSED),
             -1
+        );
+    }
+
+    #[test]
+    fn pawn_threats_defended_pawns_rooks_on_the_seventh_and_the_kings_race() {
+        // e4 attacks the knight on d5 and is defended by d3.
+        let fen = "4k3/8/8/3n4/4P3/3P4/8/4K3 w - - 0 1";
+        assert_eq!(count(fen, Term::PAWN_THREAT), 1);
+        assert_eq!(count(fen, Term::PAWN_PROTECTED), 1);
+        // A pawn attacking a pawn or the king is no threat by this term.
+        assert_eq!(
+            count("8/8/8/3pk3/4P3/8/8/4K3 w - - 0 1", Term::PAWN_THREAT),
+            0
+        );
+        assert_eq!(
+            count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", Term::ROOK_SEVENTH),
+            1
+        );
+        assert_eq!(
+            count("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", Term::ROOK_SEVENTH),
+            -1
+        );
+        // The a-pawn's square in front is a3: Black's king is one step
+        // away, White's seven.
+        assert_eq!(
+            count("8/8/8/8/1k6/8/P7/7K w - - 0 1", Term::PASSED_KINGS),
+            1 - 7
         );
     }
 
