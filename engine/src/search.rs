@@ -269,6 +269,21 @@ impl SearchResult {
     }
 }
 
+/// A position of the main search with whether its side to move is in
+/// check, found once: the parent needs it to decide whether to prune the
+/// move, the node itself to extend the search.
+struct Node {
+    pos: Position,
+    in_check: bool,
+}
+
+impl Node {
+    fn new(pos: Position) -> Node {
+        let in_check = pos.is_check();
+        Node { pos, in_check }
+    }
+}
+
 /// A quiet move's slot in the history table: from and to, 16x16 at most.
 fn slot(m: &Move) -> usize {
     let sq = |s: voidmate_rules::Square| s.file() as usize * 16 + s.rank() as usize;
@@ -381,6 +396,7 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
                 | GameKind::SuicideVoidPromotionWins
         )
     );
+    table.new_search();
     let mut ctx = Ctx {
         table,
         features: limits.features,
@@ -488,7 +504,7 @@ fn root_window(
     let mut this: Option<(Move, i32)> = None;
     let exact = limits.noise != 0 || !ctx.features.pvs;
     for (i, m) in root.iter().enumerate() {
-        let child = pos.after_alone(m);
+        let child = Node::new(pos.after_alone(m));
         let score = if i == 0 || exact {
             let s = if limits.noise != 0 { -INF } else { alpha };
             negamax(&child, depth - 1, -beta, -s.max(-INF), 1, true, ctx).map(|s| -s)
@@ -565,6 +581,14 @@ fn exchange(pos: &Position, m: &Move) -> i32 {
     }
 }
 
+/// A capture's rank by most valuable victim, then least valuable attacker
+/// (`None` for a move that takes nothing on its target square).
+fn mvv_lva(pos: &Position, m: &Move) -> Option<i64> {
+    let victim = pos.piece_at(m.to).filter(|p| p.color != pos.turn())?;
+    let attacker = pos.piece_at(m.from).map(|p| value(p.role)).unwrap_or(0);
+    Some((value(victim.role) * 16 - attacker / 8) as i64)
+}
+
 /// Orders moves: the table's move; captures by most valuable victim and
 /// least valuable attacker (those that lose material last, when the
 /// exchange estimate is on); promotions; killers; quiet moves by history.
@@ -575,9 +599,7 @@ fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx:
             return i64::MIN;
         }
         let mut key: i64 = 0;
-        if let Some(victim) = pos.piece_at(m.to).filter(|p| p.color != pos.turn()) {
-            let attacker = pos.piece_at(m.from).map(|p| value(p.role)).unwrap_or(0);
-            let mvv_lva = (value(victim.role) * 16 - attacker / 8) as i64;
+        if let Some(mvv_lva) = mvv_lva(pos, m) {
             if ctx.features.see && exchange(pos, m) < 0 {
                 // After the killers, before other quiet moves.
                 return -1_000_000 - mvv_lva;
@@ -617,7 +639,7 @@ fn may_pass(pos: &Position, ctx: &Ctx, in_check: bool) -> bool {
 /// that could avoid it would); otherwise [`node`] searches it, with its key
 /// on the line for the nodes below.
 fn negamax(
-    pos: &Position,
+    n: &Node,
     depth: u32,
     alpha: i32,
     beta: i32,
@@ -628,19 +650,20 @@ fn negamax(
     if ctx.tick() {
         return None;
     }
+    let pos = &n.pos;
     let key = pos.board().key();
     let reversible = pos.board().halfmove_clock() as usize;
     if ctx.path.iter().rev().take(reversible).any(|&k| k == key) {
         return Some(0);
     }
     ctx.path.push(key);
-    let score = node(pos, depth, alpha, beta, ply, null_ok, ctx);
+    let score = node(n, depth, alpha, beta, ply, null_ok, ctx);
     ctx.path.pop();
     score
 }
 
 fn node(
-    pos: &Position,
+    n: &Node,
     depth: u32,
     mut alpha: i32,
     beta: i32,
@@ -648,7 +671,7 @@ fn node(
     null_ok: bool,
     ctx: &mut Ctx,
 ) -> Option<i32> {
-    let in_check = pos.is_check();
+    let (pos, in_check) = (&n.pos, n.in_check);
     let depth = if ctx.features.check_extension
         && ctx.checks_bind
         && in_check
@@ -669,10 +692,11 @@ fn node(
     // never a finished game.
     let entry = ctx.table.get(key);
     if let Some(e) = entry.filter(|e| e.depth >= depth) {
+        let score = from_table(e.score, ply);
         match e.bound {
-            Bound::Exact if !(ctx.features.pvs && pv_node) => return Some(e.score),
-            Bound::Lower if e.score >= beta => return Some(e.score),
-            Bound::Upper if e.score <= alpha => return Some(e.score),
+            Bound::Exact if !(ctx.features.pvs && pv_node) => return Some(score),
+            Bound::Lower if score >= beta => return Some(score),
+            Bound::Upper if score <= alpha => return Some(score),
             _ => {}
         }
     }
@@ -697,7 +721,7 @@ fn node(
         && static_eval.is_some_and(|e| e >= beta)
         && may_pass(pos, ctx, in_check)
     {
-        if let Some(passed) = pos.after_null() {
+        if let Some(passed) = pos.after_null().map(Node::new) {
             let r = 2 + depth / 4;
             let reduced = depth.saturating_sub(1 + r);
             let score = -negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false, ctx)?;
@@ -725,10 +749,10 @@ fn node(
     let mut quiets = 0;
     for (i, m) in moves.iter().enumerate() {
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
-        let child = pos.after_alone(m);
+        let child = Node::new(pos.after_alone(m));
         if quiet {
             quiets += 1;
-            if i > 0 && (futile || quiets > late) && best > -(MATE - 1000) && !child.is_check() {
+            if i > 0 && (futile || quiets > late) && best > -(MATE - 1000) && !child.in_check {
                 continue;
             }
         }
@@ -740,7 +764,7 @@ fn node(
                 && i >= 3
                 && quiet
                 && !in_check
-                && !child.is_check()
+                && !child.in_check
             {
                 (1 + u32::from(i >= 8) + depth / 8).min(depth - 1)
             } else {
@@ -784,11 +808,35 @@ fn node(
     ctx.table.put(Entry {
         key,
         depth,
-        score: best,
+        score: to_table(best, ply),
         bound,
         best: best_move,
     });
     Some(best)
+}
+
+/// A score as the table keeps it: a mate counted from this node, not from
+/// the root, so that the same position met at another ply (or in the next
+/// search) reads a mate in the right number of moves.
+fn to_table(score: i32, ply: u32) -> i32 {
+    if score > MATE - 1000 {
+        score + ply as i32
+    } else if score < -(MATE - 1000) {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A table's score at `ply` plies from the root (see [`to_table`]).
+fn from_table(score: i32, ply: u32) -> i32 {
+    if score > MATE - 1000 {
+        score - ply as i32
+    } else if score < -(MATE - 1000) {
+        score + ply as i32
+    } else {
+        score
+    }
 }
 
 /// Captures (and, in Void Chess, escapes from a cracking tile) until the
@@ -834,7 +882,15 @@ fn quiescence(
     }
     // A capture that also moves a void comes once per square: look at one.
     captures.dedup_by_key(|m| (m.from, m.to, m.promotion));
-    order(pos, &mut captures, None, ply, ctx);
+    if forced || !ctx.features.see {
+        order(pos, &mut captures, None, ply, ctx);
+    } else {
+        // The exchange estimate has already put out the losing captures:
+        // the rest go by victim and attacker, without estimating again.
+        captures.sort_by_cached_key(|m| {
+            -mvv_lva(pos, m).unwrap_or(0) - m.promotion.map_or(0, |p| value(p) as i64)
+        });
+    }
     let mut best = if forced { -INF } else { stand };
     for m in &captures {
         let child = pos.after_alone(m);
@@ -863,6 +919,22 @@ mod tests {
             assert_eq!(Features::for_game(Some(kind)), expected, "{kind:?}");
         }
         assert_eq!(Features::for_game(None), Features::ALL);
+    }
+
+    #[test]
+    fn a_mate_in_the_table_is_counted_from_the_node_that_keeps_it() {
+        // Mate 7 plies from the root, found at ply 3: 4 plies from there.
+        let at_node = MATE - 7;
+        let kept = to_table(at_node, 3);
+        assert_eq!(kept, MATE - 4);
+        // Met again at ply 1, it is a mate 5 plies from the root.
+        assert_eq!(from_table(kept, 1), MATE - 5);
+        assert_eq!(from_table(to_table(-(MATE - 7), 3), 1), -(MATE - 5));
+        assert_eq!(
+            from_table(to_table(123, 3), 9),
+            123,
+            "other scores as they are"
+        );
     }
 
     #[test]
