@@ -9,6 +9,7 @@
 
 use crate::eval::{evaluate_as, value, Eval};
 use crate::tt::{Bound, Entry, Table};
+use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 use voidmate_rules::{GameKind, Move, MoveKind, Outcome, Position, Role};
 
@@ -73,6 +74,21 @@ pub struct Features {
     /// (after the captures, killers and the best by history) are skipped.
     /// Same exceptions as futility.
     pub late_move_pruning: bool,
+    /// Whether the side to move's static score rose since its last move
+    /// ("improving") sets how hard the pruning and the reductions work:
+    /// a falling score is pruned and reduced harder.
+    pub improving: bool,
+    /// Internal iterative reduction: a node the table knows no best move
+    /// for is searched a ply shallower (its move order is a guess anyway).
+    pub iir: bool,
+    /// Quiet moves searched before the one that cut off lose history, and
+    /// every score moves toward its bound ("gravity") so old results fade;
+    /// the late-move reductions then also read a move's history.
+    pub history_malus: bool,
+    /// Late-move reductions grow with the logarithms of depth and move
+    /// number, less for principal-variation nodes and killers, more where
+    /// the position is not improving.
+    pub log_reductions: bool,
 }
 
 impl Features {
@@ -88,6 +104,10 @@ impl Features {
         history: true,
         futility: true,
         late_move_pruning: true,
+        improving: true,
+        iir: true,
+        history_malus: true,
+        log_reductions: true,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -102,6 +122,10 @@ impl Features {
         history: false,
         futility: false,
         late_move_pruning: false,
+        improving: false,
+        iir: false,
+        history_malus: false,
+        log_reductions: false,
     };
 
     /// The parts the engine plays with in `kind`: all of them, except in
@@ -118,7 +142,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 14] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -129,6 +153,10 @@ impl Features {
         "history",
         "futility",
         "late-move-pruning",
+        "improving",
+        "iir",
+        "history-malus",
+        "log-reductions",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -143,6 +171,10 @@ impl Features {
             "history" => &mut self.history,
             "futility" => &mut self.futility,
             "late-move-pruning" => &mut self.late_move_pruning,
+            "improving" => &mut self.improving,
+            "iir" => &mut self.iir,
+            "history-malus" => &mut self.history_malus,
+            "log-reductions" => &mut self.log_reductions,
             _ => return None,
         })
     }
@@ -318,6 +350,9 @@ struct Ctx<'a> {
     /// again (transpositions, the quiescence search after a null-window
     /// one), and the evaluation is the costliest part of a node.
     evals: Vec<(u64, i32)>,
+    /// The static score at each ply of the current line (`None` in check
+    /// or where none was taken): whether a side is improving.
+    statics: Vec<Option<i32>>,
 }
 
 /// Entries of the evaluation cache (a power of two): 16 bytes each.
@@ -358,7 +393,9 @@ impl Ctx<'_> {
         self.stopped
     }
 
-    fn remember_cutoff(&mut self, m: &Move, ply: u32, depth: u32) {
+    /// A quiet move `m` cut off at `ply`; `tried` are the quiet moves
+    /// searched before it there, which did not.
+    fn remember_cutoff(&mut self, m: &Move, tried: &[Move], ply: u32, depth: u32) {
         if self.features.killers {
             let k = &mut self.killers[(ply as usize).min(MAX_PLY - 1)];
             if k[0] != Some(*m) {
@@ -366,11 +403,48 @@ impl Ctx<'_> {
                 k[0] = Some(*m);
             }
         }
-        if self.features.history {
+        if !self.features.history {
+            return;
+        }
+        if self.features.history_malus {
+            let bonus = (16 * depth * depth).min(8_000) as i32;
+            gravitate(&mut self.history[slot(m)], bonus);
+            for t in tried {
+                gravitate(&mut self.history[slot(t)], -bonus);
+            }
+        } else {
             let h = &mut self.history[slot(m)];
             *h = (*h + (depth * depth) as i32).min(1 << 20);
         }
     }
+
+    /// A quiet move's history on the scale of [`HISTORY_MAX`] (zero
+    /// without the malus, whose scale this is).
+    fn history_of(&self, m: &Move) -> i32 {
+        if self.features.history && self.features.history_malus {
+            self.history[slot(m)]
+        } else {
+            0
+        }
+    }
+}
+
+/// The bound of a quiet move's history score with the malus on.
+const HISTORY_MAX: i32 = 16_384;
+
+/// Adds `bonus` to a history score, less the closer the score already is
+/// to the bound on that side: scores stay within ±[`HISTORY_MAX`] and a
+/// move that stops cutting off loses its rank quickly.
+fn gravitate(h: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+/// The late-move reduction of the `i`-th move (from 0) at `depth`, before
+/// the node's own adjustments: it grows with both logarithms.
+fn log_reduction(depth: u32, i: usize) -> i32 {
+    let (d, i) = (depth.max(1) as f32, i.max(1) as f32);
+    (0.75 + d.ln() * i.ln() / 2.25) as i32
 }
 
 /// Searches `pos` within `limits`; `None` when the game is over.
@@ -417,7 +491,9 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
             .chain([pos.board().key()])
             .collect(),
         evals: vec![(0, 0); EVAL_CACHE],
+        statics: vec![None; MAX_PLY],
     };
+    ctx.statics[0] = (!pos.is_check() && !giveaway).then(|| ctx.evaluate(pos));
     order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
     let mut best: Option<(Move, i32, u32)> = None;
@@ -704,14 +780,38 @@ fn node(
     if let Some(outcome) = pos.outcome_given(&moves) {
         return Some(terminal(pos, outcome, ply));
     }
+    // The static score, out of check and outside the giveaway games (where
+    // it means little: captures are forced); with the improving part on,
+    // taken at every such node, to compare with the side's last one.
+    let ply_index = (ply as usize).min(MAX_PLY - 1);
+    let static_score = (!in_check && !ctx.giveaway && (ctx.features.improving || !pv_node))
+        .then(|| ctx.evaluate(pos));
+    ctx.statics[ply_index] = static_score;
+    let improving = ctx.features.improving
+        && static_score.is_some_and(|e| {
+            let earlier = |back: usize| ply_index.checked_sub(back).map(|p| ctx.statics[p]);
+            match earlier(2) {
+                Some(Some(before)) => e > before,
+                Some(None) => match earlier(4) {
+                    Some(Some(before)) => e > before,
+                    _ => true,
+                },
+                None => true,
+            }
+        });
     // Pruning on the static score: only where a null window is searched,
     // out of check, away from mate scores, and not in the giveaway games.
-    let static_eval = (!pv_node && !in_check && !ctx.giveaway && beta.abs() < MATE - 1000)
-        .then(|| ctx.evaluate(pos));
+    let static_eval = static_score.filter(|_| !pv_node && beta.abs() < MATE - 1000);
     if let Some(e) =
         static_eval.filter(|_| ctx.features.futility && depth <= REVERSE_FUTILITY_DEPTH)
     {
-        if e - REVERSE_FUTILITY_MARGIN * depth as i32 >= beta {
+        let margin = REVERSE_FUTILITY_MARGIN * depth as i32
+            - if improving {
+                REVERSE_FUTILITY_MARGIN / 2
+            } else {
+                0
+            };
+        if e - margin >= beta {
             return Some(e);
         }
     }
@@ -730,7 +830,13 @@ fn node(
             }
         }
     }
-    order(pos, &mut moves, entry.and_then(|e| e.best), ply, ctx);
+    let table_move = entry.and_then(|e| e.best);
+    let depth = if ctx.features.iir && depth >= 4 && table_move.is_none() && !in_check {
+        depth - 1
+    } else {
+        depth
+    };
+    order(pos, &mut moves, table_move, ply, ctx);
     // Quiet moves that cannot raise alpha by the margin (futility), or
     // that come too late in the order (late-move pruning), are skipped
     // near the leaves, unless they give check.
@@ -739,14 +845,21 @@ fn node(
         && static_eval.is_some_and(|e| e + futility_margin(depth) <= alpha);
     let late = match static_eval {
         Some(_) if ctx.features.late_move_pruning && depth <= LATE_MOVE_DEPTH => {
-            late_move_count(depth)
+            let n = late_move_count(depth);
+            if ctx.features.improving && !improving {
+                n * 2 / 3
+            } else {
+                n
+            }
         }
         _ => usize::MAX,
     };
+    let killers = ctx.killers[ply_index];
     let original_alpha = alpha;
     let mut best = -INF;
     let mut best_move = None;
     let mut quiets = 0;
+    let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
     for (i, m) in moves.iter().enumerate() {
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
         let child = Node::new(pos.after_alone(m));
@@ -759,13 +872,21 @@ fn node(
         let score = if i == 0 {
             -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?
         } else {
-            let reduction = if ctx.features.lmr
-                && depth >= 3
-                && i >= 3
-                && quiet
-                && !in_check
-                && !child.in_check
-            {
+            let reducible = ctx.features.lmr && depth >= 3 && quiet && !in_check && !child.in_check;
+            let reduction = if !reducible {
+                0
+            } else if ctx.features.log_reductions {
+                if i < 2 + pv_node as usize {
+                    0
+                } else {
+                    let mut r = log_reduction(depth, i);
+                    r -= pv_node as i32;
+                    r += (ctx.features.improving && !improving) as i32;
+                    r -= (ctx.features.killers && killers.contains(&Some(*m))) as i32;
+                    r -= ctx.history_of(m) / 5_000;
+                    r.clamp(0, depth as i32 - 2) as u32
+                }
+            } else if i >= 3 {
                 (1 + u32::from(i >= 8) + depth / 8).min(depth - 1)
             } else {
                 0
@@ -793,9 +914,12 @@ fn node(
         alpha = alpha.max(score);
         if alpha >= beta {
             if quiet {
-                ctx.remember_cutoff(m, ply, depth);
+                ctx.remember_cutoff(m, &tried, ply, depth);
             }
             break;
+        }
+        if quiet && !tried.is_full() {
+            tried.push(*m);
         }
     }
     let bound = if best <= original_alpha {
@@ -854,11 +978,18 @@ fn quiescence(
     if ctx.tick() {
         return None;
     }
+    // Standing pat on a score at or above beta needs no moves, unless
+    // captures are forced or the position might be lost (in check: mate)
+    // or drawn by its pieces; a stalemate is missed, as most engines miss it.
+    let stand = ctx.evaluate(pos);
+    let in_check = !ctx.giveaway && pos.is_check();
+    if !ctx.giveaway && stand >= beta && !in_check && pos.drawn_by_material().is_none() {
+        return Some(stand);
+    }
     let moves = pos.legal_moves();
     if let Some(outcome) = pos.outcome_given(&moves) {
         return Some(terminal(pos, outcome, ply));
     }
-    let stand = ctx.evaluate(pos);
     // In Void Chess a piece left on its owner's unstable tile falls into the
     // void after the owner's next move: its escapes decide material too.
     let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);
@@ -938,6 +1069,42 @@ mod tests {
     }
 
     #[test]
+    fn history_scores_stay_within_their_bound_and_fade() {
+        let mut h = 0;
+        for _ in 0..1_000 {
+            gravitate(&mut h, 8_000);
+            assert!(h <= HISTORY_MAX, "{h}");
+        }
+        assert!(
+            h > HISTORY_MAX * 9 / 10,
+            "a move that keeps cutting off nears the top: {h}"
+        );
+        let high = h;
+        gravitate(&mut h, -8_000);
+        assert!(
+            h < high - 8_000,
+            "a malus at the top weighs more than its face value: {h}"
+        );
+        for _ in 0..1_000 {
+            gravitate(&mut h, -8_000);
+            assert!(h >= -HISTORY_MAX, "{h}");
+        }
+    }
+
+    #[test]
+    fn late_moves_at_depth_are_reduced_more_than_early_ones_near_the_leaves() {
+        assert_eq!(log_reduction(3, 1), 0);
+        assert_eq!(log_reduction(3, 3), 1);
+        assert!(log_reduction(12, 30) >= 4);
+        for d in 1..40 {
+            for i in 1..60 {
+                assert!(log_reduction(d, i) <= log_reduction(d + 1, i));
+                assert!(log_reduction(d, i) <= log_reduction(d, i + 1));
+            }
+        }
+    }
+
+    #[test]
     fn features_read_from_their_names() {
         assert_eq!(Features::parse("all").unwrap(), Features::ALL);
         assert_eq!(Features::parse("none").unwrap(), Features::NONE);
@@ -945,6 +1112,8 @@ mod tests {
         assert!(!f.lmr && !f.null_move && f.pvs && f.see);
         let f = Features::parse("none+check-extension+pvs").unwrap();
         assert!(f.check_extension && f.pvs && !f.lmr);
+        let f = Features::parse("all-history-malus-log-reductions+iir").unwrap();
+        assert!(!f.history_malus && !f.log_reductions && f.iir && f.improving);
         assert!(Features::parse("all-magic")
             .unwrap_err()
             .contains("not a part"));

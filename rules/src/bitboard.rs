@@ -60,6 +60,8 @@ pub(crate) trait Set:
     fn last(self) -> u32;
     /// The set without its lowest square.
     fn rest(self) -> Self;
+    /// How many squares the set holds.
+    fn count(self) -> u32;
     /// Runs `f` on the board's sets in this word size. The board's own
     /// word is lent as it is: a copy just written in halves and read back
     /// whole would stall the processor's store forwarding on every read.
@@ -93,6 +95,10 @@ macro_rules! impl_set {
             #[inline]
             fn rest(self) -> Self {
                 self & (self - 1)
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
             }
             #[inline]
             fn with_sets<R>($bits: &BoardBits, $f: impl FnOnce(&Sets<Self>) -> R) -> R {
@@ -295,6 +301,28 @@ impl Route {
         match self {
             Route::Narrow(t) => legal(rules, t, b, sink),
             Route::Wide(t) => legal(rules, t, b, sink),
+        }
+    }
+
+    /// Is `target` attacked by a piece of `by`? The same answer as the
+    /// mailbox's [`movegen::attacked`], from a few lookups and ray scans.
+    #[inline]
+    pub(crate) fn attacked(&self, b: &Board, target: Square, by: Color) -> bool {
+        match self {
+            Route::Narrow(t) => t.attacked_on(b, target, by),
+            Route::Wide(t) => t.attacked_on(b, target, by),
+        }
+    }
+
+    /// The evaluation's mobility of the piece of `role` on `from` (see
+    /// [`movegen::reach`]), or `None` for a role these tables leave to the
+    /// mailbox: a two-step walker (the mailbox counts its squares its own
+    /// cheap way) and a piece that crosses voids.
+    #[inline]
+    pub(crate) fn reach(&self, b: &Board, from: Square, color: Color, role: Role) -> Option<u32> {
+        match self {
+            Route::Narrow(t) => t.reach_on(b, from, color, role),
+            Route::Wide(t) => t.reach_on(b, from, color, role),
         }
     }
 
@@ -581,6 +609,35 @@ impl Tables<Bits> {
 }
 
 impl<B: Set> Tables<B> {
+    /// See [`Route::attacked`].
+    #[inline]
+    fn attacked_on(&self, b: &Board, target: Square, by: Color) -> bool {
+        B::with_sets(&b.bits, |bits| {
+            let pieces = bits.color[0] | bits.color[1];
+            let empty = self.board & !pieces;
+            let t = bit(target, self.width as u8);
+            self.attacked(bits, t, by, pieces | bits.void, empty)
+        })
+    }
+
+    /// See [`Route::reach`].
+    #[inline]
+    fn reach_on(&self, b: &Board, from: Square, color: Color, role: Role) -> Option<u32> {
+        let m = self.movers.iter().find(|m| m.role == role.index())?;
+        if m.crosses || self.walk.as_ref().is_some_and(|w| w.role == m.role) {
+            return None;
+        }
+        Some(B::with_sets(&b.bits, |bits| {
+            let s = bit(from, self.width as u8);
+            let occ = bits.color[0] | bits.color[1] | bits.void;
+            let mut to = m.leaps.as_ref().map_or(B::ZERO, |l| l[s as usize & 127]);
+            for &i in &m.rays {
+                to |= self.ray(i, s, occ);
+            }
+            (to & !bits.color[color.index()] & !bits.void).count()
+        }))
+    }
+
     /// The squares a rider along ray `i` from `s` reaches, the first
     /// blocker in `occ` included.
     #[inline]
@@ -1141,8 +1198,34 @@ mod tests {
         }
     }
 
+    /// Every square's attackers and every piece's mobility, by sets and by
+    /// cells: the search asks both at every node.
+    fn attacks_and_reach_agree(rules: &Rules, mailbox: &Rules, b: &Board) {
+        let (files, ranks) = (rules.def.size.files(), rules.def.size.ranks());
+        for f in 0..files {
+            for r in 0..ranks {
+                let sq = Square::new(f, r);
+                for by in [Color::White, Color::Black] {
+                    assert_eq!(
+                        movegen::attacked(rules, b, sq, by),
+                        movegen::attacked(mailbox, b, sq, by),
+                        "{sq:?} attacked by {by:?} in {}",
+                        fen::format(rules, b)
+                    );
+                }
+                assert_eq!(
+                    movegen::reach(rules, b, sq),
+                    movegen::reach(mailbox, b, sq),
+                    "reach of {sq:?} in {}",
+                    fen::format(rules, b)
+                );
+            }
+        }
+    }
+
     /// Random games of both variants: at every position the two routes list
-    /// the same moves, and counting agrees with listing.
+    /// the same moves and agree on attacks and mobility, and counting agrees
+    /// with listing.
     #[test]
     fn random_games_agree_with_the_mailbox() {
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -1155,6 +1238,7 @@ mod tests {
                 for _ in 0..150 {
                     let (fast, slow, u) = both_routes(rules, &mailbox, &b);
                     assert_eq!(fast, slow, "{}", fen::format(rules, &b));
+                    attacks_and_reach_agree(rules, &mailbox, &b);
                     positions += 1;
                     used += u as usize;
                     let mut moves = MoveList::new();

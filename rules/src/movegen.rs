@@ -20,6 +20,14 @@ use arrayvec::ArrayVec;
 /// `true` if a piece of `by` attacks `target`: could capture there if an
 /// enemy piece stood on it.
 pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    match &rules.bitboards {
+        Some(route) => route.attacked(b, target, by),
+        None => attacked_by_cells(rules, b, target, by),
+    }
+}
+
+/// [`attacked`] by walking the cells: every board and piece.
+pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
     let t = target.index() as i16;
     let cells = &b.cells;
     let counts = &b.counts[by.index()];
@@ -53,7 +61,9 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
                 continue;
             }
             for &d1 in steps {
-                if cells[(mid as i16 - d1) as usize] == walker {
+                // Out and back is no attack: a walker does not attack the
+                // square it stands on.
+                if d1 + d2 != 0 && cells[(mid as i16 - d1) as usize] == walker {
                     return true;
                 }
             }
@@ -295,6 +305,23 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
     if g.pawn {
         return 0;
     }
+    if let Some(n) = rules
+        .bitboards
+        .as_ref()
+        .and_then(|route| route.reach(b, from, piece.color, piece.role))
+    {
+        return n;
+    }
+    reach_by_cells(rules, b, from)
+}
+
+/// [`reach`] by walking the cells: every board and piece.
+pub(crate) fn reach_by_cells(rules: &Rules, b: &Board, from: Square) -> u32 {
+    let cell = b.cells[from.index()];
+    let Some(piece) = crate::board::piece_of(cell) else {
+        return 0;
+    };
+    let g = &rules.gen[(cell & 0x0f) as usize];
     let them = !piece.color;
     let cells = &b.cells;
     let f = from.index() as i16;

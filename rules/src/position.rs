@@ -241,10 +241,7 @@ impl Position {
                     .unwrap_or(Outcome::Draw(DrawReason::Stalemate)),
             );
         }
-        if v.insufficient_material(&self.rules, &self.board) {
-            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
-        }
-        if let Some(reason) = v.variant_draw(&self.rules, &self.board) {
+        if let Some(reason) = self.drawn_by_material() {
             return Some(Outcome::Draw(reason));
         }
         if v.automatic_draws() {
@@ -256,6 +253,19 @@ impl Position {
             }
         }
         None
+    }
+
+    /// The draws a position holds by its pieces alone, whatever the moves:
+    /// too little material to mate, or the variant's own draw. A search that
+    /// stops before generating moves (a quiescence search standing pat)
+    /// asks this instead of [`outcome`](Position::outcome).
+    #[inline]
+    pub fn drawn_by_material(&self) -> Option<DrawReason> {
+        let v = self.rules.variant;
+        if v.insufficient_material(&self.rules, &self.board) {
+            return Some(DrawReason::InsufficientMaterial);
+        }
+        v.variant_draw(&self.rules, &self.board)
     }
 
     /// A draw the side to move may claim in this position, if any.
