@@ -182,7 +182,8 @@ pub struct MatchArgs {
     /// The first engine's search parts: `all`, `none`, `all-lmr`,
     /// `none+pvs+killers` (parts: pvs, aspiration, null-move, lmr,
     /// check-extension, see, killers, history, futility,
-    /// late-move-pruning, improving, iir, history-malus, log-reductions).
+    /// late-move-pruning, improving, iir, history-malus, log-reductions,
+    /// counter-moves).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.

@@ -89,6 +89,9 @@ pub struct Features {
     /// number, less for principal-variation nodes and killers, more where
     /// the position is not improving.
     pub log_reductions: bool,
+    /// The quiet move that last cut off in answer to the opponent's move
+    /// (its "counter") is tried after the killers, and reduced less.
+    pub counter_moves: bool,
 }
 
 impl Features {
@@ -108,6 +111,7 @@ impl Features {
         iir: true,
         history_malus: true,
         log_reductions: true,
+        counter_moves: true,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -126,6 +130,7 @@ impl Features {
         iir: false,
         history_malus: false,
         log_reductions: false,
+        counter_moves: false,
     };
 
     /// The parts the engine plays with in `kind`: all of them, except in
@@ -142,7 +147,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -157,6 +162,7 @@ impl Features {
         "iir",
         "history-malus",
         "log-reductions",
+        "counter-moves",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -175,6 +181,7 @@ impl Features {
             "iir" => &mut self.iir,
             "history-malus" => &mut self.history_malus,
             "log-reductions" => &mut self.log_reductions,
+            "counter-moves" => &mut self.counter_moves,
             _ => return None,
         })
     }
@@ -341,6 +348,11 @@ struct Ctx<'a> {
     deadline: Option<Instant>,
     stopped: bool,
     killers: Vec<[Option<Move>; 2]>,
+    /// The move that led to each ply of the current line (`None` for a
+    /// null move), and the quiet move that last cut off after each move
+    /// (by [`slot`]).
+    line: Vec<Option<Move>>,
+    counters: Vec<Option<Move>>,
     history: Vec<i32>,
     /// Keys of the game's earlier positions and of the line searched down
     /// to the current node: the search plays moves without the game's
@@ -357,6 +369,49 @@ struct Ctx<'a> {
 
 /// Entries of the evaluation cache (a power of two): 16 bytes each.
 const EVAL_CACHE: usize = 1 << 16;
+
+impl<'a> Ctx<'a> {
+    /// A fresh search of `pos` within `limits`, started at `start`.
+    fn new(pos: &Position, limits: &Limits, start: Instant, table: &'a mut Table) -> Ctx<'a> {
+        let giveaway = matches!(
+            pos.rules().kind(),
+            Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
+        );
+        let checks_bind = !matches!(
+            pos.rules().kind(),
+            Some(
+                GameKind::Chess99
+                    | GameKind::Antichess
+                    | GameKind::SuicideVoid
+                    | GameKind::SuicideVoidPromotionWins
+            )
+        );
+        Ctx {
+            table,
+            features: limits.features,
+            eval: limits.eval,
+            giveaway,
+            checks_bind,
+            root_depth: 1,
+            nodes: 0,
+            node_limit: limits.nodes,
+            deadline: limits.time.map(|t| start + t),
+            stopped: false,
+            killers: vec![[None; 2]; MAX_PLY],
+            line: vec![None; MAX_PLY + 1],
+            counters: vec![None; 256 * 256],
+            history: vec![0; 256 * 256],
+            path: pos
+                .history()
+                .iter()
+                .copied()
+                .chain([pos.board().key()])
+                .collect(),
+            evals: vec![(0, 0); EVAL_CACHE],
+            statics: vec![None; MAX_PLY],
+        }
+    }
+}
 
 impl Ctx<'_> {
     /// The static score of `pos` for the side to move, from the cache when
@@ -403,6 +458,9 @@ impl Ctx<'_> {
                 k[0] = Some(*m);
             }
         }
+        if let Some(prev) = self.counter_slot(ply) {
+            self.counters[prev] = Some(*m);
+        }
         if !self.features.history {
             return;
         }
@@ -416,6 +474,19 @@ impl Ctx<'_> {
             let h = &mut self.history[slot(m)];
             *h = (*h + (depth * depth) as i32).min(1 << 20);
         }
+    }
+
+    /// The counter-move slot of the move that led to `ply`, if the part is
+    /// on and that move was not a null move.
+    fn counter_slot(&self, ply: u32) -> Option<usize> {
+        let prev = self.line[(ply as usize).min(MAX_PLY)];
+        prev.filter(|_| self.features.counter_moves)
+            .map(|p| slot(&p))
+    }
+
+    /// The counter move to the move that led to `ply`.
+    fn counter(&self, ply: u32) -> Option<Move> {
+        self.counter_slot(ply).and_then(|s| self.counters[s])
     }
 
     /// A quiet move's history on the scale of [`HISTORY_MAX`] (zero
@@ -457,43 +528,9 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     if root.is_empty() {
         return None;
     }
-    let giveaway = matches!(
-        pos.rules().kind(),
-        Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
-    );
-    let checks_bind = !matches!(
-        pos.rules().kind(),
-        Some(
-            GameKind::Chess99
-                | GameKind::Antichess
-                | GameKind::SuicideVoid
-                | GameKind::SuicideVoidPromotionWins
-        )
-    );
     table.new_search();
-    let mut ctx = Ctx {
-        table,
-        features: limits.features,
-        eval: limits.eval,
-        giveaway,
-        checks_bind,
-        root_depth: 1,
-        nodes: 0,
-        node_limit: limits.nodes,
-        deadline: limits.time.map(|t| start + t),
-        stopped: false,
-        killers: vec![[None; 2]; MAX_PLY],
-        history: vec![0; 256 * 256],
-        path: pos
-            .history()
-            .iter()
-            .copied()
-            .chain([pos.board().key()])
-            .collect(),
-        evals: vec![(0, 0); EVAL_CACHE],
-        statics: vec![None; MAX_PLY],
-    };
-    ctx.statics[0] = (!pos.is_check() && !giveaway).then(|| ctx.evaluate(pos));
+    let mut ctx = Ctx::new(pos, limits, start, table);
+    ctx.statics[0] = (!pos.is_check() && !ctx.giveaway).then(|| ctx.evaluate(pos));
     order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
     let mut best: Option<(Move, i32, u32)> = None;
@@ -581,6 +618,7 @@ fn root_window(
     let exact = limits.noise != 0 || !ctx.features.pvs;
     for (i, m) in root.iter().enumerate() {
         let child = Node::new(pos.after_alone(m));
+        ctx.line[1] = Some(*m);
         let score = if i == 0 || exact {
             let s = if limits.noise != 0 { -INF } else { alpha };
             negamax(&child, depth - 1, -beta, -s.max(-INF), 1, true, ctx).map(|s| -s)
@@ -670,6 +708,7 @@ fn mvv_lva(pos: &Position, m: &Move) -> Option<i64> {
 /// exchange estimate is on); promotions; killers; quiet moves by history.
 fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx: &Ctx) {
     let killers = ctx.killers[(ply as usize).min(MAX_PLY - 1)];
+    let counter = ctx.counter(ply);
     moves.sort_by_cached_key(|m| {
         if Some(*m) == first {
             return i64::MIN;
@@ -688,6 +727,9 @@ fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx:
         if key == 0 {
             if ctx.features.killers && killers.contains(&Some(*m)) {
                 return -10_000_000 + if killers[0] == Some(*m) { -1 } else { 0 };
+            }
+            if counter == Some(*m) {
+                return -9_000_000;
             }
             if ctx.features.history {
                 key -= ctx.history[slot(m)] as i64;
@@ -824,6 +866,7 @@ fn node(
         if let Some(passed) = pos.after_null().map(Node::new) {
             let r = 2 + depth / 4;
             let reduced = depth.saturating_sub(1 + r);
+            ctx.line[ply as usize + 1] = None;
             let score = -negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false, ctx)?;
             if score >= beta {
                 return Some(beta);
@@ -855,6 +898,7 @@ fn node(
         _ => usize::MAX,
     };
     let killers = ctx.killers[ply_index];
+    let counter = ctx.counter(ply);
     let original_alpha = alpha;
     let mut best = -INF;
     let mut best_move = None;
@@ -869,6 +913,7 @@ fn node(
                 continue;
             }
         }
+        ctx.line[ply as usize + 1] = Some(*m);
         let score = if i == 0 {
             -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?
         } else {
@@ -882,7 +927,8 @@ fn node(
                     let mut r = log_reduction(depth, i);
                     r -= pv_node as i32;
                     r += (ctx.features.improving && !improving) as i32;
-                    r -= (ctx.features.killers && killers.contains(&Some(*m))) as i32;
+                    r -= (ctx.features.killers && killers.contains(&Some(*m))
+                        || counter == Some(*m)) as i32;
                     r -= ctx.history_of(m) / 5_000;
                     r.clamp(0, depth as i32 - 2) as u32
                 }
@@ -1066,6 +1112,48 @@ mod tests {
             123,
             "other scores as they are"
         );
+    }
+
+    /// The quiet move that cut off after a move is remembered as that
+    /// move's counter and ordered after the killers, before the other
+    /// quiet moves; after another move, or with the part off, it is not.
+    #[test]
+    fn a_counter_move_comes_after_the_killers() {
+        let pos = Position::new(voidmate_rules::variants::standard());
+        let moves = pos.legal_moves();
+        let find = |san: &str| pos.parse_move(san).unwrap();
+        let (e4, d4, nf3, h3) = (find("e4"), find("d4"), find("Nf3"), find("h3"));
+        for on in [true, false] {
+            let mut table = Table::new(1 << 10);
+            let limits = Limits {
+                features: Features {
+                    counter_moves: on,
+                    // History alone would also lift the move that cut off.
+                    history: false,
+                    ..Features::ALL
+                },
+                ..Limits::depth(4)
+            };
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            // After e4 (the move that led to ply 3), h3 cut off at ply 3;
+            // Nf3 is a killer there.
+            ctx.line[3] = Some(e4);
+            ctx.remember_cutoff(&h3, &[], 3, 1);
+            ctx.killers[3] = [Some(nf3), None];
+            let mut ordered = moves.clone();
+            order(&pos, &mut ordered, None, 3, &ctx);
+            let at = |m: Move| ordered.iter().position(|x| *x == m).unwrap();
+            assert_eq!(ctx.counter(3), on.then_some(h3));
+            assert_eq!(at(nf3), 0, "the killer first");
+            if on {
+                assert_eq!(at(h3), 1, "then the counter: {ordered:?}");
+            } else {
+                assert!(at(h3) > 1, "a plain quiet move: {ordered:?}");
+            }
+            // After d4 instead, h3 is no counter.
+            ctx.line[3] = Some(d4);
+            assert_eq!(ctx.counter(3), None);
+        }
     }
 
     #[test]
