@@ -315,22 +315,14 @@ impl Route {
     }
 
     /// The evaluation's mobility of the piece of `role` on `from` (see
-    /// [`movegen::reach`]), and how many of those squares are `king`'s or
-    /// next to it; `None` for a role these tables leave to the mailbox: a
-    /// two-step walker (the mailbox counts its squares its own cheap way)
-    /// and a piece that crosses voids.
+    /// [`movegen::reach`]), or `None` for a role these tables leave to the
+    /// mailbox: a two-step walker (the mailbox counts its squares its own
+    /// cheap way) and a piece that crosses voids.
     #[inline]
-    pub(crate) fn reach(
-        &self,
-        b: &Board,
-        from: Square,
-        color: Color,
-        role: Role,
-        king: Option<Square>,
-    ) -> Option<(u32, u32)> {
+    pub(crate) fn reach(&self, b: &Board, from: Square, color: Color, role: Role) -> Option<u32> {
         match self {
-            Route::Narrow(t) => t.reach_on(b, from, color, role, king),
-            Route::Wide(t) => t.reach_on(b, from, color, role, king),
+            Route::Narrow(t) => t.reach_on(b, from, color, role),
+            Route::Wide(t) => t.reach_on(b, from, color, role),
         }
     }
 
@@ -630,14 +622,7 @@ impl<B: Set> Tables<B> {
 
     /// See [`Route::reach`].
     #[inline]
-    fn reach_on(
-        &self,
-        b: &Board,
-        from: Square,
-        color: Color,
-        role: Role,
-        king: Option<Square>,
-    ) -> Option<(u32, u32)> {
+    fn reach_on(&self, b: &Board, from: Square, color: Color, role: Role) -> Option<u32> {
         let m = self.movers.iter().find(|m| m.role == role.index())?;
         if m.crosses || self.walk.as_ref().is_some_and(|w| w.role == m.role) {
             return None;
@@ -649,12 +634,7 @@ impl<B: Set> Tables<B> {
             for &i in &m.rays {
                 to |= self.ray(i, s, occ);
             }
-            let to = to & !bits.color[color.index()] & !bits.void;
-            let near = king.map_or(0, |k| {
-                let k = bit(k, self.width as u8);
-                (to & (self.king_steps[k as usize & 127] | B::bit(k))).count()
-            });
-            (to.count(), near)
+            (to & !bits.color[color.index()] & !bits.void).count()
         }))
     }
 

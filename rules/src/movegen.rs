@@ -305,28 +305,14 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
     if g.pawn {
         return 0;
     }
-    if let Some((n, _)) = rules
+    if let Some(n) = rules
         .bitboards
         .as_ref()
-        .and_then(|route| route.reach(b, from, piece.color, piece.role, None))
+        .and_then(|route| route.reach(b, from, piece.color, piece.role))
     {
         return n;
     }
     reach_by_cells(rules, b, from)
-}
-
-/// [`reach`], with how many of the squares reached are `king`'s or next to
-/// it: an attack on the king's surroundings. That second count comes from
-/// the bitboard tables only: zero for a piece they leave to the mailbox
-/// (a two-step walker, a piece crossing voids) and on boards without them.
-pub(crate) fn reach_near(rules: &Rules, b: &Board, from: Square, king: Square) -> (u32, u32) {
-    // The tables exist only without programmed pieces, and know no pawn
-    // or king as a mover: those go the mailbox's way.
-    let by_sets = crate::board::piece_of(b.cells[from.index()]).and_then(|piece| {
-        let route = rules.bitboards.as_ref()?;
-        route.reach(b, from, piece.color, piece.role, Some(king))
-    });
-    by_sets.unwrap_or_else(|| (reach(rules, b, from), 0))
 }
 
 /// [`reach`] by walking the cells: every board and piece.

@@ -120,15 +120,6 @@ impl Position {
         movegen::reach(&self.rules, &self.board, sq)
     }
 
-    /// [`reach`](Position::reach), with how many of those squares are
-    /// `king`'s or next to it (the evaluation's attack on a king). The
-    /// second count comes from the bitboard tables: zero for a two-step
-    /// walker, a piece that crosses voids, and on boards over 128 squares.
-    #[inline]
-    pub fn reach_near(&self, sq: Square, king: Square) -> (u32, u32) {
-        movegen::reach_near(&self.rules, &self.board, sq, king)
-    }
-
     /// A variant's limit on this turn's moves, with its reason.
     pub fn restriction(&self) -> Option<Restriction> {
         self.rules.variant.restriction(&self.rules, &self.board)

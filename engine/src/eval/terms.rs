@@ -88,14 +88,6 @@ named_terms! {
     PASSED_KINGS = "pawn.passed-kings",
     /// A rook on the rank before the enemy's back rank.
     ROOK_SEVENTH = "rook.seventh",
-    /// Squares at or next to the enemy king that the side's pieces (pawns
-    /// and king aside) reach, one count per piece and square: an attack
-    /// gathering. Counted where the rules' bitboard tables cover the
-    /// piece (boards up to 128 squares; not the Minister).
-    KING_ATTACKS = "king.attacks",
-    /// The same count squared (at most 12 counted): attackers working
-    /// together are worth more than the sum of each.
-    KING_ATTACKS2 = "king.attacks2",
 }
 
 /// How many terms there are.
@@ -240,7 +232,6 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         // other side's king, for its safety.
         let their_king = b.king(!c);
         let mut near_their_king = 0;
-        let mut king_attacks = 0;
         // Ranks come from c's side, and the ranks ahead of and behind one.
         let progress_of = |r: u8| if c == Color::White { r } else { last - r } as i32;
         let forward = |r: u8, step: i8| {
@@ -316,12 +307,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                 }
                 Role::King => {}
                 role => {
-                    let (reach, near) = match their_king {
-                        Some(k) if !giveaway => pos.reach_near(sq, k),
-                        _ => (pos.reach(sq), 0),
-                    };
-                    sink.add(Term::mobility(role), s * reach as i32);
-                    king_attacks += near as i32;
+                    sink.add(Term::mobility(role), s * pos.reach(sq) as i32);
                     if role == Role::Bishop {
                         bishops += 1;
                     }
@@ -351,8 +337,6 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         }
         if let Some(k) = their_king {
             sink.add(Term::KING_NEAR_ENEMIES, -s * near_their_king);
-            sink.add(Term::KING_ATTACKS, s * king_attacks);
-            sink.add(Term::KING_ATTACKS2, s * king_attacks.min(12).pow(2));
             king_safety(pos, !c, k, theirs, sink);
         }
     }
@@ -545,25 +529,6 @@ mod tests {
         assert_eq!(
             count("4k3/2p4p/3P4/8/8/8/8/4K3 w - - 0 1", Term::PASSED),
             -1
-        );
-    }
-
-    #[test]
-    fn attacks_on_the_squares_around_a_king() {
-        // The rook on a7 reaches d7, e7 and f7 next to the king on e8; the
-        // knight on g6 reaches e7 (again) and f8, not h8: five in all.
-        let fen = "4k3/R7/6N1/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(count(fen, Term::KING_ATTACKS), 5);
-        assert_eq!(count(fen, Term::KING_ATTACKS2), 25);
-        // Black's queen on e3 reaches d2, e2, f2 and the king's own square;
-        // c1 and g1 lie beyond the king's neighbours.
-        let fen = "4k3/8/8/8/8/4q3/8/4K3 w - - 0 1";
-        assert_eq!(count(fen, Term::KING_ATTACKS), -4);
-        assert_eq!(count(fen, Term::KING_ATTACKS2), -16);
-        // Pawns and kings gather no attack.
-        assert_eq!(
-            count("4k3/8/3PK3/8/8/8/8/8 w - - 0 1", Term::KING_ATTACKS),
-            0
         );
     }
 
