@@ -386,7 +386,7 @@ impl<'a> Ctx<'a> {
                     | GameKind::SuicideVoidPromotionWins
             )
         );
-        Ctx {
+        let mut ctx = Ctx {
             table,
             features: limits.features,
             eval: limits.eval,
@@ -409,7 +409,10 @@ impl<'a> Ctx<'a> {
                 .collect(),
             evals: vec![(0, 0); EVAL_CACHE],
             statics: vec![None; MAX_PLY],
-        }
+        };
+        // The root's static score, for the improving test two plies down.
+        ctx.statics[0] = (!pos.is_check() && !giveaway).then(|| ctx.evaluate(pos));
+        ctx
     }
 }
 
@@ -530,7 +533,6 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
     }
     table.new_search();
     let mut ctx = Ctx::new(pos, limits, start, table);
-    ctx.statics[0] = (!pos.is_check() && !ctx.giveaway).then(|| ctx.evaluate(pos));
     order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
     let mut best: Option<(Move, i32, u32)> = None;
@@ -1028,8 +1030,7 @@ fn quiescence(
     // captures are forced or the position might be lost (in check: mate)
     // or drawn by its pieces; a stalemate is missed, as most engines miss it.
     let stand = ctx.evaluate(pos);
-    let in_check = !ctx.giveaway && pos.is_check();
-    if !ctx.giveaway && stand >= beta && !in_check && pos.drawn_by_material().is_none() {
+    if !ctx.giveaway && stand >= beta && !pos.is_check() && pos.drawn_by_material().is_none() {
         return Some(stand);
     }
     let moves = pos.legal_moves();

@@ -27,7 +27,7 @@ pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> b
 }
 
 /// [`attacked`] by walking the cells: every board and piece.
-pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
     let t = target.index() as i16;
     let cells = &b.cells;
     let counts = &b.counts[by.index()];
@@ -312,17 +312,12 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
     {
         return n;
     }
-    reach_by_cells(rules, b, from)
+    reach_by_cells(b, from, !piece.color, g)
 }
 
-/// [`reach`] by walking the cells: every board and piece.
-pub(crate) fn reach_by_cells(rules: &Rules, b: &Board, from: Square) -> u32 {
-    let cell = b.cells[from.index()];
-    let Some(piece) = crate::board::piece_of(cell) else {
-        return 0;
-    };
-    let g = &rules.gen[(cell & 0x0f) as usize];
-    let them = !piece.color;
+/// [`reach`] by walking the cells, for a piece moving by `g` whose enemy
+/// is `them`: every board and piece.
+fn reach_by_cells(b: &Board, from: Square, them: Color, g: &RoleGen) -> u32 {
     let cells = &b.cells;
     let f = from.index() as i16;
     let mut n = 0;
