@@ -9,7 +9,8 @@ nodes="${2:-20000}"
 games="${3:-60}"
 voidmate="${4:-target/release/voidmate}"
 for part in pvs aspiration null-move lmr check-extension see killers history futility late-move-pruning \
-    improving iir history-malus log-reductions counter-moves; do
+    improving iir history-malus log-reductions counter-moves \
+    partial-iterations swap-exchange see-pruning quiescence-table; do
     "$voidmate" engine-match --variant "$variant" --a all --b "all-$part" --nodes "$nodes" --games "$games"
 done
 "$voidmate" engine-match --variant "$variant" --a all --b none --nodes "$nodes" --games "$games"

@@ -5,8 +5,11 @@ held to a rating (`--fsf-elo`, its UCI_LimitStrength and UCI_Elo).
 
 Fairy-Stockfish is the engine (Debian's `fairy-stockfish` package, spoken to
 over UCI); the pyffish package is only its move generator and cannot search,
-so it is not enough for a match. Voidmate moves come from
-`voidmate analyse --depth N`. Colours alternate.
+so it is not enough for a match. Voidmate plays as one `voidmate uci`
+process, which keeps its transposition table from move to move as
+Fairy-Stockfish does (`--protocol analyse`: a fresh `voidmate analyse` per
+move, the way earlier figures were measured). Colours alternate; both
+engines hear `ucinewgame` before each game.
 
     python3 scripts/fsf-match.py --variant standard --depth 3 --games 10
     python3 scripts/fsf-match.py --movetime 150 --fsf-elo 1850 --games 12
@@ -29,8 +32,11 @@ def ours(binary, variant, moves, depth, movetime=None):
 
 
 class Fsf:
-    def __init__(self, path, variant, elo=None):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    """A UCI engine: Fairy-Stockfish, or `voidmate uci` (`args` after the path)."""
+
+    def __init__(self, path, variant, elo=None, args=()):
+        self.p = subprocess.Popen([path, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                  bufsize=1)
         self.send("uci")
         self.wait("uciok")
         self.send(f"setoption name UCI_Variant value {variant}")
@@ -50,6 +56,11 @@ class Fsf:
                 raise RuntimeError("fairy-stockfish stopped")
             if line.startswith(prefix):
                 return line.strip()
+
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait("readyok")
 
     def move(self, moves, depth, movetime=None):
         self.send("position startpos moves " + " ".join(moves))
@@ -75,21 +86,31 @@ def main():
     a.add_argument("--max-plies", type=int, default=200)
     a.add_argument("--voidmate", default="target/release/voidmate")
     a.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    a.add_argument("--protocol", choices=["uci", "analyse"], default="uci",
+                   help="how voidmate plays: one `voidmate uci` process (default) or `voidmate analyse` per move")
     a.add_argument("--games-out", default=None,
                    help="append each game here, one line: its number, voidmate's colour, the result and the "
                         "moves (coordinates), to study the games afterwards (`voidmate analyse --moves`)")
     args = a.parse_args()
     fsf = Fsf(args.fsf, args.fsf_variant or args.variant, args.fsf_elo)
+    engine = Fsf(args.voidmate, args.variant, args=["uci"]) if args.protocol == "uci" else None
     score = 0.0
     points = []
     tally = {"win": 0, "draw": 0, "loss": 0}
     for g in range(args.games):
         voidmate_white = g % 2 == 0
         moves, end = [], None
+        fsf.new_game()
+        if engine:
+            engine.new_game()
         for ply in range(args.max_plies):
             white_to_move = ply % 2 == 0
             if white_to_move == voidmate_white:
-                mv, end = ours(args.voidmate, args.variant, moves, args.depth, args.movetime)
+                if engine:
+                    end = result(args.voidmate, args.variant, moves)
+                    mv = None if end else engine.move(moves, args.depth, args.movetime)
+                else:
+                    mv, end = ours(args.voidmate, args.variant, moves, args.depth, args.movetime)
             else:
                 end = result(args.voidmate, args.variant, moves)
                 mv = None if end else fsf.move(moves, args.depth, args.movetime)

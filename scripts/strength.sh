@@ -7,7 +7,9 @@
 #  2. the tuned evaluation against the untuned one (the same terms with
 #     their starting weights) at equal nodes: what tuning brought.
 # Usage: scripts/strength.sh [TIME_MS] [MAX_GAMES] [VOIDMATE] [GAMES...]
-# THREADS=1 plays one game at a time (to leave a core for something else).
+# THREADS=1 plays one game at a time (to leave a core for something else);
+# RESIGN=1000 scores a time match's game as soon as both engines agree, six
+# plies running, that one side leads by 1000 centipawns (long games end sooner).
 set -euo pipefail
 time_ms="${1:-100}"
 games="${2:-200}"
@@ -19,7 +21,8 @@ if [ ${#variants[@]} -eq 0 ]; then
 fi
 for v in "${variants[@]}"; do
     "$voidmate" engine-match --variant "$v" --a all --b none --b-eval classic \
-        --time-ms "$time_ms" --games "$games" --sprt 100,200 --threads "${THREADS:-2}"
+        --time-ms "$time_ms" --games "$games" --sprt 100,200 --threads "${THREADS:-2}" \
+        --resign "${RESIGN:-0}"
     "$voidmate" engine-match --variant "$v" --a all --b all --b-eval untuned \
         --nodes 10000 --games "$games" --threads "${THREADS:-2}"
 done

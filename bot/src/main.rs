@@ -5,6 +5,7 @@ mod cluster;
 mod inspect;
 mod play;
 mod tune;
+mod uci;
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -39,6 +40,9 @@ enum Command {
     Analyse(play::AnalyseArgs),
     /// Play engine matches between levels (1-5), `greedy` and `random`.
     Selfplay(play::SelfplayArgs),
+    /// Speak the Universal Chess Interface on standard input and output:
+    /// the engine for chess programs and match managers.
+    Uci,
     /// Play the search against itself with parts switched on or off, at
     /// equal nodes per move: what each part is worth.
     EngineMatch(play::MatchArgs),
@@ -252,6 +256,9 @@ fn main() -> ExitCode {
         Command::Analyse(args) => play::analyse(&args),
         Command::Selfplay(args) => play::selfplay(&args),
         Command::EngineMatch(args) => play::engine_match(&args),
+        Command::Uci => {
+            uci::run(std::io::stdin().lock(), std::io::stdout().lock()).map(|()| String::new())
+        }
         Command::TuneData(args) => tune::tune_data(&args),
         Command::Tune(args) => tune::tune_weights(&args),
         Command::Console(args) => runtime()

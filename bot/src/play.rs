@@ -183,7 +183,8 @@ pub struct MatchArgs {
     /// `none+pvs+killers` (parts: pvs, aspiration, null-move, lmr,
     /// check-extension, see, killers, history, futility,
     /// late-move-pruning, improving, iir, history-malus, log-reductions,
-    /// counter-moves).
+    /// counter-moves, partial-iterations, swap-exchange, see-pruning,
+    /// quiescence-table).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.
@@ -223,6 +224,12 @@ pub struct MatchArgs {
     /// Games longer than this many plies are scored as draws.
     #[arg(long = "max-plies", default_value_t = 300)]
     pub max_plies: u32,
+    /// Score a game as won once both engines have agreed, for
+    /// `RESIGN_PLIES` plies in a row, that one side leads by at least this
+    /// many centipawns (or mates): what a match manager's resign rule does,
+    /// so that long time matches do not play out decided games. 0: never.
+    #[arg(long, default_value_t = 0)]
+    pub resign: i32,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -275,6 +282,7 @@ fn match_game(
     }
     let (mut ta, mut tb) = (Table::new(1 << 18), Table::new(1 << 18));
     let mut plies = 0;
+    let mut resign = Resign::new(args.resign);
     while pos.outcome().is_none() && plies < args.max_plies {
         let (side, table) = if pos.turn() == a_color {
             (a, &mut ta)
@@ -294,6 +302,9 @@ fn match_game(
         let Some(r) = choose_with(&pos, side.level, limits, noise_seed, table) else {
             break;
         };
+        if let Some(winner) = resign.record(pos.turn(), r.score) {
+            return if winner == a_color { 1.0 } else { 0.0 };
+        }
         pos.play_unchecked(&r.best);
         plies += 1;
     }
@@ -411,6 +422,50 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
     Ok(out)
 }
 
+/// Plies in a row (both engines' moves) that must agree on a winner before
+/// a match adjudicates the game.
+const RESIGN_PLIES: u32 = 6;
+
+/// A match's resign rule: the side both engines have judged winning by at
+/// least `margin`, ply after ply.
+struct Resign {
+    margin: i32,
+    leader: Option<Color>,
+    streak: u32,
+}
+
+impl Resign {
+    fn new(margin: i32) -> Resign {
+        Resign {
+            margin,
+            leader: None,
+            streak: 0,
+        }
+    }
+
+    /// One search's verdict, `score` for `mover`; the winner once the rule
+    /// holds.
+    fn record(&mut self, mover: Color, score: i32) -> Option<Color> {
+        if self.margin <= 0 {
+            return None;
+        }
+        let leader = if score >= self.margin {
+            Some(mover)
+        } else if score <= -self.margin {
+            Some(!mover)
+        } else {
+            None
+        };
+        self.streak = match leader {
+            Some(_) if leader == self.leader => self.streak + 1,
+            Some(_) => 1,
+            None => 0,
+        };
+        self.leader = leader;
+        (self.streak >= RESIGN_PLIES).then_some(leader).flatten()
+    }
+}
+
 /// An SPRT's bounds on the log-likelihood ratio for 5% errors each way:
 /// ln(0.95 / 0.05).
 const SPRT_BOUND: f64 = 2.944;
@@ -442,6 +497,43 @@ fn llr(points: &[f64], (elo0, elo1): (f64, f64)) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_is_adjudicated_only_when_both_sides_agree_ply_after_ply() {
+        let mut off = Resign::new(0);
+        assert!((0..20).all(|i| off
+            .record(
+                if i % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                5000
+            )
+            .is_none()));
+        let mut rule = Resign::new(900);
+        // White thinks it leads, Black agrees it trails: five plies, not yet.
+        for ply in 0..RESIGN_PLIES - 1 {
+            let (mover, score) = if ply % 2 == 0 {
+                (Color::White, 1000)
+            } else {
+                (Color::Black, -1200)
+            };
+            assert_eq!(rule.record(mover, score), None, "ply {ply}");
+        }
+        // Black sees a defence: the streak starts again.
+        assert_eq!(rule.record(Color::Black, -300), None);
+        for ply in 0..RESIGN_PLIES - 1 {
+            let mover = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let score = if mover == Color::White { -950 } else { 950 };
+            assert_eq!(rule.record(mover, score), None);
+        }
+        assert_eq!(rule.record(Color::Black, 2000), Some(Color::Black));
+    }
 
     #[test]
     fn the_sprt_leans_the_way_the_results_do() {

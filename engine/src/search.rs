@@ -37,6 +37,18 @@ fn futility_margin(depth: u32) -> i32 {
     100 + 120 * depth as i32
 }
 
+/// Exchange pruning: up to this depth, a capture losing more than
+/// `SEE_CAPTURE` per ply of depth, or a quiet move losing more than
+/// `SEE_QUIET` per ply squared, is skipped.
+const SEE_PRUNING_DEPTH: u32 = 5;
+const SEE_CAPTURE: i32 = 90;
+const SEE_QUIET: i32 = 40;
+
+/// Singular extensions from this depth; the margin under the table's
+/// score, per ply of depth, that the other moves must stay below.
+const SINGULAR_DEPTH: u32 = 6;
+const SINGULAR_MARGIN: i32 = 2;
+
 fn late_move_count(depth: u32) -> usize {
     3 + 2 * (depth * depth) as usize
 }
@@ -92,10 +104,34 @@ pub struct Features {
     /// The quiet move that last cut off in answer to the opponent's move
     /// (its "counter") is tried after the killers, and reduced less.
     pub counter_moves: bool,
+    /// When time (or the node budget) runs out inside an iteration, a move
+    /// that iteration found better than the last best is played: the last
+    /// best was searched first, so whatever beat it did so at more depth.
+    pub partial_iterations: bool,
+    /// The exchange estimate plays out every capture on the square, each
+    /// side with its least valuable piece (the rules' static exchange
+    /// evaluation), where the game's pieces allow; without it, one
+    /// recapture is looked at.
+    pub swap_exchange: bool,
+    /// Near the leaves, away from the principal variation and out of
+    /// check, a move whose static exchange loses more than a margin growing
+    /// with depth is skipped: a capture that loses material, a quiet move
+    /// that leaves its piece to be taken.
+    pub see_pruning: bool,
+    /// The quiescence search reads the table (any entry is as deep as it
+    /// looks) and writes what its captures found.
+    pub quiescence_table: bool,
+    /// Singular extensions: when the table's move scored well above every
+    /// other (a shallower search without it fails low against a margin
+    /// under its score), it is searched a ply deeper: the line rests on it.
+    pub singular: bool,
 }
 
 impl Features {
-    /// Everything on: the engine as it plays.
+    /// The engine as it plays: every part that gained in a self-play match
+    /// at equal nodes (`docs/performance.md`). The parts left off here
+    /// (`partial-iterations`, `see-pruning`, `singular`) did not, and stay
+    /// to be tried again (`engine-match --a all+singular`).
     pub const ALL: Features = Features {
         pvs: true,
         aspiration: true,
@@ -112,6 +148,11 @@ impl Features {
         history_malus: true,
         log_reductions: true,
         counter_moves: true,
+        partial_iterations: false,
+        swap_exchange: true,
+        see_pruning: false,
+        quiescence_table: true,
+        singular: false,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -131,6 +172,11 @@ impl Features {
         history_malus: false,
         log_reductions: false,
         counter_moves: false,
+        partial_iterations: false,
+        swap_exchange: false,
+        see_pruning: false,
+        quiescence_table: false,
+        singular: false,
     };
 
     /// The parts the engine plays with in `kind`: all of them, except in
@@ -147,7 +193,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 20] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -163,6 +209,11 @@ impl Features {
         "history-malus",
         "log-reductions",
         "counter-moves",
+        "partial-iterations",
+        "swap-exchange",
+        "see-pruning",
+        "quiescence-table",
+        "singular",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -182,6 +233,11 @@ impl Features {
             "history-malus" => &mut self.history_malus,
             "log-reductions" => &mut self.log_reductions,
             "counter-moves" => &mut self.counter_moves,
+            "partial-iterations" => &mut self.partial_iterations,
+            "swap-exchange" => &mut self.swap_exchange,
+            "see-pruning" => &mut self.see_pruning,
+            "quiescence-table" => &mut self.quiescence_table,
+            "singular" => &mut self.singular,
             _ => return None,
         })
     }
@@ -545,8 +601,15 @@ pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<Sear
             break;
         };
         if ctx.stopped {
-            if best.is_none() {
-                best = Some((m, s, depth));
+            // The unfinished iteration searched the last best move first;
+            // a move it then found better (by a search that finished) is
+            // better at this depth too, where the last one may have failed.
+            match best {
+                None => best = Some((m, s, depth)),
+                Some((last, _, done)) if last != m && ctx.features.partial_iterations => {
+                    best = Some((m, s, done));
+                }
+                _ => {}
             }
             break;
         }
@@ -675,12 +738,13 @@ pub fn is_capture(pos: &Position, m: &Move) -> bool {
     m.kind == MoveKind::EnPassant || pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn())
 }
 
-/// What a capture wins if the opponent recaptures on its square once: the
-/// victim, less the capturing piece when the square is defended. A cheap
-/// stand-in for a full exchange evaluation that works in every game (voids,
-/// holes and new pieces included), since it only asks the rules whether a
-/// square is attacked.
-fn exchange(pos: &Position, m: &Move) -> i32 {
+/// What a capture wins: at least nothing when it takes a piece worth as
+/// much as the capturer; otherwise the rules' static exchange evaluation
+/// where the game has one (every capture on the square, each side taking
+/// with its least valuable piece), and elsewhere the victim less the
+/// capturer when the opponent can recapture at all. Only the sign is read:
+/// whether the capture loses material.
+fn exchange(pos: &Position, m: &Move, swap: bool) -> i32 {
     let victim = match m.kind {
         MoveKind::EnPassant => value(Role::Pawn),
         _ => pos.piece_at(m.to).map(|p| value(p.role)).unwrap_or(0),
@@ -689,11 +753,23 @@ fn exchange(pos: &Position, m: &Move) -> i32 {
     if attacker <= victim {
         return victim - attacker.min(victim);
     }
+    if let Some(gain) = swap.then(|| pos.exchange(m, exchange_value)).flatten() {
+        return gain;
+    }
     let after = pos.after_alone(m);
     if after.is_attacked(m.to, after.turn()) {
         victim - attacker
     } else {
         victim
+    }
+}
+
+/// A piece's worth in an exchange: a king's beyond any other, so that it
+/// never retakes on a square still defended.
+fn exchange_value(role: Role) -> i32 {
+    match role {
+        Role::King => 100_000,
+        _ => value(role),
     }
 }
 
@@ -717,7 +793,7 @@ fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx:
         }
         let mut key: i64 = 0;
         if let Some(mvv_lva) = mvv_lva(pos, m) {
-            if ctx.features.see && exchange(pos, m) < 0 {
+            if ctx.features.see && exchange(pos, m, ctx.features.swap_exchange) < 0 {
                 // After the killers, before other quiet moves.
                 return -1_000_000 - mvv_lva;
             }
@@ -777,11 +853,15 @@ fn negamax(
         return Some(0);
     }
     ctx.path.push(key);
-    let score = node(n, depth, alpha, beta, ply, null_ok, ctx);
+    let score = node(n, depth, alpha, beta, ply, null_ok, None, ctx);
     ctx.path.pop();
     score
 }
 
+/// The search of one node; `excluded`, a move left out (the search that
+/// asks whether the table's move is singular: nothing from such a search
+/// goes into the table, nor comes out of it as a cut-off).
+#[allow(clippy::too_many_arguments)]
 fn node(
     n: &Node,
     depth: u32,
@@ -789,6 +869,7 @@ fn node(
     beta: i32,
     ply: u32,
     null_ok: bool,
+    excluded: Option<Move>,
     ctx: &mut Ctx,
 ) -> Option<i32> {
     let (pos, in_check) = (&n.pos, n.in_check);
@@ -811,7 +892,7 @@ fn node(
     // Only positions searched as unfinished games are stored, so a hit is
     // never a finished game.
     let entry = ctx.table.get(key);
-    if let Some(e) = entry.filter(|e| e.depth >= depth) {
+    if let Some(e) = entry.filter(|e| e.depth >= depth && excluded.is_none()) {
         let score = from_table(e.score, ply);
         match e.bound {
             Bound::Exact if !(ctx.features.pvs && pv_node) => return Some(score),
@@ -876,6 +957,19 @@ fn node(
         }
     }
     let table_move = entry.and_then(|e| e.best);
+    // A ply deeper for a singular table move: its score is the table's,
+    // and every other move, searched at half the depth without it, stays
+    // below that score less a margin.
+    let singular = table_move.is_some()
+        && ctx.features.singular
+        && excluded.is_none()
+        && ply > 0
+        && depth >= SINGULAR_DEPTH
+        && ply < 2 * ctx.root_depth
+        && (ply as usize) < MAX_PLY / 2
+        && entry.is_some_and(|e| {
+            e.depth + 3 >= depth && e.bound != Bound::Upper && e.score.abs() < MATE - 1000
+        });
     let depth = if ctx.features.iir && depth >= 4 && table_move.is_none() && !in_check {
         depth - 1
     } else {
@@ -907,6 +1001,9 @@ fn node(
     let mut quiets = 0;
     let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
     for (i, m) in moves.iter().enumerate() {
+        if Some(*m) == excluded {
+            continue;
+        }
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
         let child = Node::new(pos.after_alone(m));
         if quiet {
@@ -915,9 +1012,55 @@ fn node(
                 continue;
             }
         }
+        if ctx.features.see_pruning
+            && i > 0
+            && depth <= SEE_PRUNING_DEPTH
+            && static_eval.is_some()
+            && best > -(MATE - 1000)
+            && !child.in_check
+        {
+            let d = depth as i32;
+            let margin = if quiet {
+                -SEE_QUIET * d * d
+            } else {
+                -SEE_CAPTURE * d
+            };
+            if pos
+                .exchange(m, exchange_value)
+                .is_some_and(|gain| gain < margin)
+            {
+                continue;
+            }
+        }
         ctx.line[ply as usize + 1] = Some(*m);
+        let extension = if singular && i == 0 && Some(*m) == table_move {
+            let table_score = entry.map_or(0, |e| from_table(e.score, ply));
+            let s_beta = table_score - SINGULAR_MARGIN * depth as i32;
+            let others = node(
+                n,
+                (depth - 1) / 2,
+                s_beta - 1,
+                s_beta,
+                ply,
+                false,
+                Some(*m),
+                ctx,
+            )?;
+            ctx.line[ply as usize + 1] = Some(*m);
+            u32::from(others < s_beta)
+        } else {
+            0
+        };
         let score = if i == 0 {
-            -negamax(&child, depth - 1, -beta, -alpha, ply + 1, true, ctx)?
+            -negamax(
+                &child,
+                depth - 1 + extension,
+                -beta,
+                -alpha,
+                ply + 1,
+                true,
+                ctx,
+            )?
         } else {
             let reducible = ctx.features.lmr && depth >= 3 && quiet && !in_check && !child.in_check;
             let reduction = if !reducible {
@@ -969,6 +1112,9 @@ fn node(
         if quiet && !tried.is_full() {
             tried.push(*m);
         }
+    }
+    if excluded.is_some() {
+        return Some(best);
     }
     let bound = if best <= original_alpha {
         Bound::Upper
@@ -1026,6 +1172,19 @@ fn quiescence(
     if ctx.tick() {
         return None;
     }
+    let key = pos.board().key();
+    let original_alpha = alpha;
+    if ctx.features.quiescence_table {
+        if let Some(e) = ctx.table.get(key) {
+            let score = from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return Some(score),
+                Bound::Lower if score >= beta => return Some(score),
+                Bound::Upper if score <= alpha => return Some(score),
+                _ => {}
+            }
+        }
+    }
     // Standing pat on a score at or above beta needs no moves, unless
     // captures are forced or the position might be lost (in check: mate)
     // or drawn by its pieces; a stalemate is missed, as most engines miss it.
@@ -1052,7 +1211,9 @@ fn quiescence(
         }
         alpha = alpha.max(stand);
         if ctx.features.see {
-            captures.retain(|m| Some(m.from) == shaky || exchange(pos, m) >= 0);
+            captures.retain(|m| {
+                Some(m.from) == shaky || exchange(pos, m, ctx.features.swap_exchange) >= 0
+            });
         }
     }
     if captures.is_empty() || qdepth >= MAX_QUIESCENCE {
@@ -1070,14 +1231,34 @@ fn quiescence(
         });
     }
     let mut best = if forced { -INF } else { stand };
+    let mut best_move = None;
     for m in &captures {
         let child = pos.after_alone(m);
         let score = -quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1, ctx)?;
-        best = best.max(score);
+        if score > best {
+            best = score;
+            best_move = Some(*m);
+        }
         alpha = alpha.max(score);
         if alpha >= beta {
             break;
         }
+    }
+    if ctx.features.quiescence_table {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        ctx.table.put(Entry {
+            key,
+            depth: 0,
+            score: to_table(best, ply),
+            bound,
+            best: best_move,
+        });
     }
     Some(best)
 }
@@ -1118,6 +1299,73 @@ mod tests {
     /// The quiet move that cut off after a move is remembered as that
     /// move's counter and ordered after the killers, before the other
     /// quiet moves; after another move, or with the part off, it is not.
+    #[test]
+    fn a_search_without_the_table_move_neither_reads_nor_writes_the_table() {
+        // White's queen takes the rook on d8 and mates; every other move
+        // leaves White a queen up at most.
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "3r2k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
+        )
+        .unwrap();
+        let mate = pos.parse_move("Qxd8+").unwrap();
+        let mut table = Table::new(1 << 12);
+        let limits = Limits::depth(4);
+        let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+        let n = Node::new(pos.clone());
+        let with = node(&n, 4, -INF, INF, 1, false, None, &mut ctx).unwrap();
+        assert!(with > MATE - 1000, "the mate is found: {with}");
+        let key = pos.board().key();
+        let stored = ctx.table.get(key).map(|e| (e.score, e.best));
+        assert_eq!(stored.and_then(|s| s.1), Some(mate));
+        let without = node(&n, 4, -INF, INF, 1, false, Some(mate), &mut ctx).unwrap();
+        assert!(
+            without < MATE - 1000,
+            "without the capture no mate, whatever the table says: {without}"
+        );
+        assert_eq!(
+            ctx.table.get(key).map(|e| (e.score, e.best)),
+            stored,
+            "the entry of the whole node stays"
+        );
+    }
+
+    #[test]
+    fn the_quiescence_search_keeps_what_its_captures_found() {
+        // White to move wins the undefended queen on d5 with the rook.
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "6k1/5ppp/8/3q4/8/8/5PPP/3R2K1 w - - 0 1",
+        )
+        .unwrap();
+        let capture = pos.parse_move("Rxd5").unwrap();
+        for on in [true, false] {
+            let mut table = Table::new(1 << 12);
+            let limits = Limits {
+                features: Features {
+                    quiescence_table: on,
+                    ..Features::ALL
+                },
+                ..Limits::depth(1)
+            };
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            let score = quiescence(&pos, -INF, INF, 0, 0, &mut ctx).unwrap();
+            assert!(score > 500, "the queen is won: {score}");
+            let entry = ctx.table.get(pos.board().key());
+            if on {
+                let e = entry.expect("an entry for the position searched");
+                assert_eq!((e.depth, e.best, e.score), (0, Some(capture), score));
+                assert!(e.bound == Bound::Exact);
+                // Read back: the same score, without a node below.
+                let nodes = ctx.nodes;
+                assert_eq!(quiescence(&pos, -INF, INF, 0, 0, &mut ctx), Some(score));
+                assert_eq!(ctx.nodes, nodes + 1);
+            } else {
+                assert!(entry.is_none());
+            }
+        }
+    }
+
     #[test]
     fn a_counter_move_comes_after_the_killers() {
         let pos = Position::new(voidmate_rules::variants::standard());

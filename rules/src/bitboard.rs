@@ -326,6 +326,21 @@ impl Route {
         }
     }
 
+    /// See [`Position::exchange`](crate::Position::exchange).
+    pub(crate) fn exchange(
+        &self,
+        b: &Board,
+        from: Square,
+        to: Square,
+        victim: i32,
+        value: &dyn Fn(Role) -> i32,
+    ) -> i32 {
+        match self {
+            Route::Narrow(t) => t.exchange_on(b, from, to, victim, value),
+            Route::Wide(t) => t.exchange_on(b, from, to, victim, value),
+        }
+    }
+
     /// The number of legal moves (perft's last ply), or `None` when the
     /// position needs the mailbox route.
     #[inline]
@@ -617,6 +632,69 @@ impl<B: Set> Tables<B> {
             let empty = self.board & !pieces;
             let t = bit(target, self.width as u8);
             self.attacked(bits, t, by, pieces | bits.void, empty)
+        })
+    }
+
+    /// See [`Route::exchange`]: the swap list of captures on `to`, each
+    /// side taking with its least valuable attacker, pieces behind a
+    /// capturer joining in as the line opens.
+    fn exchange_on(
+        &self,
+        b: &Board,
+        from: Square,
+        to: Square,
+        victim: i32,
+        value: &dyn Fn(Role) -> i32,
+    ) -> i32 {
+        B::with_sets(&b.bits, |bits| {
+            let width = self.width as u8;
+            let (f, t) = (B::bit(bit(from, width)), bit(to, width));
+            let role_on = |sets: &Sets<B>, b: B| {
+                (0..ROLES)
+                    .find(|&r| sets.role[r] & b != B::ZERO)
+                    .map(|r| Role::from_index(r as u8))
+            };
+            let mut sets = *bits;
+            let Some(first) = role_on(&sets, f) else {
+                return victim;
+            };
+            // The capturer leaves its square; the target stays occupied
+            // whoever stands on it, and its victim never attacks it.
+            let take = |sets: &mut Sets<B>, b: B| {
+                for set in sets.color.iter_mut().chain(sets.role.iter_mut()) {
+                    *set &= !b;
+                }
+            };
+            take(&mut sets, f | B::bit(t));
+            // gain[d]: what the side making the d-th capture has won if the
+            // exchange stops after it.
+            let mut gain = [0i32; 32];
+            gain[0] = victim;
+            let mut on_target = value(first);
+            let mut side = !b.turn;
+            let mut d = 0;
+            while d + 1 < gain.len() {
+                let pieces = sets.color[0] | sets.color[1];
+                let occ = pieces | sets.void | B::bit(t);
+                let empty = self.board & !pieces & !B::bit(t);
+                let (found, _) = self.attackers(&sets, t, side, occ, empty);
+                let Some((next, role)) = squares(found)
+                    .filter_map(|s| role_on(&sets, B::bit(s)).map(|r| (s, r)))
+                    .min_by_key(|&(_, r)| value(r))
+                else {
+                    break;
+                };
+                d += 1;
+                gain[d] = on_target - gain[d - 1];
+                on_target = value(role);
+                take(&mut sets, B::bit(next));
+                side = !side;
+            }
+            while d > 0 {
+                gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+                d -= 1;
+            }
+            gain[0]
         })
     }
 

@@ -6,7 +6,9 @@ use crate::movegen;
 use crate::rules::Rules;
 use crate::shared::SharedRules;
 use crate::variant::Restriction;
-use crate::{Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Square, Tile, WinReason};
+use crate::{
+    Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Role, Square, Tile, WinReason,
+};
 
 /// A position reached in a game of some variant.
 ///
@@ -110,6 +112,29 @@ impl Position {
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         movegen::attacked(&self.rules, &self.board, sq, by)
+    }
+
+    /// What `mv` wins in material when both sides then go on capturing on
+    /// its square, each with its least valuable piece, and each free to
+    /// stop (a static exchange evaluation), with pieces worth `value`: for
+    /// a capture, its victim less what the answers win back; for a move to
+    /// an empty square, 0 or what the opponent wins by taking the piece.
+    /// Pins, checks and what a move does beyond taking (a void opening, a
+    /// promotion) are not looked at: an estimate for ordering and pruning a
+    /// search. `None` for en passant, castling, a promotion, a move that
+    /// places a void, or a game whose pieces the bitboard tables do not
+    /// cover.
+    pub fn exchange(&self, mv: &Move, value: impl Fn(Role) -> i32) -> Option<i32> {
+        let route = self.rules.bitboards.as_ref()?;
+        if mv.promotion.is_some() || !matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+            return None;
+        }
+        let victim = match self.board.piece_at(mv.to) {
+            Some(p) if p.color != self.board.turn => value(p.role),
+            Some(_) => return None,
+            None => 0,
+        };
+        Some(route.exchange(&self.board, mv.from, mv.to, victim, &value))
     }
 
     /// How many squares the piece on `sq` reaches (empty or enemy), as a
