@@ -184,10 +184,18 @@ impl Features {
     /// null move and the check extension) is so slow that the whole new
     /// search lost to plain alpha-beta at 50 ms a move (+10 =2 -18,
     /// `docs/performance.md`): it keeps the search it had until its parts
-    /// are measured one by one.
+    /// are measured one by one. Chess 99 and Super Chess play without the
+    /// full exchange evaluation and the quiescence search's table, which
+    /// lost there at equal nodes (-21 and -53) where they gained in the
+    /// other games.
     pub fn for_game(kind: Option<GameKind>) -> Features {
         match kind {
             Some(GameKind::BlackHoles) => Features::NONE,
+            Some(GameKind::Chess99 | GameKind::Super16) => Features {
+                swap_exchange: false,
+                quiescence_table: false,
+                ..Features::ALL
+            },
             _ => Features::ALL,
         }
     }
@@ -1268,12 +1276,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn black_holes_keeps_the_plain_search_and_the_rest_have_every_part() {
+    fn each_game_plays_with_the_parts_that_gained_in_it() {
         for kind in GameKind::ALL {
-            let expected = if kind == GameKind::BlackHoles {
-                Features::NONE
-            } else {
-                Features::ALL
+            let expected = match kind {
+                GameKind::BlackHoles => Features::NONE,
+                GameKind::Chess99 | GameKind::Super16 => Features {
+                    swap_exchange: false,
+                    quiescence_table: false,
+                    ..Features::ALL
+                },
+                _ => Features::ALL,
             };
             assert_eq!(Features::for_game(Some(kind)), expected, "{kind:?}");
         }
