@@ -56,11 +56,10 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> Result<()> {
             "uci" => {
                 writeln!(output, "id name Voidmate {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(output, "id author the Voidmate team")?;
-                let games: Vec<&str> = variants::all().map(|r| r.name()).collect();
                 writeln!(
                     output,
                     "option name UCI_Variant type combo default standard var {}",
-                    games.join(" var ")
+                    game_names().join(" var ")
                 )?;
                 writeln!(
                     output,
@@ -88,6 +87,19 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> Result<()> {
     Ok(())
 }
 
+/// The games, by the names `UCI_Variant` takes.
+fn game_names() -> Vec<&'static str> {
+    variants::all().map(|r| r.name()).collect()
+}
+
+/// `text` as an answer quotes it: at most 40 characters.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// `setoption name NAME value VALUE`.
 fn set_option(session: &mut Session, args: &[&str]) -> std::result::Result<(), String> {
     let text = args.join(" ");
@@ -100,7 +112,13 @@ fn set_option(session: &mut Session, args: &[&str]) -> std::result::Result<(), S
                 "chess" => "standard",
                 other => other,
             };
-            let rules = variant(wanted).map_err(|e| e.to_string())?;
+            let rules = variant(wanted).map_err(|_| {
+                format!(
+                    "'{}' is not a game; the games: {}",
+                    short(wanted),
+                    game_names().join(", ")
+                )
+            })?;
             session.position = Position::new(rules);
             Ok(())
         }
@@ -111,7 +129,10 @@ fn set_option(session: &mut Session, args: &[&str]) -> std::result::Result<(), S
                 .ok()
                 .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
                 .ok_or_else(|| {
-                    format!("Hash must be 1 to {MAX_HASH_MB} megabytes, not '{value}'")
+                    format!(
+                        "Hash must be 1 to {MAX_HASH_MB} megabytes, not '{}'",
+                        short(value)
+                    )
                 })?;
             session.hash_mb = mb;
             session.table = Table::with_megabytes(mb);
@@ -135,14 +156,14 @@ fn read_position(current: &Position, args: &[&str]) -> std::result::Result<Posit
         Some((&"startpos", _)) => Position::new(rules),
         Some((&"fen", fen)) => {
             let fen = fen.join(" ");
-            Position::from_fen(rules, &fen).map_err(|e| format!("FEN '{fen}': {e}"))?
+            Position::from_fen(rules, &fen).map_err(|e| format!("FEN '{}': {e}", short(&fen)))?
         }
         _ => return Err("position needs startpos or fen".into()),
     };
     for (i, text) in moves.iter().enumerate() {
         let mv = pos
             .parse_move(text)
-            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| format!("move {} ({}): {e}", i + 1, short(text)))?;
         pos.play_unchecked(&mv);
     }
     Ok(pos)
@@ -282,6 +303,30 @@ mod tests {
         // Antichess (a position without kings), where the capture is
         // compulsory.
         assert!(lines.contains(&"bestmove a1a5".to_string()), "{lines:?}");
+    }
+
+    #[test]
+    fn long_and_multi_byte_input_is_quoted_short_and_refused() {
+        let long = "é".repeat(10_000);
+        let lines = talk(format!(
+            "position startpos moves e2e4 {long}\nposition fen {long}\nsetoption name UCI_Variant value {long}\n\
+             setoption name Hash value ♛\n\ngo depth 1\n"
+        ));
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(errors.len(), 4, "{lines:?}");
+        assert!(errors.iter().all(|e| e.chars().count() < 200), "{errors:?}");
+        assert!(errors[0].contains("move 2"), "{}", errors[0]);
+        assert!(errors[3].contains('♛'), "{}", errors[3]);
+        // The start position stayed: White moves.
+        let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let pos = Position::new(variants::standard());
+        assert!(
+            pos.parse_move(best.trim_start_matches("bestmove ")).is_ok(),
+            "{best}"
+        );
     }
 
     #[test]
