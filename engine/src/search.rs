@@ -179,18 +179,16 @@ impl Features {
         singular: false,
     };
 
-    /// The parts the engine plays with in `kind`: all of them, except in
-    /// Black Holes, whose attack test (run by the exchange estimate, the
-    /// null move and the check extension) is so slow that the whole new
-    /// search lost to plain alpha-beta at 50 ms a move (+10 =2 -18,
-    /// `docs/performance.md`): it keeps the search it had until its parts
-    /// are measured one by one. Chess 99 and Super Chess play without the
-    /// full exchange evaluation and the quiescence search's table, which
-    /// lost there at equal nodes (-21 and -53) where they gained in the
-    /// other games.
+    /// The parts the engine plays with in `kind`: all of them, except that
+    /// Chess 99 and Super Chess play without the full exchange evaluation
+    /// and the quiescence search's table, which lost there at equal nodes
+    /// (-21 and -53) where they gained in the other games. (Black Holes
+    /// played without any new part while its attack test listed every
+    /// relativistic move: the whole search then lost to plain alpha-beta at
+    /// 50 ms a move. Answered backwards from the target, the test let the
+    /// search gain +241 there: `docs/performance.md`.)
     pub fn for_game(kind: Option<GameKind>) -> Features {
         match kind {
-            Some(GameKind::BlackHoles) => Features::NONE,
             Some(GameKind::Chess99 | GameKind::Super16) => Features {
                 swap_exchange: false,
                 quiescence_table: false,
@@ -898,8 +896,12 @@ fn node(
     let key = pos.board().key();
     // The table before the moves: a cut-off from it saves generating them.
     // Only positions searched as unfinished games are stored, so a hit is
-    // never a finished game.
-    let entry = ctx.table.get(key);
+    // never a finished game; but the same board may be drawn here by this
+    // path's history (a repetition, the 50-move rule), which the key does
+    // not hold: then the table is not read.
+    let entry = (!pos.may_be_drawn_by_history())
+        .then(|| ctx.table.get(key))
+        .flatten();
     if let Some(e) = entry.filter(|e| e.depth >= depth && excluded.is_none()) {
         let score = from_table(e.score, ply);
         match e.bound {
@@ -1182,7 +1184,7 @@ fn quiescence(
     }
     let key = pos.board().key();
     let original_alpha = alpha;
-    if ctx.features.quiescence_table {
+    if ctx.features.quiescence_table && !pos.may_be_drawn_by_history() {
         if let Some(e) = ctx.table.get(key) {
             let score = from_table(e.score, ply);
             match e.bound {
@@ -1279,7 +1281,6 @@ mod tests {
     fn each_game_plays_with_the_parts_that_gained_in_it() {
         for kind in GameKind::ALL {
             let expected = match kind {
-                GameKind::BlackHoles => Features::NONE,
                 GameKind::Chess99 | GameKind::Super16 => Features {
                     swap_exchange: false,
                     quiescence_table: false,
@@ -1340,6 +1341,46 @@ mod tests {
             stored,
             "the entry of the whole node stays"
         );
+    }
+
+    /// A board stored as won is still a draw when reached a third time: the
+    /// table's key does not hold the path, so a repetition (or the 50-move
+    /// rule) is judged before the table is read.
+    #[test]
+    fn a_repetition_is_a_draw_whatever_the_table_holds_for_the_board() {
+        let mut pos = Position::new(voidmate_rules::variants::standard());
+        let mut fresh = pos.clone();
+        for _ in 0..2 {
+            for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+                let mv = pos.parse_move(san).unwrap();
+                pos.play(&mv).unwrap();
+            }
+        }
+        assert_eq!(pos.repetitions(), 3);
+        let mut table = Table::new(1 << 12);
+        let limits = Limits::depth(4);
+        let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+        ctx.table.put(Entry {
+            key: pos.board().key(),
+            depth: 20,
+            score: 5_000,
+            bound: Bound::Lower,
+            best: None,
+        });
+        let repeated = node(&Node::new(pos.clone()), 4, -1, 0, 1, true, None, &mut ctx);
+        assert_eq!(repeated, Some(0), "the third time is a draw");
+        // The same board met for the first time takes the stored score.
+        fresh.play(&fresh.parse_move("Nf3").unwrap()).unwrap();
+        fresh.play(&fresh.parse_move("Nf6").unwrap()).unwrap();
+        ctx.table.put(Entry {
+            key: fresh.board().key(),
+            depth: 20,
+            score: 5_000,
+            bound: Bound::Lower,
+            best: None,
+        });
+        let first = node(&Node::new(fresh), 4, -1, 0, 1, true, None, &mut ctx);
+        assert_eq!(first, Some(5_000), "read from the table");
     }
 
     #[test]

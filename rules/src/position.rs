@@ -226,6 +226,18 @@ impl Position {
         Some(p)
     }
 
+    /// Whether the game's history may have drawn it here (the 50-move rule
+    /// or a threefold repetition, in games where those end the game), which
+    /// the board alone does not show: a search must not take a stored score
+    /// for this position, since the same board reached by another path is
+    /// no draw. [`outcome_given`](Position::outcome_given) decides (a mate on
+    /// the 100th half-move still stands).
+    pub fn may_be_drawn_by_history(&self) -> bool {
+        let v = self.rules.variant;
+        v.automatic_draws()
+            && ((v.fifty_move_rule() && self.board.halfmove >= 100) || self.repetitions() >= 3)
+    }
+
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
         let key = self.board.key();

@@ -71,9 +71,7 @@ impl Variant for BlackHoles {
     }
 
     fn extra_attack(&self, rules: &Rules, board: &Board, target: Square, by: Color) -> bool {
-        let mut found = false;
-        relativistic(rules, board, by, &mut |m| found |= m.to == target);
-        found
+        relativistic_reaches(rules, board, target, by)
     }
 
     fn letter_alias(&self, letter: char) -> Option<Role> {
@@ -305,6 +303,151 @@ pub(crate) fn relativistic(rules: &Rules, board: &Board, side: Color, emit: &mut
     }
 }
 
+/// Does some relativistic move of `by` end on `target`? The question every
+/// king-safety test asks, so it is answered backwards from the target
+/// rather than by listing every such move (which cost Black Holes' search
+/// most of its time): walk back along each direction to an own white hole
+/// the way out could start from, then look for a piece that can enter an own
+/// hole in that direction. It agrees with [`relativistic`] on every position
+/// (tested below): the way out may pass the mover's own square, a hole never
+/// leaves through itself, a pawn entering straight must end on an empty
+/// square and entering diagonally must capture (or take en passant).
+fn relativistic_reaches(rules: &Rules, board: &Board, target: Square, by: Color) -> bool {
+    if board.counts[by.index()][Role::Hole.index()] == 0 {
+        return false;
+    }
+    if board
+        .piece_at(target)
+        .is_some_and(|p| p.color == by && p.role == Role::King)
+    {
+        return false;
+    }
+    // Every own hole, gathered once (a side rarely has more than a few).
+    let mut holes = [target; 40];
+    let mut count = 0;
+    for sq in board.occupied(by).iter() {
+        if role_at(board, sq) == Role::Hole && count < holes.len() {
+            holes[count] = sq;
+            count += 1;
+        }
+    }
+    let holes = &holes[..count];
+    let vectors = KNIGHT.iter().chain(&ORTHOGONAL).chain(&DIAGONAL);
+    for v in vectors {
+        let d = delta(*v);
+        // Back from the target: each own hole is a possible way out; an
+        // occupied square between it and the target must be the mover's.
+        let mut passed: Option<Square> = None;
+        let mut sq = target.offset(-d);
+        while on(board, sq) {
+            if let Some(p) = board.piece_at(sq) {
+                if p.color == by
+                    && p.role == Role::Hole
+                    && enters(rules, board, by, holes, *v, sq, passed, target)
+                {
+                    return true;
+                }
+                if passed.is_some() {
+                    break;
+                }
+                passed = Some(sq);
+            }
+            sq = sq.offset(-d);
+        }
+    }
+    false
+}
+
+/// Can a piece enter one of `holes` (its side's) moving along `v`, to leave
+/// by `white` and end on `target`? `mover`: the square the piece must stand
+/// on (it stood on the way out), if any.
+#[allow(clippy::too_many_arguments)]
+fn enters(
+    rules: &Rules,
+    board: &Board,
+    by: Color,
+    holes: &[Square],
+    v: (i8, i8),
+    white: Square,
+    mover: Option<Square>,
+    target: Square,
+) -> bool {
+    let d = delta(v);
+    let fwd = match by {
+        Color::White => STRIDE,
+        Color::Black => -STRIDE,
+    };
+    let knight = KNIGHT.contains(&v);
+    let diagonal = DIAGONAL.contains(&v);
+    let mine = |sq: Square, role: Role| {
+        on(board, sq)
+            && board
+                .piece_at(sq)
+                .is_some_and(|p| p.color == by && p.role == role)
+    };
+    // Whether a piece from `from`, entering as `entry`, may end on the target.
+    let ends = |from: Square, entry: Entry| {
+        if mover.is_some_and(|m| m != from) {
+            return false;
+        }
+        let occupant = if target == from {
+            None
+        } else {
+            board.piece_at(target)
+        };
+        match (occupant, entry) {
+            (None, Entry::PawnDiagonal) => board.en_passant() == Some(target),
+            (None, _) => true,
+            (Some(_), Entry::PawnStraight) => false,
+            // An own king is never taken (ruled out by the caller).
+            (Some(_), _) => true,
+        }
+    };
+    for &black in holes {
+        let behind = black.offset(-d);
+        if knight {
+            if mine(behind, Role::Knight) && ends(behind, Entry::Any) {
+                return true;
+            }
+            continue;
+        }
+        // A hole stepping into a neighbouring hole, not leaving through itself.
+        if behind != white && mine(behind, Role::Hole) && ends(behind, Entry::Any) {
+            return true;
+        }
+        // A slider over empty squares.
+        let mut sq = behind;
+        while on(board, sq) && board.piece_at(sq).is_none() {
+            sq = sq.offset(-d);
+        }
+        let slider = if diagonal { Role::Bishop } else { Role::Rook };
+        if (mine(sq, slider) || mine(sq, Role::Queen)) && ends(sq, Entry::Any) {
+            return true;
+        }
+        // Pawns: straight (one step, or two from their second rank), or diagonally.
+        if d == fwd {
+            let double = behind.offset(-fwd);
+            if mine(behind, Role::Pawn) && ends(behind, Entry::PawnStraight) {
+                return true;
+            }
+            if on(board, behind)
+                && board.piece_at(behind).is_none()
+                && mine(double, Role::Pawn)
+                && double.rank() == rules.double_step_rank(by)
+                && ends(double, Entry::PawnStraight)
+            {
+                return true;
+            }
+        } else if (d == fwd + 1 || d == fwd - 1)
+            && mine(behind, Role::Pawn)
+            && ends(behind, Entry::PawnDiagonal)
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// One relativistic move, once per promotion piece when a pawn ends on its
 /// last rank.
 #[allow(clippy::too_many_arguments)]
@@ -359,5 +502,142 @@ fn gcd(a: u16, b: u16) -> u16 {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Position;
+
+    fn next(state: &mut u64) -> u64 {
+        // xorshift64*
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// The backwards test against the list of every relativistic move, on
+    /// every square, for both sides; how many squares are reached.
+    fn agree(pos: &Position) -> usize {
+        let (rules, board) = (pos.rules(), pos.board());
+        let mut reached = 0;
+        for target in rules.size().squares() {
+            for by in [Color::White, Color::Black] {
+                let mut listed = false;
+                relativistic(rules, board, by, &mut |m| listed |= m.to == target);
+                assert_eq!(
+                    relativistic_reaches(rules, board, target, by),
+                    listed,
+                    "{by:?} reaching {target:?} in {}",
+                    pos.fen()
+                );
+                reached += usize::from(listed);
+            }
+        }
+        reached
+    }
+
+    #[test]
+    fn the_backwards_attack_test_agrees_with_the_moves_in_random_games() {
+        let rules = crate::variants::black_holes();
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        let (mut with_holes, mut reached) = (0, 0);
+        for _ in 0..150 {
+            let mut pos = Position::new(rules);
+            for _ in 0..120 {
+                reached += agree(&pos);
+                with_holes += usize::from(pos.fen().contains(['H', 'h']));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[(next(&mut state) % moves.len() as u64) as usize];
+                pos.play(&mv).unwrap();
+            }
+        }
+        assert!(with_holes > 5_000, "holes in only {with_holes} positions");
+        assert!(reached > 50_000, "only {reached} squares reached");
+    }
+
+    /// Crowded boards of random pieces, holes and en passant squares: the
+    /// cases a game reaches rarely (a way out through the mover's square,
+    /// a pawn entering two squares away, captures of own pieces).
+    #[test]
+    fn the_backwards_attack_test_agrees_with_the_moves_on_random_boards() {
+        let rules = crate::variants::black_holes();
+        let mut state = 0x2545_f491_4f6c_dd1d;
+        let (mut tried, mut reached, mut en_passant) = (0, 0, 0);
+        while tried < 6_000 {
+            let mut cells = ['.'; 40];
+            cells[(next(&mut state) % 40) as usize] = 'K';
+            loop {
+                let i = (next(&mut state) % 40) as usize;
+                if cells[i] == '.' {
+                    cells[i] = 'k';
+                    break;
+                }
+            }
+            for cell in cells.iter_mut().filter(|c| **c == '.') {
+                let r = next(&mut state) % 24;
+                *cell = match r {
+                    0..=11 => b"PNBRQHpnbrqh"[r as usize] as char,
+                    _ if r.is_multiple_of(4) => 'H',
+                    _ if r % 4 == 1 => 'h',
+                    _ => '.',
+                };
+            }
+            // En passant on half the boards: the pawn that passed
+            // and the square it passed, made so.
+            let turn = if next(&mut state).is_multiple_of(2) {
+                "w"
+            } else {
+                "b"
+            };
+            let file = (next(&mut state) % 5) as usize;
+            let (pawn, passed, rank) = match turn {
+                "w" => (4 * 5 + file, 5 * 5 + file, 6),
+                _ => (3 * 5 + file, 2 * 5 + file, 3),
+            };
+            let mut ep = "-".to_string();
+            let kings = |c: char| c == 'K' || c == 'k';
+            if next(&mut state).is_multiple_of(2) && !kings(cells[pawn]) && !kings(cells[passed]) {
+                cells[pawn] = if turn == "w" { 'p' } else { 'P' };
+                cells[passed] = '.';
+                ep = format!("{}{rank}", (b'a' + file as u8) as char);
+            }
+            let mut rows = Vec::new();
+            for rank in (0..8).rev() {
+                let mut row = String::new();
+                let mut empty = 0;
+                for file in 0..5 {
+                    let c = cells[rank * 5 + file];
+                    if c == '.' {
+                        empty += 1;
+                        continue;
+                    }
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                rows.push(row);
+            }
+            let fen = format!("{} {turn} - {ep} 0 1", rows.join("/"));
+            // Pawns on an end rank, a side in check out of turn and the like
+            // are refused: skip those boards.
+            if let Ok(pos) = Position::from_fen(rules, &fen) {
+                reached += agree(&pos);
+                en_passant += usize::from(pos.board().en_passant().is_some());
+                tried += 1;
+            }
+        }
+        assert!(reached > 30_000, "only {reached} squares reached");
+        assert!(en_passant > 30, "en passant on only {en_passant} boards");
     }
 }
