@@ -12,6 +12,8 @@
 # tuned`): a game without a table yet plays with its starting weights.
 # The data files (tens of MB) stay in target/tuning/; rerunning the same
 # command on the same commit gives the same positions (each game is seeded).
+# THREADS=1 plays one game at a time (the same positions, to leave a core
+# for something else).
 set -euo pipefail
 variant="${1:?usage: scripts/tune.sh VARIANT [GAMES] [NODES] [SEED] [VOIDMATE]}"
 games="${2:-1600}"
@@ -23,7 +25,8 @@ mkdir -p "$dir"
 data="$dir/$variant-$seed.txt"
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- engine rules || echo '+changes')"
 started="$(date -u +%Y-%m-%dT%H:%MZ)"
-made=$("$voidmate" tune-data --variant "$variant" --games "$games" --nodes "$nodes" --seed "$seed" --out "$data")
+made=$("$voidmate" tune-data --variant "$variant" --games "$games" --nodes "$nodes" --seed "$seed" \
+    --threads "${THREADS:-2}" --out "$data")
 report=$("$voidmate" tune --variant "$variant" --data "$data" --write engine/src/eval/weights.rs)
 {
     echo
