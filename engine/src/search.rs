@@ -1360,25 +1360,21 @@ mod tests {
         let mut table = Table::new(1 << 12);
         let limits = Limits::depth(4);
         let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
-        ctx.table.put(Entry {
-            key: pos.board().key(),
+        // Deep and winning for the side to move.
+        let won = |key| Entry {
+            key,
             depth: 20,
             score: 5_000,
             bound: Bound::Lower,
             best: None,
-        });
+        };
+        ctx.table.put(won(pos.board().key()));
         let repeated = node(&Node::new(pos.clone()), 4, -1, 0, 1, true, None, &mut ctx);
         assert_eq!(repeated, Some(0), "the third time is a draw");
         // The same board met for the first time takes the stored score.
         fresh.play(&fresh.parse_move("Nf3").unwrap()).unwrap();
         fresh.play(&fresh.parse_move("Nf6").unwrap()).unwrap();
-        ctx.table.put(Entry {
-            key: fresh.board().key(),
-            depth: 20,
-            score: 5_000,
-            bound: Bound::Lower,
-            best: None,
-        });
+        ctx.table.put(won(fresh.board().key()));
         let first = node(&Node::new(fresh), 4, -1, 0, 1, true, None, &mut ctx);
         assert_eq!(first, Some(5_000), "read from the table");
     }
