@@ -478,7 +478,11 @@ fn elo(score: f64) -> f64 {
 
 /// The log-likelihood ratio of "a is better by `elo1`" over "by `elo0`"
 /// given the games' points, by the normal approximation Fishtest uses for
-/// game results: n (s1 - s0) (2 mean - s0 - s1) / (2 variance).
+/// game results: n (s1 - s0) (2 mean - s0 - s1) / (2 variance). Games that
+/// all ended alike (every one won, say) have no variance for that formula
+/// to divide by; they are weighed as independent trials instead, each
+/// scoring x with likelihood s^x (1 - s)^(1 - x): a clean sweep is the
+/// strongest evidence there is, not none.
 fn llr(points: &[f64], (elo0, elo1): (f64, f64)) -> f64 {
     let n = points.len() as f64;
     if n < 2.0 {
@@ -486,11 +490,11 @@ fn llr(points: &[f64], (elo0, elo1): (f64, f64)) -> f64 {
     }
     let mean = points.iter().sum::<f64>() / n;
     let var = points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / n;
-    if var <= 0.0 {
-        return 0.0;
-    }
     let expected = |e: f64| 1.0 / (1.0 + 10f64.powf(-e / 400.0));
     let (s0, s1) = (expected(elo0), expected(elo1));
+    if var <= 0.0 {
+        return n * (mean * (s1 / s0).ln() + (1.0 - mean) * ((1.0 - s1) / (1.0 - s0)).ln());
+    }
     n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
 
@@ -541,11 +545,14 @@ mod tests {
         let even: Vec<f64> = (0..200).map(|i| [1.0, 0.5, 0.0, 0.5][i % 4]).collect();
         assert!(llr(&winning, (0.0, 20.0)) > SPRT_BOUND);
         assert!(llr(&even, (0.0, 50.0)) < -SPRT_BOUND);
-        assert_eq!(
-            llr(&[0.5, 0.5], (0.0, 10.0)),
-            0.0,
-            "no variance, no verdict"
-        );
+        // Results all alike: a sweep of 20 settles "at least +200" (a Black
+        // Holes match at 2 s won all 40 and was called undecided, LLR 0,
+        // before this was weighed); 20 losses reject it; two draws say
+        // next to nothing.
+        assert!(llr(&[1.0; 20], (100.0, 200.0)) > SPRT_BOUND);
+        assert!(llr(&[1.0; 16], (100.0, 200.0)) < SPRT_BOUND);
+        assert!(llr(&[0.0; 20], (100.0, 200.0)) < -SPRT_BOUND);
+        assert!(llr(&[0.5, 0.5], (0.0, 10.0)).abs() < 0.01);
         assert!((elo(0.5)).abs() < 1e-9 && elo(0.76) > 190.0 && elo(0.76) < 210.0);
         assert_eq!(parse_sprt("0, 10"), Ok((0.0, 10.0)));
         assert!(parse_sprt("10,0").is_err() && parse_sprt("ten").is_err());
