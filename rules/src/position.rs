@@ -233,9 +233,20 @@ impl Position {
     /// no draw. [`outcome_given`](Position::outcome_given) decides (a mate on
     /// the 100th half-move still stands).
     pub fn may_be_drawn_by_history(&self) -> bool {
+        self.history_draw().is_some()
+    }
+
+    /// The draw the game's history holds here, moves aside: the 50-move
+    /// rule, then threefold repetition, in games where those end the game.
+    fn history_draw(&self) -> Option<DrawReason> {
         let v = self.rules.variant;
-        v.automatic_draws()
-            && ((v.fifty_move_rule() && self.board.halfmove >= 100) || self.repetitions() >= 3)
+        if !v.automatic_draws() {
+            return None;
+        }
+        if v.fifty_move_rule() && self.board.halfmove >= 100 {
+            return Some(DrawReason::FiftyMoveRule);
+        }
+        (self.repetitions() >= 3).then_some(DrawReason::ThreefoldRepetition)
     }
 
     /// How often the current position has occurred, this time included.
@@ -281,15 +292,7 @@ impl Position {
         if let Some(reason) = self.drawn_by_material() {
             return Some(Outcome::Draw(reason));
         }
-        if v.automatic_draws() {
-            if v.fifty_move_rule() && self.board.halfmove >= 100 {
-                return Some(Outcome::Draw(DrawReason::FiftyMoveRule));
-            }
-            if self.repetitions() >= 3 {
-                return Some(Outcome::Draw(DrawReason::ThreefoldRepetition));
-            }
-        }
-        None
+        self.history_draw().map(Outcome::Draw)
     }
 
     /// The draws a position holds by its pieces alone, whatever the moves:
