@@ -30,9 +30,14 @@ pub struct DataArgs {
     /// are recorded after them.
     #[arg(long = "opening-plies", default_value_t = 8)]
     pub opening_plies: u32,
-    /// Games longer than this many plies are scored as draws.
+    /// Games are stopped after this many plies (after the opening) and, as
+    /// their result is unknown, left out of the data.
     #[arg(long = "max-plies", default_value_t = 300)]
     pub max_plies: u32,
+    /// Keep the games stopped at `--max-plies`, scored as draws (what runs
+    /// made before 2026-11-24 did).
+    #[arg(long = "keep-unfinished")]
+    pub keep_unfinished: bool,
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
@@ -82,8 +87,15 @@ fn next(seed: &mut u64) -> u64 {
 }
 
 /// One self-play game: the quiet positions it passed through and White's
-/// result.
-fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<String>, f64) {
+/// result, `None` if the game was stopped at the ply limit unfinished.
+///
+/// An unfinished game has no result to teach: scored as a draw, a side far
+/// ahead when the limit struck reads as a side that could not win. Such
+/// games are common where the engine at a few thousand nodes cannot finish
+/// a won game (in the first runs, 29% of Void Chess's games and 21% of
+/// Super Chess's, against 1% in standard chess), and they pull the tuned
+/// piece values towards nothing.
+fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<String>, Option<f64>) {
     let mut pos = Position::new(kind.rules());
     let mut seed =
         args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((game as u64 + 1) * 0x2545_f491);
@@ -113,10 +125,13 @@ fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<Str
         pos.play_unchecked(&r.best);
         plies += 1;
     }
-    let result = match pos.outcome().and_then(|o| o.winner()) {
-        Some(Color::White) => 1.0,
-        Some(Color::Black) => 0.0,
-        None => 0.5,
+    let result = match pos.outcome() {
+        None if !args.keep_unfinished => None,
+        outcome => Some(match outcome.and_then(|o| o.winner()) {
+            Some(Color::White) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        }),
     };
     (quiet, result)
 }
@@ -132,7 +147,7 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
     writeln!(
         out.lock().unwrap(),
         "# voidmate {} tune-data --variant {} --eval {} --games {} --nodes {} --opening-plies {} \
-         --max-plies {} --seed {}",
+         --max-plies {}{} --seed {}",
         env!("CARGO_PKG_VERSION"),
         kind.name(),
         args.eval,
@@ -140,12 +155,18 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
         args.nodes,
         args.opening_plies,
         args.max_plies,
+        if args.keep_unfinished {
+            " --keep-unfinished"
+        } else {
+            ""
+        },
         args.seed
     )?;
     let start = Instant::now();
     let next_game = AtomicU32::new(0);
     let done = AtomicU32::new(0);
-    let tally = Mutex::new((0usize, [0u32; 3]));
+    // Positions written; games lost, drawn and won by White, and unfinished.
+    let tally = Mutex::new((0usize, [0u32; 4]));
     std::thread::scope(|scope| {
         for _ in 0..args.threads.max(1) {
             scope.spawn(|| loop {
@@ -156,11 +177,15 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
                 let (positions, result) = data_game(kind, args, eval, g);
                 {
                     let mut t = tally.lock().unwrap();
-                    t.0 += positions.len();
-                    t.1[(result * 2.0) as usize] += 1;
-                    let mut o = out.lock().unwrap();
-                    for fen in &positions {
-                        let _ = writeln!(o, "{result} {fen}");
+                    if let Some(result) = result {
+                        t.0 += positions.len();
+                        t.1[(result * 2.0) as usize] += 1;
+                        let mut o = out.lock().unwrap();
+                        for fen in &positions {
+                            let _ = writeln!(o, "{result} {fen}");
+                        }
+                    } else {
+                        t.1[3] += 1;
                     }
                 }
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
@@ -175,9 +200,17 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
         }
     });
     out.into_inner().unwrap().flush()?;
-    let (positions, [black, draws, white]) = *tally.lock().unwrap();
+    let (positions, [black, draws, white, unfinished]) = *tally.lock().unwrap();
+    let left_out = if unfinished > 0 {
+        format!(
+            ", {unfinished} stopped unfinished at {} plies and left out",
+            args.max_plies
+        )
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{}: {} games in {:.0} s (White +{white} ={draws} -{black}), {positions} positions in {}\n",
+        "{}: {} games in {:.0} s (White +{white} ={draws} -{black}{left_out}), {positions} positions in {}\n",
         kind.name(),
         args.games,
         start.elapsed().as_secs_f64(),
@@ -335,6 +368,14 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
             kept.join(", ")
         }
     );
+    if !tuned.held.is_empty() {
+        let held: Vec<String> = tuned.held.iter().map(|t| t.name()).collect();
+        let _ = writeln!(
+            out,
+            "  held at their starting weights (the results cannot teach them): {}",
+            held.join(", ")
+        );
+    }
     if let Some(path) = &args.write {
         let lines = table_lines(kind, &tuned.weights);
         let old = std::fs::read_to_string(path).unwrap_or_default();

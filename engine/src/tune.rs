@@ -106,6 +106,16 @@ fn fit_k_flat(samples: &[Sample], f: &[f64; 2 * COUNT]) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Terms the tuner leaves at their starting weights: what the games'
+/// results cannot teach. The king hunt (Super Chess: with a clear lead, the
+/// losing king to the edge and the winning king after it) is how a won
+/// ending on a 16x16 board becomes a mate; self-play games at a few thousand
+/// nodes a move seldom finish that hunt and end drawn at the ply limit, and
+/// the lead it needs is counted in the middlegame too, where a king walking
+/// out is in danger. So the results say a king near the enemy king does no
+/// good, and both Super Chess fits turned the hunt around (`runs.md`).
+pub const HELD: &[Term] = &[Term::HUNT_EDGE, Term::HUNT_CLOSE];
+
 /// What a tuning run did.
 #[derive(Debug, Clone)]
 pub struct Tuned {
@@ -115,6 +125,9 @@ pub struct Tuned {
     pub error_after: f64,
     /// Terms that no sample counted: left at their starting weights.
     pub unseen: Vec<Term>,
+    /// Terms the samples counted but the tuner left at their starting
+    /// weights ([`HELD`]).
+    pub held: Vec<Term>,
 }
 
 /// How a tuning run goes.
@@ -143,7 +156,8 @@ impl Default for Options {
 /// (centipawns), so that the tuned scores still mean what the search's
 /// margins (null move, aspiration windows, exchange values) take them to
 /// mean. The curve's scale `k` is fitted again every 100 passes, as the
-/// other weights find their places around the pawn.
+/// other weights find their places around the pawn. The [`HELD`] terms stay
+/// at their start too.
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
@@ -162,9 +176,15 @@ pub fn tune(
         }
     }
     let seen: Vec<bool> = free[..COUNT].to_vec();
-    let pawn = Term::material(voidmate_rules::Role::Pawn).index();
-    free[pawn] = false;
-    free[COUNT + pawn] = false;
+    let held: Vec<Term> = HELD.iter().copied().filter(|t| seen[t.index()]).collect();
+    for t in HELD
+        .iter()
+        .copied()
+        .chain([Term::material(voidmate_rules::Role::Pawn)])
+    {
+        free[t.index()] = false;
+        free[COUNT + t.index()] = false;
+    }
     // Adam: a step per weight from running means of its gradient and its
     // square, so rarely counted terms move as surely as common ones.
     let (b1, b2, rate) = (0.9f64, 0.999f64, 1.0f64);
@@ -214,6 +234,7 @@ pub fn tune(
         k,
         error_before,
         unseen: Term::all().filter(|t| !seen[t.index()]).collect(),
+        held,
     }
 }
 
@@ -297,5 +318,46 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("(\"material.knight\", ")));
+    }
+
+    /// Super Chess endings where White, a queen up, lost whenever its king
+    /// stood near Black's and won when it kept away: free, the hunt's terms
+    /// would turn around; held, they keep their start while the rest of the
+    /// fit goes on.
+    #[test]
+    fn the_held_terms_keep_their_start_whatever_the_results() {
+        let at = |fen: &str| Position::from_fen(variants::super16(), fen).unwrap();
+        let near = at("16/16/16/16/16/16/16/8k7/16/7K8/16/16/16/16/2Q13/16 w - - 0 1");
+        let far = at("16/16/16/16/16/16/16/8k7/16/16/16/16/16/16/2Q13/15K w - - 0 1");
+        let down = at("16/16/16/16/16/16/16/8k7/16/16/16/16/16/16/2q13/15K w - - 0 1");
+        let mut samples = Vec::new();
+        for _ in 0..20 {
+            samples.push(Sample::new(&near, 0.0));
+            samples.push(Sample::new(&far, 1.0));
+            samples.push(Sample::new(&down, 0.0));
+        }
+        let start = Weights::start(Some(GameKind::Super16));
+        let options = Options {
+            iterations: 200,
+            l2: 0.0,
+        };
+        let tuned = tune(&samples, &start, options, |_, _| {});
+        assert!(tuned.error_after < tuned.error_before);
+        assert_eq!(tuned.held, HELD.to_vec(), "both hunt terms were counted");
+        for t in HELD {
+            let i = t.index();
+            assert_eq!(
+                (tuned.weights.mg[i], tuned.weights.eg[i]),
+                (start.mg[i], start.eg[i]),
+                "{}",
+                t.name()
+            );
+        }
+        let lines = table_lines(GameKind::Super16, &tuned.weights);
+        assert!(
+            lines.iter().all(|l| !l.starts_with("(\"hunt.")),
+            "{lines:?}"
+        );
+        assert!(!lines.is_empty(), "the other terms moved");
     }
 }
