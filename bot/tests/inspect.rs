@@ -625,6 +625,50 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     assert!(ok);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
 
+    // Games stopped at the ply limit have no result: left out, unless kept
+    // as draws on request.
+    let short = dir.path().join("short.txt");
+    let stop_early = |keep: bool| {
+        let mut args = vec![
+            "tune-data",
+            "--variant",
+            "void",
+            "--games",
+            "3",
+            "--nodes",
+            "200",
+            "--max-plies",
+            "6",
+            "--threads",
+            "1",
+            "--out",
+            short.to_str().unwrap(),
+        ];
+        if keep {
+            args.push("--keep-unfinished");
+        }
+        let (ok, out, err) = voidmate(&args);
+        assert!(ok, "{err}");
+        let text = std::fs::read_to_string(&short).unwrap();
+        (
+            out,
+            text.lines().skip(1).map(str::to_string).collect::<Vec<_>>(),
+        )
+    };
+    let (out, positions) = stop_early(false);
+    assert!(
+        out.contains("(White +0 =0 -0, 3 stopped unfinished at 6 plies and left out), 0 positions"),
+        "{out}"
+    );
+    assert!(positions.is_empty(), "{positions:?}");
+    let (out, positions) = stop_early(true);
+    assert!(out.contains("(White +0 =3 -0), "), "{out}");
+    assert!(!positions.is_empty());
+    assert!(
+        positions.iter().all(|l| l.starts_with("0.5 ")),
+        "{positions:?}"
+    );
+
     let weights = dir.path().join("weights.rs");
     let (ok, out, err) = voidmate(&[
         "tune",
