@@ -489,15 +489,52 @@ mod tests {
     }
 
     fn count(fen: &str, term: Term) -> i32 {
-        let pos = Position::from_fen(variants::standard(), fen).unwrap();
+        counted(
+            &Position::from_fen(variants::standard(), fen).unwrap(),
+            term,
+        )
+    }
+
+    /// White's count of `term` in `pos`, less Black's.
+    fn counted(pos: &Position, term: Term) -> i32 {
         let mut counts = Counts::default();
-        features(&pos, &mut counts);
+        features(pos, &mut counts);
         counts
             .0
             .iter()
             .filter(|(t, _)| *t == term)
             .map(|(_, v)| v)
             .sum()
+    }
+
+    #[test]
+    fn void_walls_near_a_king_and_voids_a_minister_can_heal_are_counted() {
+        let void = |fen: &str| Position::from_fen(variants::void(), fen).unwrap();
+        let open = void("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1");
+        let walled = void("4k4/9/9/9/9/9/9/9/4K4 w - - 0 1 void:c3,d3,e3,f3,g3");
+        assert_eq!(counted(&open, Term::KING_VOID_WALL), 0);
+        assert_eq!(
+            counted(&walled, Term::KING_VOID_WALL),
+            5,
+            "a wall before White's king"
+        );
+        let hemmed = void("4k4/9/9/9/9/9/9/9/4K4 b - - 0 1 void:d2,e2,f2");
+        assert_eq!(counted(&hemmed, Term::KING_VOIDS), 3);
+        assert_eq!(
+            counted(&hemmed, Term::KING_EXITS),
+            2 - 5,
+            "d1, f1 against Black's five"
+        );
+        let near = void("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:h2,i2");
+        let far = void("4k4/9/9/9/9/9/9/9/4K3M w - - 0 1 void:a5,b5");
+        assert_eq!(counted(&near, Term::MINISTER_HEALS), 2);
+        assert_eq!(counted(&far, Term::MINISTER_HEALS), 0);
+        let flipped = void("4k3m/9/9/9/9/9/9/9/4K4 w - - 0 1 void:h8,i8,h9");
+        assert_eq!(
+            counted(&flipped, Term::MINISTER_HEALS),
+            -3,
+            "Black's Minister in the corner: h8, i8, h9"
+        );
     }
 
     #[test]
