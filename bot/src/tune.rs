@@ -92,9 +92,9 @@ fn next(seed: &mut u64) -> u64 {
 /// An unfinished game has no result to teach: scored as a draw, a side far
 /// ahead when the limit struck reads as a side that could not win. Such
 /// games are common where the engine at a few thousand nodes cannot finish
-/// a won game (in the first runs, 29% of Void Chess's games and 21% of
-/// Super Chess's, against 1% in standard chess), and they pull the tuned
-/// piece values towards nothing.
+/// a won game (about a quarter of Void Chess's games and a fifth of Super
+/// Chess's, against 1% in standard chess), and they pull the tuned piece
+/// values towards nothing.
 fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<String>, Option<f64>) {
     let mut pos = Position::new(kind.rules());
     let mut seed =
