@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+use voidmate_engine::eval::Term;
 use voidmate_engine::tune::{table_lines, tune, Options, Sample};
 use voidmate_engine::{eval, is_capture, search, Eval, Limits, Table};
 use voidmate_rules::{Color, GameKind, Position};
@@ -66,6 +67,11 @@ pub struct TuneArgs {
     /// against the error: higher keeps weights nearer their start.
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
+    /// Terms to leave at their starting weights, by name (`material.rook`)
+    /// or by group, ending in a dot (`material.`, `mobility.`, `pawn.`);
+    /// repeat for several.
+    #[arg(long)]
+    pub hold: Vec<String>,
     /// Write the tuned weights into this `weights.rs` (the other games'
     /// tables are kept); without it, only report.
     #[arg(long)]
@@ -308,6 +314,32 @@ fn weights_file(kind: GameKind, lines: &[String], old: &str) -> String {
     out
 }
 
+/// The terms `--hold` names: each a term's name, or a group's (its names'
+/// part before the dot, with the dot).
+fn terms_named(names: &[String]) -> Result<Vec<Term>> {
+    let mut terms = Vec::new();
+    for name in names {
+        let found: Vec<Term> = if name.ends_with('.') {
+            Term::all()
+                .filter(|t| t.name().starts_with(name.as_str()))
+                .collect()
+        } else {
+            Term::named(name).into_iter().collect()
+        };
+        if found.is_empty() {
+            let groups: std::collections::BTreeSet<String> = Term::all()
+                .map(|t| t.name().split('.').next().unwrap_or_default().to_string() + ".")
+                .collect();
+            bail!(
+                "--hold {name}: no such term or group (groups: {}; a term is named as `voidmate tune` reports it, such as material.rook)",
+                groups.into_iter().collect::<Vec<_>>().join(" ")
+            );
+        }
+        terms.extend(found);
+    }
+    Ok(terms)
+}
+
 /// `voidmate tune`: tunes a game's weights on `tune-data` positions.
 pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
@@ -322,6 +354,7 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let options = Options {
         iterations: args.iterations,
         l2: args.l2,
+        hold: terms_named(&args.hold)?,
     };
     let tuned = tune(&samples, from, options, |it, e| {
         eprintln!("pass {it}/{}: error {e:.6}", args.iterations)
@@ -368,11 +401,24 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
             kept.join(", ")
         }
     );
-    if !tuned.held.is_empty() {
-        let held: Vec<String> = tuned.held.iter().map(|t| t.name()).collect();
+    let (asked, always): (Vec<Term>, Vec<Term>) = tuned
+        .held
+        .iter()
+        .copied()
+        .partition(|t| !voidmate_engine::tune::HELD.contains(t));
+    if !always.is_empty() {
+        let held: Vec<String> = always.iter().map(|t| t.name()).collect();
         let _ = writeln!(
             out,
             "  held at their starting weights (the results cannot teach them): {}",
+            held.join(", ")
+        );
+    }
+    if !asked.is_empty() {
+        let held: Vec<String> = asked.iter().map(|t| t.name()).collect();
+        let _ = writeln!(
+            out,
+            "  held at their starting weights (--hold): {}",
             held.join(", ")
         );
     }

@@ -692,6 +692,46 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
         "{written}"
     );
 
+    // Part of the evaluation held: a group and a term by name, reported
+    // held and left out of the weights that moved.
+    let (ok, out, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        data_s,
+        "--iterations",
+        "100",
+        "--hold",
+        "material.",
+        "--hold",
+        "tempo",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("held at their starting weights (--hold): material.pawn, material.knight"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("  mobility.")), "{out}");
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("  material.") || l.starts_with("  tempo ")),
+        "{out}"
+    );
+    let (ok, _, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        data_s,
+        "--hold",
+        "material",
+    ]);
+    assert!(
+        !ok && err.contains("--hold material: no such term or group"),
+        "{err}"
+    );
+
     // Bad input: a game that does not exist, a line that is not a position.
     let (ok, _, err) = voidmate(&["tune", "--variant", "chess3000", "--data", data_s]);
     assert!(!ok && err.contains("'chess3000' is not a game"), "{err}");

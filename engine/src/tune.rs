@@ -131,13 +131,16 @@ pub struct Tuned {
 }
 
 /// How a tuning run goes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// Full passes of gradient descent.
     pub iterations: u32,
     /// The cost of moving a weight from its start, per (100 centipawns)²:
     /// keeps terms that few positions decide from wandering off on noise.
     pub l2: f64,
+    /// Terms held at their starting weights besides [`HELD`]: a run that
+    /// tunes only part of the evaluation (say, all but the piece values).
+    pub hold: Vec<Term>,
 }
 
 impl Default for Options {
@@ -145,6 +148,7 @@ impl Default for Options {
         Options {
             iterations: 1000,
             l2: 1e-4,
+            hold: Vec::new(),
         }
     }
 }
@@ -156,8 +160,8 @@ impl Default for Options {
 /// (centipawns), so that the tuned scores still mean what the search's
 /// margins (null move, aspiration windows, exchange values) take them to
 /// mean. The curve's scale `k` is fitted again every 100 passes, as the
-/// other weights find their places around the pawn. The [`HELD`] terms stay
-/// at their start too.
+/// other weights find their places around the pawn. The [`HELD`] terms and
+/// those of `options.hold` stay at their start too.
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
@@ -176,8 +180,10 @@ pub fn tune(
         }
     }
     let seen: Vec<bool> = free[..COUNT].to_vec();
-    let held: Vec<Term> = HELD.iter().copied().filter(|t| seen[t.index()]).collect();
-    for t in HELD
+    let mut held: Vec<Term> = HELD.to_vec();
+    held.extend(options.hold.iter().filter(|t| !HELD.contains(t)));
+    held.retain(|t| seen[t.index()]);
+    for t in held
         .iter()
         .copied()
         .chain([Term::material(voidmate_rules::Role::Pawn)])
@@ -296,6 +302,7 @@ mod tests {
         let options = Options {
             iterations: 300,
             l2: 0.0,
+            ..Options::default()
         };
         let tuned = tune(&samples, &start, options, |_, _| reports += 1);
         assert_eq!(reports, 6);
@@ -340,6 +347,7 @@ mod tests {
         let options = Options {
             iterations: 200,
             l2: 0.0,
+            ..Options::default()
         };
         let tuned = tune(&samples, &start, options, |_, _| {});
         assert!(tuned.error_after < tuned.error_before);
@@ -359,5 +367,24 @@ mod tests {
             "{lines:?}"
         );
         assert!(!lines.is_empty(), "the other terms moved");
+
+        // A run asked to hold the piece values too: the queen, whose value
+        // moved above, keeps its start, and the report names it held.
+        let queen = Term::material(voidmate_rules::Role::Queen);
+        let moved = tuned.weights.eg[queen.index()] != start.eg[queen.index()];
+        assert!(moved, "the queen's value moved when free");
+        let options = Options {
+            iterations: 200,
+            l2: 0.0,
+            hold: vec![queen],
+        };
+        let tuned = tune(&samples, &start, options, |_, _| {});
+        let q = queen.index();
+        assert_eq!(
+            (tuned.weights.mg[q], tuned.weights.eg[q]),
+            (start.mg[q], start.eg[q])
+        );
+        assert!(tuned.held.contains(&queen));
+        assert!(tuned.error_after < tuned.error_before);
     }
 }
