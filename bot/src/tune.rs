@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use voidmate_engine::eval::Term;
-use voidmate_engine::tune::{table_lines, tune, Options, Sample};
+use voidmate_engine::tune::{blend, table_lines, tune, Options, Sample};
 use voidmate_engine::{eval, is_capture, search, Eval, Limits, Table};
 use voidmate_rules::{Color, GameKind, Position};
 
@@ -72,6 +72,11 @@ pub struct TuneArgs {
     /// repeat for several.
     #[arg(long)]
     pub hold: Vec<String>,
+    /// How much of each position's target is its game's result; the rest
+    /// is the score its search gave it, read as an expected result (1:
+    /// results only; positions without a score always take their result).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Write the tuned weights into this `weights.rs` (the other games'
     /// tables are kept); without it, only report.
     #[arg(long)]
@@ -92,8 +97,9 @@ fn next(seed: &mut u64) -> u64 {
     *seed
 }
 
-/// One self-play game: the quiet positions it passed through and White's
-/// result, `None` if the game was stopped at the ply limit unfinished.
+/// One self-play game: the quiet positions it passed through, each with
+/// its search's score for White, and White's result, `None` if the game
+/// was stopped at the ply limit unfinished.
 ///
 /// An unfinished game has no result to teach: scored as a draw, a side far
 /// ahead when the limit struck reads as a side that could not win. Such
@@ -101,7 +107,12 @@ fn next(seed: &mut u64) -> u64 {
 /// a won game (about a quarter of Void Chess's games and a fifth of Super
 /// Chess's, against 1% in standard chess), and they pull the tuned piece
 /// values towards nothing.
-fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<String>, Option<f64>) {
+fn data_game(
+    kind: GameKind,
+    args: &DataArgs,
+    eval: Eval,
+    game: u32,
+) -> (Vec<(String, i32)>, Option<f64>) {
     let mut pos = Position::new(kind.rules());
     let mut seed =
         args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((game as u64 + 1) * 0x2545_f491);
@@ -126,7 +137,15 @@ fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<Str
         // Texel's method wants positions whose score needs no search: not
         // in check, and the move found not a capture or promotion.
         if !pos.is_check() && !is_capture(&pos, &r.best) && r.best.promotion.is_none() {
-            quiet.push(pos.fen());
+            // A mate's score is a count of plies, not of centipawns: held
+            // to a score that reads as a sure result.
+            let score = r.score.clamp(-MATE_SCORE, MATE_SCORE);
+            let white = if pos.turn() == Color::White {
+                score
+            } else {
+                -score
+            };
+            quiet.push((pos.fen(), white));
         }
         pos.play_unchecked(&r.best);
         plies += 1;
@@ -142,8 +161,12 @@ fn data_game(kind: GameKind, args: &DataArgs, eval: Eval, game: u32) -> (Vec<Str
     (quiet, result)
 }
 
+/// The largest score written for a position: a mate found, in centipawns.
+const MATE_SCORE: i32 = 3000;
+
 /// `voidmate tune-data`: self-play games at a fixed number of nodes, every
-/// quiet position written with its game's result.
+/// quiet position written with its game's result and, after ` ; `, the
+/// score the game's search gave it (White's, centipawns).
 pub fn tune_data(args: &DataArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
     let eval = Eval::parse(&args.eval).map_err(|e| anyhow::anyhow!(e))?;
@@ -187,8 +210,8 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
                         t.0 += positions.len();
                         t.1[(result * 2.0) as usize] += 1;
                         let mut o = out.lock().unwrap();
-                        for fen in &positions {
-                            let _ = writeln!(o, "{result} {fen}");
+                        for (fen, score) in &positions {
+                            let _ = writeln!(o, "{result} {fen} ; {score}");
                         }
                     } else {
                         t.1[3] += 1;
@@ -224,7 +247,9 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
     ))
 }
 
-/// Reads positions written by `tune-data`: `(White's result, FEN)` lines.
+/// Reads positions written by `tune-data`: lines of White's result, a FEN
+/// and, after ` ; `, the search's score (files written before 2026-11-24
+/// have none).
 fn read_samples(kind: GameKind, paths: &[PathBuf]) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     for path in paths {
@@ -236,6 +261,15 @@ fn read_samples(kind: GameKind, paths: &[PathBuf]) -> Result<Vec<Sample>> {
                 continue;
             }
             let at = || format!("{} line {}", path.display(), i + 1);
+            let (line, score) = match line.split_once(" ; ") {
+                Some((line, score)) => {
+                    let score: i32 = score.trim().parse().ok().with_context(|| {
+                        format!("{}: '{score}' is not a score in centipawns", at())
+                    })?;
+                    (line, Some(score))
+                }
+                None => (line.as_str(), None),
+            };
             let (result, fen) = line
                 .split_once(' ')
                 .with_context(|| format!("{}: expected a result and a FEN", at()))?;
@@ -247,7 +281,10 @@ fn read_samples(kind: GameKind, paths: &[PathBuf]) -> Result<Vec<Sample>> {
             };
             let pos = Position::from_fen(kind.rules(), fen)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-            samples.push(Sample::new(&pos, result));
+            samples.push(match score {
+                Some(score) => Sample::with_score(&pos, result, score),
+                None => Sample::new(&pos, result),
+            });
         }
     }
     if samples.is_empty() {
@@ -344,7 +381,18 @@ fn terms_named(names: &[String]) -> Result<Vec<Term>> {
 pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
     let start = Instant::now();
-    let samples = read_samples(kind, &args.data)?;
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!(
+            "--lambda {}: the result's share of the target is from 0 to 1",
+            args.lambda
+        );
+    }
+    let mut samples = read_samples(kind, &args.data)?;
+    let blended = if args.lambda < 1.0 {
+        blend(&mut samples, args.lambda)
+    } else {
+        None
+    };
     eprintln!(
         "{} positions read in {:.0} s",
         samples.len(),
@@ -369,6 +417,20 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
         args.iterations,
         start.elapsed().as_secs_f64()
     );
+    if args.lambda < 1.0 {
+        let _ = match blended {
+            Some(k) => writeln!(
+                out,
+                "  targets: {:.2} result, {:.2} search score (scores read with k {k:.3})",
+                args.lambda,
+                1.0 - args.lambda
+            ),
+            None => writeln!(
+                out,
+                "  targets: results only (no position in the data has a search score)"
+            ),
+        };
+    }
     for t in eval::Term::all() {
         let (i, w) = (t.index(), &tuned.weights);
         if (w.mg[i], w.eg[i]) != (from.mg[i], from.eg[i]) {

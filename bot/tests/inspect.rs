@@ -615,9 +615,13 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     let positions: Vec<&str> = lines.collect();
     assert!(!positions.is_empty());
     for line in &positions {
-        let (result, fen) = line.split_once(' ').unwrap();
+        let (result, rest) = line.split_once(' ').unwrap();
         assert!(["1", "0.5", "0"].contains(&result), "{line}");
-        assert!(fen.split(' ').count() >= 6, "{line}");
+        // The FEN, then the search's score for White.
+        let (fen, score) = rest.split_once(" ; ").expect(line);
+        assert_eq!(fen.split(' ').count(), 6, "{line}");
+        let score: i32 = score.parse().expect(line);
+        assert!(score.abs() <= 3000, "{line}");
     }
     // The same command gives the same games.
     let again = dir.path().join("again.txt");
@@ -751,6 +755,15 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     assert!(!ok && err.contains("broken.txt line 1"), "{err}");
     let (ok, _, err) = tune_on("win rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n");
     assert!(!ok && err.contains("'win' is not a result"), "{err}");
+    let (ok, _, err) =
+        tune_on("1 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ; +lots\n");
+    assert!(
+        !ok && err.contains("broken.txt line 1: '+lots' is not a score in centipawns"),
+        "{err}"
+    );
+    // Lines written before scores were: still read, as results.
+    let (ok, out, err) = tune_on("1 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n");
+    assert!(ok && out.contains("standard: 1 positions"), "{out}{err}");
 }
 
 #[test]

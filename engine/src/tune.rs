@@ -5,6 +5,13 @@
 //! squared error smallest. The evaluation is linear in its weights, so each
 //! position's terms are counted once ([`Sample`]) and every step is a pass
 //! of sums over them.
+//!
+//! A position may also carry the score the game's search gave it. The
+//! target can then be a blend ([`blend`]) of the game's result and that
+//! score as an expected result: the result says who won, but from games
+//! full of slips it also credits whatever the winning side happened to
+//! have; the search's score says what the position held when it was
+//! played.
 
 use crate::eval::{features, phase, Sink, Term, Weights, COUNT};
 use voidmate_rules::{GameKind, Position};
@@ -18,6 +25,11 @@ pub struct Sample {
     phase: i32,
     /// White's result: 1, ½ or 0.
     result: f64,
+    /// The game's search's score for White, in centipawns, if recorded.
+    score: Option<i32>,
+    /// What the weights are fitted to predict: the result, or a [`blend`]
+    /// of it and the score.
+    target: f64,
 }
 
 struct Collect(Vec<(u16, i32)>);
@@ -44,6 +56,17 @@ impl Sample {
             terms: c.0,
             phase: phase(pos),
             result,
+            score: None,
+            target: result,
+        }
+    }
+
+    /// The same, with the score (White's, centipawns) that the game's
+    /// search gave the position.
+    pub fn with_score(pos: &Position, result: f64, score: i32) -> Sample {
+        Sample {
+            score: Some(score),
+            ..Sample::new(pos, result)
         }
     }
 
@@ -79,7 +102,7 @@ pub fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
 fn error_of(samples: &[Sample], w: &[f64; 2 * COUNT], k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
-        .map(|s| (s.result - sigmoid(k, s.score(w))).powi(2))
+        .map(|s| (s.target - sigmoid(k, s.score(w))).powi(2))
         .sum();
     sum / samples.len().max(1) as f64
 }
@@ -92,18 +115,51 @@ pub fn fit_k(samples: &[Sample], w: &Weights) -> f64 {
 }
 
 fn fit_k_flat(samples: &[Sample], f: &[f64; 2 * COUNT]) -> f64 {
+    golden(|k| error_of(samples, f, k))
+}
+
+/// The `k` in 0.1..3 where `error` is least (a golden-section search).
+fn golden(error: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (0.1f64, 3.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
         let a = hi - g * (hi - lo);
         let b = lo + g * (hi - lo);
-        if error_of(samples, f, a) < error_of(samples, f, b) {
+        if error(a) < error(b) {
             hi = b;
         } else {
             lo = a;
         }
     }
     (lo + hi) / 2.0
+}
+
+/// Sets each sample's target to `lambda` parts its game's result and
+/// `1 - lambda` parts its search score read as an expected result; samples
+/// without a score keep their result. The scores are read through the
+/// curve that fits them to the results best, whose scale this returns
+/// (`None` if no sample has a score).
+pub fn blend(samples: &mut [Sample], lambda: f64) -> Option<f64> {
+    let scored: Vec<(f64, f64)> = samples
+        .iter()
+        .filter_map(|s| s.score.map(|v| (s.result, v as f64)))
+        .collect();
+    if scored.is_empty() {
+        return None;
+    }
+    let k = golden(|k| {
+        scored
+            .iter()
+            .map(|&(r, v)| (r - sigmoid(k, v)).powi(2))
+            .sum::<f64>()
+    });
+    for s in samples {
+        s.target = match s.score {
+            Some(v) => lambda * s.result + (1.0 - lambda) * sigmoid(k, v as f64),
+            None => s.result,
+        };
+    }
+    Some(k)
 }
 
 /// Terms the tuner leaves at their starting weights: what the games'
@@ -206,7 +262,7 @@ pub fn tune(
         for s in samples {
             let p = sigmoid(k, s.score(&w));
             // d(error)/d(score) for this sample.
-            let d = -2.0 * (s.result - p) * p * (1.0 - p) * c / n;
+            let d = -2.0 * (s.target - p) * p * (1.0 - p) * c / n;
             let ph = s.phase as f64 / 256.0;
             for &(t, val) in &s.terms {
                 grad[t as usize] += d * val as f64 * ph;
@@ -325,6 +381,73 @@ mod tests {
         assert!(lines
             .iter()
             .any(|l| l.starts_with("(\"material.knight\", ")));
+    }
+
+    /// Positions a knight up whose games went either way (the results say
+    /// nothing) but whose search saw White well ahead: on results alone a
+    /// knight started at nothing stays near nothing; with the targets
+    /// blended towards the scores it is learned.
+    #[test]
+    fn a_blend_with_the_search_scores_teaches_what_noisy_results_hide() {
+        let at = |fen: &str| Position::from_fen(variants::standard(), fen).unwrap();
+        let up = at("4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1");
+        let down = at("1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1");
+        let even = at("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1");
+        let make = || {
+            let mut samples = Vec::new();
+            for i in 0..40 {
+                let coin = if i % 2 == 0 { 1.0 } else { 0.0 };
+                samples.push(Sample::with_score(&up, coin, 300));
+                samples.push(Sample::with_score(&down, 1.0 - coin, -300));
+                // Where the scores and the results agree: the curve's scale.
+                samples.push(Sample::with_score(&even, 0.5, 0));
+                samples.push(Sample::with_score(&even, coin, 600 * (2 * coin as i32 - 1)));
+            }
+            samples
+        };
+        let mut start = Weights::start(Some(GameKind::Standard));
+        let knight = Term::material(voidmate_rules::Role::Knight).index();
+        start.mg[knight] = 0;
+        start.eg[knight] = 0;
+        let options = Options {
+            iterations: 300,
+            l2: 0.0,
+            ..Options::default()
+        };
+        let knight_after = |lambda: f64| {
+            let mut samples = make();
+            let k = blend(&mut samples, lambda).expect("every sample has a score");
+            let tuned = tune(&samples, &start, options.clone(), |_, _| {});
+            // The knight's worth is shared among its terms, and nothing
+            // here fixes the curve's scale: the expected result the tuned
+            // weights give the position a knight up says what was learned.
+            let score = crate::eval::white_score(&up, &tuned.weights);
+            (sigmoid(tuned.k, score as f64), sigmoid(k, 300.0))
+        };
+        let (results_only, _) = knight_after(1.0);
+        let (scores_only, searched) = knight_after(0.0);
+        let (blended, _) = knight_after(0.5);
+        assert!(
+            searched > 0.6,
+            "the search's +300 reads as a likely win: {searched}"
+        );
+        assert!((results_only - 0.5).abs() < 0.05, "{results_only}");
+        assert!(
+            (scores_only - searched).abs() < 0.05,
+            "{scores_only} {searched}"
+        );
+        assert!(
+            blended > results_only + 0.03 && blended < scores_only - 0.03,
+            "{blended}"
+        );
+
+        // No scores: nothing to blend, the targets stay the results.
+        let mut plain = vec![Sample::new(&up, 1.0), Sample::new(&down, 0.0)];
+        assert_eq!(blend(&mut plain, 0.0), None);
+        assert_eq!(
+            plain.iter().map(|s| s.target).collect::<Vec<_>>(),
+            [1.0, 0.0]
+        );
     }
 
     /// Super Chess endings where White, a queen up, lost whenever its king
