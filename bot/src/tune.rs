@@ -365,7 +365,7 @@ fn terms_named(names: &[String]) -> Result<Vec<Term>> {
         };
         if found.is_empty() {
             let groups: std::collections::BTreeSet<String> = Term::all()
-                .map(|t| t.name().split('.').next().unwrap_or_default().to_string() + ".")
+                .filter_map(|t| Some(t.name().split_once('.')?.0.to_string() + "."))
                 .collect();
             bail!(
                 "--hold {name}: no such term or group (groups: {}; a term is named as `voidmate tune` reports it, such as material.rook)",

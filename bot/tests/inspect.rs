@@ -732,8 +732,12 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
         "material",
     ]);
     assert!(
-        !ok && err.contains("--hold material: no such term or group"),
+        !ok && err.contains("--hold material: no such term or group (groups: bishop. centre. "),
         "{err}"
+    );
+    assert!(
+        !err.contains("tempo."),
+        "tempo is a term, not a group: {err}"
     );
 
     // Bad input: a game that does not exist, a line that is not a position.
