@@ -16,6 +16,7 @@ pub(super) fn table(kind: Option<GameKind>) -> Table {
         Some(GameKind::SuicideVoidPromotionWins) => SUICIDE_VOID_PW,
         Some(GameKind::Chess99) => CHESS99,
         Some(GameKind::BlackHoles) => BLACK_HOLES,
+        Some(GameKind::Super16) => SUPER16,
         _ => &[],
     }
 }
@@ -251,4 +252,17 @@ const BLACK_HOLES: Table = &[
     ("pawn.protected", 23, 10),
     ("pawn.passed-kings", 3, -19),
     ("rook.seventh", 1, 0),
+];
+
+const SUPER16: Table = &[
+    ("material.knight", 224, 210),
+    ("material.bishop", 191, 239),
+    ("material.rook", 428, 565),
+    ("material.queen", 1039, 1068),
+    ("material.prince", 937, 821),
+    ("material.princess", 621, 708),
+    ("material.archbishop", 186, 212),
+    ("material.super-knight", 243, 324),
+    ("material.fortress", 151, 47),
+    ("material.programmable-piece", 298, 227),
 ];
