@@ -387,6 +387,8 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
             args.lambda
         );
     }
+    // Asked before the data is read, which can take a while.
+    let hold = terms_named(&args.hold)?;
     let mut samples = read_samples(kind, &args.data)?;
     let blended = if args.lambda < 1.0 {
         blend(&mut samples, args.lambda)
@@ -402,7 +404,7 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let options = Options {
         iterations: args.iterations,
         l2: args.l2,
-        hold: terms_named(&args.hold)?,
+        hold,
     };
     let tuned = tune(&samples, from, options, |it, e| {
         eprintln!("pass {it}/{}: error {e:.6}", args.iterations)

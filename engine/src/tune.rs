@@ -182,7 +182,7 @@ pub struct Tuned {
     /// Terms that no sample counted: left at their starting weights.
     pub unseen: Vec<Term>,
     /// Terms the samples counted but the tuner left at their starting
-    /// weights ([`HELD`]).
+    /// weights: [`HELD`] and [`Options::hold`].
     pub held: Vec<Term>,
 }
 
