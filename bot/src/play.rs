@@ -210,6 +210,10 @@ pub struct MatchArgs {
     /// time counts too.
     #[arg(long = "time-ms")]
     pub time_ms: Option<u64>,
+    /// Milliseconds per move for b alone, with `--time-ms` for a: a level
+    /// against itself at another time (level 5 at 2 s against 200 ms).
+    #[arg(long = "b-time-ms", requires = "time_ms")]
+    pub b_time_ms: Option<u64>,
     /// Stop early by a sequential probability ratio test between these two
     /// Elo differences (`0,10`: is a better by at least 10, or not better?),
     /// at 5% error each way; `--games` is then the most played.
@@ -289,7 +293,11 @@ fn match_game(
         } else {
             (b, &mut tb)
         };
-        let budget = match args.time_ms {
+        let ms = match args.b_time_ms {
+            Some(b_ms) if pos.turn() != a_color => Some(b_ms),
+            _ => args.time_ms,
+        };
+        let budget = match ms {
             Some(ms) => Limits::time(Duration::from_millis(ms)),
             None => Limits::nodes(args.nodes),
         };
@@ -386,9 +394,10 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
         }
         d
     };
-    let budget = match args.time_ms {
-        Some(ms) => format!("{ms} ms"),
-        None => format!("{} nodes", args.nodes),
+    let budget = match (args.time_ms, args.b_time_ms) {
+        (Some(ms), Some(b_ms)) => format!("{ms} ms (b {b_ms} ms)"),
+        (Some(ms), None) => format!("{ms} ms"),
+        (None, _) => format!("{} nodes", args.nodes),
     };
     let mut out = format!(
         "{}: {} vs {}, {budget} a move, {} games in {:.0} s: +{wins} ={draws} -{losses}, \

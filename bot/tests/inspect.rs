@@ -796,4 +796,29 @@ fn engine_match_takes_evaluations_levels_and_an_sprt() {
     assert!(!ok && err.contains("'9' is not a level"), "{err}");
     let (ok, _, err) = voidmate(&["engine-match", "--sprt", "10,0", "--games", "2"]);
     assert!(!ok && err.contains("below the second"), "{err}");
+
+    // A side against itself at another time a move.
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--b",
+        "all",
+        "--time-ms",
+        "20",
+        "--b-time-ms",
+        "5",
+        "--games",
+        "2",
+        "--max-plies",
+        "6",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("all vs all, 20 ms (b 5 ms) a move, 2 games"),
+        "{out}"
+    );
+    let (ok, _, err) = voidmate(&["engine-match", "--b-time-ms", "5", "--games", "2"]);
+    assert!(
+        !ok && err.contains("--time-ms"),
+        "b's time needs a's: {err}"
+    );
 }
