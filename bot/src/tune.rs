@@ -470,21 +470,15 @@ pub fn tune_weights(args: &TuneArgs) -> Result<String> {
         .iter()
         .copied()
         .partition(|t| !voidmate_engine::tune::HELD.contains(t));
-    if !always.is_empty() {
-        let held: Vec<String> = always.iter().map(|t| t.name()).collect();
-        let _ = writeln!(
-            out,
-            "  held at their starting weights (the results cannot teach them): {}",
-            held.join(", ")
-        );
-    }
-    if !asked.is_empty() {
-        let held: Vec<String> = asked.iter().map(|t| t.name()).collect();
-        let _ = writeln!(
-            out,
-            "  held at their starting weights (--hold): {}",
-            held.join(", ")
-        );
+    for (held, why) in [(always, "the results cannot teach them"), (asked, "--hold")] {
+        if !held.is_empty() {
+            let names: Vec<String> = held.iter().map(|t| t.name()).collect();
+            let _ = writeln!(
+                out,
+                "  held at their starting weights ({why}): {}",
+                names.join(", ")
+            );
+        }
     }
     if let Some(path) = &args.write {
         let lines = table_lines(kind, &tuned.weights);

@@ -673,18 +673,22 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
         "{positions:?}"
     );
 
+    // `voidmate tune` on the data, 100 passes, with `extra` arguments.
+    let tune = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "--variant",
+            "standard",
+            "--data",
+            data_s,
+            "--iterations",
+            "100",
+        ];
+        args.extend_from_slice(extra);
+        voidmate(&args)
+    };
     let weights = dir.path().join("weights.rs");
-    let (ok, out, err) = voidmate(&[
-        "tune",
-        "--variant",
-        "standard",
-        "--data",
-        data_s,
-        "--iterations",
-        "100",
-        "--write",
-        weights.to_str().unwrap(),
-    ]);
+    let (ok, out, err) = tune(&["--write", weights.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(
         out.contains("positions, k ") && out.contains("written to"),
@@ -698,19 +702,7 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
 
     // Part of the evaluation held: a group and a term by name, reported
     // held and left out of the weights that moved.
-    let (ok, out, err) = voidmate(&[
-        "tune",
-        "--variant",
-        "standard",
-        "--data",
-        data_s,
-        "--iterations",
-        "100",
-        "--hold",
-        "material.",
-        "--hold",
-        "tempo",
-    ]);
+    let (ok, out, err) = tune(&["--hold", "material.", "--hold", "tempo"]);
     assert!(ok, "{err}");
     assert!(
         out.contains("held at their starting weights (--hold): material.pawn, material.knight"),
@@ -722,15 +714,7 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
             .any(|l| l.starts_with("  material.") || l.starts_with("  tempo ")),
         "{out}"
     );
-    let (ok, _, err) = voidmate(&[
-        "tune",
-        "--variant",
-        "standard",
-        "--data",
-        data_s,
-        "--hold",
-        "material",
-    ]);
+    let (ok, _, err) = tune(&["--hold", "material"]);
     assert!(
         !ok && err.contains("--hold material: no such term or group (groups: bishop. centre. "),
         "{err}"
@@ -738,6 +722,19 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     assert!(
         !err.contains("tempo."),
         "tempo is a term, not a group: {err}"
+    );
+
+    // The targets blended with the search's scores, which the data holds.
+    let (ok, out, err) = tune(&["--lambda", "0.25"]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("targets: 0.25 result, 0.75 search score (scores read with k "),
+        "{out}"
+    );
+    let (ok, _, err) = tune(&["--lambda", "1.5"]);
+    assert!(
+        !ok && err.contains("--lambda 1.5: the result's share of the target is from 0 to 1"),
+        "{err}"
     );
 
     // Bad input: a game that does not exist, a line that is not a position.
@@ -768,6 +765,19 @@ fn tuning_from_the_command_line_writes_data_then_weights() {
     // Lines written before scores were: still read, as results.
     let (ok, out, err) = tune_on("1 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n");
     assert!(ok && out.contains("standard: 1 positions"), "{out}{err}");
+    let (ok, out, err) = voidmate(&[
+        "tune",
+        "--variant",
+        "standard",
+        "--data",
+        broken.to_str().unwrap(),
+        "--lambda",
+        "0.5",
+    ]);
+    assert!(
+        ok && out.contains("targets: results only (no position in the data has a search score)"),
+        "{out}{err}"
+    );
 }
 
 #[test]
