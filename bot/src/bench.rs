@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::time::{Duration, Instant};
 use voidmate::config::Config;
 use voidmate::console::{console_player, PLATFORM};
-use voidmate::game::{contract, Core, Incoming, PlayerId};
+use voidmate::game::{contract, Core, Incoming};
 
 /// A line said in the console's namespace, `@names` resolved.
 fn line(event_id: String, channel: &str, author: &str, text: &str) -> Incoming {
@@ -101,7 +101,8 @@ pub async fn run(games: usize) -> Result<String> {
 /// games in play and none of them due, and move suggestions (autocomplete)
 /// in a channel with 50 games.
 async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
-    use voidmate::game::store;
+    use voidmate::game::command::TimeControl;
+    use voidmate::game::{store, PlayerId};
     std::fs::create_dir_all(dir)?;
     let mut cfg = Config::default();
     cfg.database.path = dir.join("tick.db");
@@ -110,13 +111,24 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
     let now_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_millis() as i64;
+    let (w, b) = (PlayerId::new("bench", "w"), PlayerId::new("bench", "b"));
+    let seats = voidmate_rules::ByColor {
+        white: &w,
+        black: &b,
+    };
+    let void = voidmate_rules::GameKind::Void;
+    let (blitz, days) = (
+        TimeControl::Clock {
+            minutes: 1,
+            increment: 0,
+        },
+        TimeControl::Days(3),
+    );
     let mut tx = core.store().begin().await?;
     for i in 0..10_000 {
-        let id =
-            store::insert_game(&mut tx, &format!("c{i}"), "void", "w", "b", &start, "60+0").await?;
+        let id = store::insert_game(&mut tx, &format!("c{i}"), void, seats, &start, &blitz).await?;
         store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
-        let id =
-            store::insert_game(&mut tx, &format!("d{i}"), "void", "w", "b", &start, "3d").await?;
+        let id = store::insert_game(&mut tx, &format!("d{i}"), void, seats, &start, &days).await?;
         let at = now_ms / 1000 + 3 * 86_400;
         store::set_deadline(
             &mut tx,

@@ -1,7 +1,10 @@
 //! Configuration: a TOML file (see `config/voidmate.toml`), every field with
 //! a default, secrets only by the name of an environment variable.
 
-use anyhow::{Context, Result};
+use crate::discord::DiscordSection;
+use crate::matrix::MatrixSection;
+use anyhow::{anyhow, bail, Context, Result};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 // The core's own sections live with the core; the file holds them too.
@@ -16,8 +19,8 @@ pub struct Config {
     pub console: Console,
     pub clock: Clock,
     pub engine: Engine,
-    pub discord: Adapter,
-    pub matrix: Adapter,
+    pub discord: DiscordSection,
+    pub matrix: MatrixSection,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -47,16 +50,6 @@ impl From<&Config> for CoreConfig {
     }
 }
 
-/// A chat adapter's switch and the names of its settings. The fields beyond
-/// `enabled` belong to the adapter that reads them.
-#[derive(Debug, Clone, Deserialize, Default)]
-#[serde(default)]
-pub struct Adapter {
-    pub enabled: bool,
-    #[serde(flatten)]
-    pub settings: toml::Table,
-}
-
 impl Config {
     /// Reads `path`, or the defaults when `path` is `None`.
     pub fn load(path: Option<&Path>) -> Result<Config> {
@@ -65,7 +58,37 @@ impl Config {
         };
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the configuration {}", path.display()))?;
-        toml::from_str(&text).with_context(|| format!("bad configuration in {}", path.display()))
+        let file = path.display();
+        let mut table: toml::Table =
+            toml::from_str(&text).with_context(|| format!("bad configuration in {file}"))?;
+        // Each section on its own, so that an error names its section.
+        let mut section = |name: &str| -> Result<toml::Value> {
+            Ok(table
+                .remove(name)
+                .unwrap_or_else(|| toml::Value::Table(toml::Table::new())))
+        };
+        fn read<T: DeserializeOwned>(file: &str, name: &str, value: toml::Value) -> Result<T> {
+            value
+                .try_into()
+                .map_err(|e| anyhow!("bad configuration in {file}: [{name}] {e}"))
+        }
+        let file = file.to_string();
+        let cfg = Config {
+            database: read(&file, "database", section("database")?)?,
+            chat: read(&file, "chat", section("chat")?)?,
+            render: read(&file, "render", section("render")?)?,
+            console: read(&file, "console", section("console")?)?,
+            clock: read(&file, "clock", section("clock")?)?,
+            engine: read(&file, "engine", section("engine")?)?,
+            discord: read(&file, "discord", section("discord")?)?,
+            matrix: read(&file, "matrix", section("matrix")?)?,
+        };
+        if let Some(unknown) = table.keys().next() {
+            bail!(
+                "bad configuration in {file}: there is no section [{unknown}] (the sections are database, chat, render, console, clock, engine, discord and matrix)"
+            );
+        }
+        Ok(cfg)
     }
 }
 
@@ -98,10 +121,11 @@ mod tests {
         assert_eq!(file.engine.default_level, built_in.engine.default_level);
         assert_eq!(file.engine.searches, built_in.engine.searches);
         assert!(!file.discord.enabled && !file.matrix.enabled);
-        assert_eq!(
-            file.discord.settings["token_env"].as_str(),
-            Some("VOIDMATE_DISCORD_TOKEN")
-        );
+        assert_eq!(file.discord.token_env, built_in.discord.token_env);
+        assert_eq!(file.discord.defer_after_ms, built_in.discord.defer_after_ms);
+        assert_eq!(file.discord.tick_seconds, built_in.discord.tick_seconds);
+        assert_eq!(file.matrix.prefix, built_in.matrix.prefix);
+        assert_eq!(file.matrix.store_dir, built_in.matrix.store_dir);
     }
 
     #[test]
@@ -111,8 +135,33 @@ mod tests {
         std::fs::write(&path, "[database]\npaht = \"x.db\"\n").unwrap();
         let err = format!("{:#}", Config::load(Some(&path)).unwrap_err());
         assert!(
-            err.contains("bad configuration in") && err.contains("paht"),
+            err.contains("bad configuration in")
+                && err.contains("bad.toml")
+                && err.contains("[database]")
+                && err.contains("paht"),
             "{err}"
         );
+        // The adapters' sections too: a typo there no longer passes.
+        std::fs::write(
+            &path,
+            "[discord]
+enabled = true
+token_evn = \"X\"\n",
+        )
+        .unwrap();
+        let err = format!("{:#}", Config::load(Some(&path)).unwrap_err());
+        assert!(
+            err.contains("[discord]") && err.contains("unknown field `token_evn`"),
+            "{err}"
+        );
+        std::fs::write(
+            &path,
+            "[matirx]
+enabled = true
+",
+        )
+        .unwrap();
+        let err = format!("{:#}", Config::load(Some(&path)).unwrap_err());
+        assert!(err.contains("no section [matirx]"), "{err}");
     }
 }

@@ -1,6 +1,7 @@
 //! Voidmate, the chat bot: a platform-neutral core ([`game`]) and its
 //! adapters: `console` (a terminal), `discord` and `matrix`.
 
+pub mod adapter;
 pub mod columns;
 pub mod config;
 pub mod console;

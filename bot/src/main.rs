@@ -190,12 +190,14 @@ async fn run(args: RunArgs) -> Result<String> {
     // Read every secret and open the database first, so a bad setting
     // fails before anything connects.
     let discord = if cfg.discord.enabled {
-        Some(voidmate::discord::DiscordConfig::from_config(&cfg.discord)?)
+        Some(voidmate::discord::DiscordConfig::from_section(
+            &cfg.discord,
+        )?)
     } else {
         None
     };
     let matrix = if cfg.matrix.enabled {
-        Some(voidmate::matrix::MatrixConfig::from_config(&cfg.matrix)?)
+        Some(voidmate::matrix::MatrixConfig::from_section(&cfg.matrix)?)
     } else {
         None
     };

@@ -336,7 +336,10 @@ fn weights_file(kind: GameKind, lines: &[String], old: &str) -> String {
         } else {
             kept.remove(&name).unwrap_or_default()
         };
+        // Every game has its arm, so a new game does not compile until the
+        // file says what its weights are (none tuned: `&[]`).
         if rows.is_empty() {
+            let _ = writeln!(out, "        Some(GameKind::{k:?}) => &[],");
             continue;
         }
         let _ = writeln!(out, "        Some(GameKind::{k:?}) => {name},");
@@ -346,7 +349,7 @@ fn weights_file(kind: GameKind, lines: &[String], old: &str) -> String {
         }
         tables.push_str("];\n");
     }
-    out.push_str("        _ => &[],\n    }\n}\n");
+    out.push_str("        None => &[],\n    }\n}\n");
     out.push_str(&tables);
     out
 }
@@ -508,6 +511,7 @@ mod tests {
         // A game tuned to no change drops its table.
         let third = weights_file(GameKind::Standard, &[], &second);
         assert!(!tables_in(&third).contains_key("STANDARD"));
-        assert!(!third.contains("GameKind::Standard"));
+        assert!(third.contains("Some(GameKind::Standard) => &[],"));
+        assert!(third.contains("None => &[],") && !third.contains("_ =>"));
     }
 }

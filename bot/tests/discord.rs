@@ -60,7 +60,7 @@ async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::
     .unwrap();
     let cfg = Config::load(Some(&path)).unwrap();
     let core = Core::open(&cfg).await.unwrap();
-    let discord = DiscordConfig::from_config(&cfg.discord).unwrap();
+    let discord = DiscordConfig::from_section(&cfg.discord).unwrap();
     let bot = tokio::spawn(async move {
         if let Err(e) = discord::run_bot(core, discord).await {
             panic!("the Discord adapter stopped: {e:#}");

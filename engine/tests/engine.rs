@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 use voidmate_engine::{choose, greedy, search, Features, Level, Limits, Table};
-use voidmate_rules::{variants, Color, Position};
+use voidmate_rules::{variants, Color, GameKind, Position};
 
 fn pos(variant: &str, fen: &str) -> Position {
     Position::from_fen(variants::by_name(variant).unwrap(), fen).unwrap()
@@ -267,9 +267,14 @@ fn pruning_on_the_static_score_stays_out_of_the_giveaway_games() {
         search(&p, &limits, &mut Table::new(1 << 18)).unwrap().nodes
     };
     let without = Features::parse("all-futility-late-move-pruning").unwrap();
-    for name in ["antichess", "suicide-void", "suicide-void-pw"] {
-        let rules = variants::by_name(name).unwrap();
-        assert_eq!(nodes(rules, Features::ALL), nodes(rules, without), "{name}");
+    let giveaway: Vec<_> = GameKind::ALL
+        .into_iter()
+        .filter(|k| k.is_giveaway())
+        .collect();
+    assert_eq!(giveaway.len(), 3);
+    for kind in giveaway {
+        let rules = kind.rules();
+        assert_eq!(nodes(rules, Features::ALL), nodes(rules, without), "{kind}");
     }
     let standard = variants::by_name("standard").unwrap();
     let (with, plain) = (nodes(standard, Features::ALL), nodes(standard, without));

@@ -1,39 +1,84 @@
-//! Chat text to commands: the same words on every platform.
+//! Chat text to commands: the same words on every platform. A command is
+//! typed once, by the parser here or by an adapter (a slash command's
+//! choices, a button), and the core reads no text again.
 
 use crate::contract::Player;
 use std::fmt;
+use voidmate_render::{PieceColour, Theme};
+use voidmate_rules::GameKind;
 
 mod options;
 mod parse;
 pub mod words;
 
-pub use options::{ColorChoice, ProgramMode, TimeControl};
+pub use options::{ColorChoice, OfferKind, ProgramMode, TimeControl};
 pub use parse::{parse, CommandError};
 
 /// A game named in a command: `#12`.
 pub type GameRef = Option<i64>;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How a player answers a proposal (a draw offer, a takeback request): a
+/// bare `draw` asks, or accepts one that stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Answer {
     Ask,
     Accept,
     Decline,
 }
 
+/// What a challenge asks for besides the opponent. Each field is `None`
+/// when the challenge does not say (the core picks: Void Chess, no time
+/// limit, White, the engine's default level, no reprogramming, the
+/// channel's setting for threads).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChallengeOptions {
+    pub variant: Option<GameKind>,
+    pub time: Option<TimeControl>,
+    pub color: Option<ColorChoice>,
+    /// The engine's level (1-5), for a challenge to the bot.
+    pub level: Option<u8>,
+    /// Super Chess reprogramming.
+    pub mode: Option<ProgramMode>,
+    /// Play the game in a thread of its own (`Some(true)`), in the
+    /// channel (`Some(false)`), or as the channel's setting says.
+    pub thread: Option<bool>,
+}
+
+/// A colour as asked for: one the renderer paints, or a word that names
+/// none (the reply lists the colours, once the game is known).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paint {
+    Known(PieceColour),
+    Unknown(String),
+}
+
+impl Paint {
+    pub fn read(word: &str) -> Paint {
+        match PieceColour::from_name(word) {
+            Some(c) => Paint::Known(c),
+            None => Paint::Unknown(word.to_ascii_lowercase()),
+        }
+    }
+}
+
+/// One change to a channel's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setting {
+    BareMoves(bool),
+    Theme(Theme),
+    /// New games in a thread of their own; `None`: a value that is neither
+    /// on nor off.
+    Threads(Option<bool>),
+    /// Words that name no setting, or a setting without a value it takes
+    /// (the reply lists the settings of this platform).
+    Unreadable,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Challenge {
         opponent: Someone,
-        variant: Option<String>,
-        time: Option<TimeControl>,
-        color: Option<ColorChoice>,
-        /// The engine's level, for a challenge to the bot.
-        level: Option<u8>,
-        /// Super Chess reprogramming.
-        mode: Option<ProgramMode>,
-        /// Play the game in a thread of its own (`Some(true)`), in the
-        /// channel (`Some(false)`), or as the channel's setting says.
-        thread: Option<bool>,
+        options: ChallengeOptions,
     },
     Accept {
         challenger: Option<Someone>,
@@ -55,11 +100,9 @@ pub enum Command {
     Resign {
         game: GameRef,
     },
-    Draw {
-        answer: Answer,
-        game: GameRef,
-    },
-    Undo {
+    /// A draw offer or a takeback request, made or answered.
+    Offer {
+        kind: OfferKind,
         answer: Answer,
         game: GameRef,
     },
@@ -69,7 +112,11 @@ pub enum Command {
         pgn: bool,
     },
     Variants,
+    /// A rules question, about `game` if the command names one apart from
+    /// the words (a slash command's choice), else about the game the words
+    /// name or the one played here.
     Rules {
+        game: Option<GameKind>,
         query: String,
     },
     Help {
@@ -78,9 +125,9 @@ pub enum Command {
     /// Open a direct conversation with the author (where private commands
     /// and Super Chess programs go).
     Direct,
+    /// Show the channel's settings (no changes) or change them, in order.
     Settings {
-        key: Option<String>,
-        value: Option<String>,
+        changes: Vec<Setting>,
     },
     /// Claim a draw the rules allow (Chess 99), with the move that goes with
     /// a 99-move claim.
@@ -95,7 +142,7 @@ pub enum Command {
     },
     /// Show or choose one's piece colour in a game.
     Colour {
-        colour: Option<String>,
+        colour: Option<Paint>,
         game: GameRef,
     },
     /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,
@@ -136,17 +183,27 @@ impl Command {
     /// Commands that only read: they run without SQLite's write lock, so a
     /// busy database never holds them up.
     pub fn is_read_only(&self) -> bool {
-        matches!(
-            self,
+        match self {
             Command::Board { .. }
-                | Command::Moves { .. }
-                | Command::Games
-                | Command::History { .. }
-                | Command::Variants
-                | Command::Rules { .. }
-                | Command::Help { .. }
-                | Command::Direct
-        )
+            | Command::Moves { .. }
+            | Command::Games
+            | Command::History { .. }
+            | Command::Variants
+            | Command::Rules { .. }
+            | Command::Help { .. }
+            | Command::Direct => true,
+            Command::Challenge { .. }
+            | Command::Accept { .. }
+            | Command::Decline { .. }
+            | Command::Move { .. }
+            | Command::Resign { .. }
+            | Command::Offer { .. }
+            | Command::Settings { .. }
+            | Command::Claim { .. }
+            | Command::Program { .. }
+            | Command::Colour { .. }
+            | Command::Bare { .. } => false,
+        }
     }
 }
 

@@ -123,14 +123,6 @@ pub struct Mentioned {
     pub who: Player,
 }
 
-/// What an adapter hands in: a chat line for the core to read, or a
-/// command already typed by a slash command or a button.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    Line(String),
-    Command(crate::command::Command),
-}
-
 /// Reply text with typed mentions: the plain text shows each mentioned
 /// player as `@name`, and [`Text::segments`] tells an adapter where they are,
 /// so it can render a real mention instead.

@@ -23,7 +23,30 @@ pub struct Topic {
     pub diagram: Option<Diagram>,
 }
 
-pub static TOPICS: &[Topic] = &[
+/// The topics of `kind`'s rules, the first its overview. One arm per game,
+/// so a new game does not compile until it has its help; the
+/// promotion-wins option shares Suicide Void Chess's ([`GameKind::base`]).
+fn topics_for(kind: GameKind) -> &'static [Topic] {
+    match kind.base() {
+        GameKind::Standard => STANDARD,
+        GameKind::Void => VOID,
+        GameKind::Antichess => ANTICHESS,
+        GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => SUICIDE_VOID,
+        GameKind::Chess99 => CHESS99,
+        GameKind::BlackHoles => BLACK_HOLES,
+        GameKind::Super16 => SUPER16,
+    }
+}
+
+/// Every topic of every game (each once).
+pub fn all_topics() -> impl Iterator<Item = &'static Topic> {
+    GameKind::ALL
+        .into_iter()
+        .filter(|k| k.base() == *k)
+        .flat_map(topics_for)
+}
+
+const VOID: &[Topic] = &[
     Topic {
         variant: GameKind::Void,
         key: "setup",
@@ -152,6 +175,9 @@ pub static TOPICS: &[Topic] = &[
                walled-in fortress that stays unbroken for 20 full moves is a draw too.",
         diagram: None,
     },
+];
+
+const STANDARD: &[Topic] = &[
     Topic {
         variant: GameKind::Standard,
         key: "setup",
@@ -165,6 +191,9 @@ pub static TOPICS: &[Topic] = &[
             caption: "The starting position",
         }),
     },
+];
+
+const ANTICHESS: &[Topic] = &[
     Topic {
         variant: GameKind::Antichess,
         key: "rules",
@@ -175,6 +204,9 @@ pub static TOPICS: &[Topic] = &[
                piece: no check, no castling, it can be taken, and a pawn may promote to one.",
         diagram: None,
     },
+];
+
+const SUICIDE_VOID: &[Topic] = &[
     Topic {
         variant: GameKind::SuicideVoid,
         key: "rules",
@@ -227,6 +259,9 @@ pub static TOPICS: &[Topic] = &[
                pieces, wins.",
         diagram: None,
     },
+];
+
+const CHESS99: &[Topic] = &[
     Topic {
         variant: GameKind::Chess99,
         key: "rules",
@@ -307,6 +342,9 @@ pub static TOPICS: &[Topic] = &[
                move (`claim Ke2`), which stands if that move leaves the claimer's king safe.",
         diagram: None,
     },
+];
+
+const BLACK_HOLES: &[Topic] = &[
     Topic {
         variant: GameKind::BlackHoles,
         key: "rules",
@@ -353,6 +391,9 @@ pub static TOPICS: &[Topic] = &[
             caption: "The bishop on b2 goes through e5 and out of b1 or a4",
         }),
     },
+];
+
+const SUPER16: &[Topic] = &[
     Topic {
         variant: GameKind::Super16,
         key: "rules",
@@ -457,7 +498,7 @@ pub fn answer(query: &str, context: Option<GameKind>) -> Found {
         }
     }
     let named = take_game(&mut words);
-    let game = shared_topics(named.or(context).unwrap_or(GameKind::Void));
+    let game = named.or(context).unwrap_or(GameKind::DEFAULT).base();
     if words.is_empty() {
         return match named {
             Some(kind) => Found::Game(kind),
@@ -485,7 +526,7 @@ pub fn answer(query: &str, context: Option<GameKind>) -> Found {
             .map_or(Found::Nothing(game), |t| Found::Topic(t));
     }
     if named.is_none() {
-        let everything: Vec<&'static Topic> = TOPICS.iter().collect();
+        let everything: Vec<&'static Topic> = all_topics().collect();
         if let Some(t) = best_among(&everything, &words) {
             return Found::Topic(t);
         }
@@ -533,15 +574,6 @@ fn take_game(words: &mut Vec<String>) -> Option<GameKind> {
     None
 }
 
-/// The game whose topics `kind` shares (the promotion-wins option has its
-/// base game's).
-fn shared_topics(kind: GameKind) -> GameKind {
-    match kind {
-        GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
-        other => other,
-    }
-}
-
 /// The topic whose words fit best. Each matching word counts by how rare it
 /// is among the topics, so a telling word ("cross") outweighs a common one
 /// ("minister").
@@ -567,8 +599,7 @@ fn best_among(topics: &[&'static Topic], words: &[String]) -> Option<&'static To
 
 /// The topics of a variant, for a `rules VARIANT` listing.
 pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
-    let variant = shared_topics(variant);
-    TOPICS.iter().filter(|t| t.variant == variant).collect()
+    topics_for(variant).iter().collect()
 }
 
 /// Every command, one a line, written from the table of command words.
@@ -654,7 +685,11 @@ mod tests {
     #[test]
     fn every_topic_is_reached_by_game_and_key() {
         for kind in GameKind::ALL {
-            for t in topics_of(kind) {
+            let topics = topics_of(kind);
+            assert!(!topics.is_empty(), "{kind} has no help");
+            for t in &topics {
+                // A topic is kept under its own game's table.
+                assert_eq!(t.variant, kind.base(), "{}", t.key);
                 let named = format!("{} {}", kind.name(), t.key);
                 match answer(&named, None) {
                     Found::Topic(found) => assert_eq!(found.key, t.key, "{named}"),
@@ -692,7 +727,7 @@ mod tests {
                 };
                 assert_eq!(
                     found.variant,
-                    shared_topics(kind),
+                    kind.base(),
                     "{} in {kind:?}",
                     role.name()
                 );
@@ -784,7 +819,7 @@ mod tests {
 
     #[test]
     fn diagrams_are_valid_void_positions() {
-        for t in TOPICS {
+        for t in all_topics() {
             if let Some(d) = &t.diagram {
                 let rules = t.variant.rules();
                 voidmate_rules::Position::from_fen(rules, d.fen)

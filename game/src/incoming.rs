@@ -1,7 +1,16 @@
 //! What an adapter hands the core: one event, from one identity, as a chat
 //! line or an already typed command.
 
-use crate::contract::{Input, Mentioned, Player};
+use crate::command::Command;
+use crate::contract::{Mentioned, Player};
+
+/// What an adapter hands in: a chat line for the core to read, or a
+/// command already typed by a slash command or a button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Line(String),
+    Command(Command),
+}
 
 /// A message that reached the bot.
 #[derive(Debug, Clone)]

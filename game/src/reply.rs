@@ -1,7 +1,7 @@
 //! What the core answers: text with typed mentions, a board, questions to
 //! answer with a button, who may see it, and the outbox entries it delivers.
 
-use crate::command::{self, Command, Someone};
+use crate::command::{self, Command, OfferKind, Someone};
 use crate::contract::{Player, PlayerId, Text};
 
 /// A PNG to post with a reply.
@@ -38,10 +38,13 @@ pub struct BoardCard {
 pub enum Action {
     /// `to` may accept or decline `challenger`'s challenge.
     AnswerChallenge { challenger: Player, to: PlayerId },
-    /// `to` may accept or decline a draw offer in `game`.
-    AnswerDraw { game: i64, to: PlayerId },
-    /// `to` may accept or decline a takeback request in `game`.
-    AnswerUndo { game: i64, to: PlayerId },
+    /// `to` may accept or decline a draw offer or a takeback request in
+    /// `game`.
+    AnswerOffer {
+        kind: OfferKind,
+        game: i64,
+        to: PlayerId,
+    },
 }
 
 impl Action {
@@ -53,8 +56,9 @@ impl Action {
                 Action::AnswerChallenge { challenger, to } => {
                     format!("c\t{}\t{}\t{to}", challenger.id, challenger.name)
                 }
-                Action::AnswerDraw { game, to } => format!("d\t{game}\t\t{to}"),
-                Action::AnswerUndo { game, to } => format!("u\t{game}\t\t{to}"),
+                Action::AnswerOffer { kind, game, to } => {
+                    format!("{}\t{game}\t\t{to}", kind.code())
+                }
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -79,29 +83,23 @@ impl Action {
     /// or takeback: `arg` is the game); `to` answers. `None` if they do not
     /// make one.
     pub fn from_parts(kind: &str, arg: &str, name: Option<String>, to: PlayerId) -> Option<Action> {
-        Some(match kind {
-            "c" => Action::AnswerChallenge {
+        if kind == "c" {
+            return Some(Action::AnswerChallenge {
                 challenger: Player::stored(arg, name),
                 to,
-            },
-            "d" => Action::AnswerDraw {
-                game: arg.parse().ok()?,
-                to,
-            },
-            "u" => Action::AnswerUndo {
-                game: arg.parse().ok()?,
-                to,
-            },
-            _ => return None,
+            });
+        }
+        Some(Action::AnswerOffer {
+            kind: OfferKind::from_code(kind)?,
+            game: arg.parse().ok()?,
+            to,
         })
     }
 
     /// The only user who may answer.
     pub fn who(&self) -> &PlayerId {
         match self {
-            Action::AnswerChallenge { to, .. }
-            | Action::AnswerDraw { to, .. }
-            | Action::AnswerUndo { to, .. } => to,
+            Action::AnswerChallenge { to, .. } | Action::AnswerOffer { to, .. } => to,
         }
     }
 
@@ -121,11 +119,8 @@ impl Action {
                     Command::Decline { other: challenger }
                 }
             }
-            Action::AnswerDraw { game, .. } => Command::Draw {
-                answer,
-                game: Some(*game),
-            },
-            Action::AnswerUndo { game, .. } => Command::Undo {
+            Action::AnswerOffer { kind, game, .. } => Command::Offer {
+                kind: *kind,
                 answer,
                 game: Some(*game),
             },
@@ -282,13 +277,20 @@ mod tests {
                 challenger: alice,
                 to: bob.clone(),
             },
-            Action::AnswerDraw {
+            Action::AnswerOffer {
+                kind: OfferKind::Draw,
                 game: 3,
                 to: bob.clone(),
             },
-            Action::AnswerUndo { game: 4, to: bob },
+            Action::AnswerOffer {
+                kind: OfferKind::Takeback,
+                game: 4,
+                to: bob,
+            },
         ];
         assert_eq!(Action::from_stored(&Action::stored(&all)), all);
+        // The stored form is the one older versions wrote: `d` and `u`.
+        assert_eq!(Action::stored(&all[1..]), "d\t3\t\tt:2\nu\t4\t\tt:2");
         assert!(Action::from_stored("x\t1\t\tt:2\nd\tnan\t\tt:2").is_empty());
     }
 }

@@ -7,9 +7,25 @@
 use crate::{variants, Color, Rules};
 use std::fmt;
 
-/// One of the games Voidmate plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameKind {
+/// Declares the enum and its list together, from one list of games, so
+/// that [`GameKind::ALL`] (and every table sized by [`GameKind::COUNT`]) can
+/// never leave a game out.
+macro_rules! games {
+    ($( $(#[$doc:meta])* $kind:ident ),+ $(,)?) => {
+        /// One of the games Voidmate plays.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameKind {
+            $( $(#[$doc])* $kind, )+
+        }
+
+        impl GameKind {
+            /// Every game, in the order we present them.
+            pub const ALL: [GameKind; [$(GameKind::$kind),+].len()] = [$(GameKind::$kind),+];
+        }
+    };
+}
+
+games! {
     /// Orthodox chess.
     Standard,
     /// Void Chess, the flagship: 9x9, the Minister, unstable tiles and voids.
@@ -29,17 +45,16 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// Every game, in the order we present them.
-    pub const ALL: [GameKind; 8] = [
-        GameKind::Standard,
-        GameKind::Void,
-        GameKind::Antichess,
-        GameKind::SuicideVoid,
-        GameKind::SuicideVoidPromotionWins,
-        GameKind::Chess99,
-        GameKind::BlackHoles,
-        GameKind::Super16,
-    ];
+    /// How many games there are: the size of every per-game table.
+    pub const COUNT: usize = GameKind::ALL.len();
+
+    /// The game a challenge plays when it names none: the flagship.
+    pub const DEFAULT: GameKind = GameKind::Void;
+
+    /// This game's place in [`GameKind::ALL`] (and in a [`ByKind`]).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 
     /// The name used in commands and storage.
     pub const fn name(self) -> &'static str {
@@ -144,6 +159,98 @@ impl GameKind {
         }
     }
 
+    /// Whether captures crack the floor: a capture leaves an unstable
+    /// tile that falls into a void after its owner's next move (Void
+    /// Chess). Games with a void of another kind (Suicide Void Chess's
+    /// movable void, Black Holes' holes) do not.
+    pub const fn has_unstable_tiles(self) -> bool {
+        match self {
+            GameKind::Void => true,
+            GameKind::Standard
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::SuicideVoidPromotionWins
+            | GameKind::Chess99
+            | GameKind::BlackHoles
+            | GameKind::Super16 => false,
+        }
+    }
+
+    /// Whether a player may never leave their own king attacked (a check
+    /// must be answered). Not in the giveaway games, which have no king to
+    /// guard, nor in Chess 99, where the king is captured like any piece.
+    pub const fn checks_bind(self) -> bool {
+        match self {
+            GameKind::Standard | GameKind::Void | GameKind::BlackHoles | GameKind::Super16 => true,
+            GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::SuicideVoidPromotionWins
+            | GameKind::Chess99 => false,
+        }
+    }
+
+    /// Whether a pawn that reaches its last rank wins the game (Suicide
+    /// Void Chess's option).
+    pub const fn promotion_wins(self) -> bool {
+        match self {
+            GameKind::SuicideVoidPromotionWins => true,
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::Chess99
+            | GameKind::BlackHoles
+            | GameKind::Super16 => false,
+        }
+    }
+
+    /// The game whose rules this one is an option of (Suicide Void Chess
+    /// for its promotion-wins option); itself otherwise. Games that share a
+    /// base share their help.
+    pub const fn base(self) -> GameKind {
+        match self {
+            GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::Chess99
+            | GameKind::BlackHoles
+            | GameKind::Super16 => self,
+        }
+    }
+
+    /// This game with its promotion-wins option, if it has one (Suicide Void
+    /// Chess, with or without it already).
+    pub const fn with_promotion_wins(self) -> Option<GameKind> {
+        match self {
+            GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
+                Some(GameKind::SuicideVoidPromotionWins)
+            }
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Antichess
+            | GameKind::Chess99
+            | GameKind::BlackHoles
+            | GameKind::Super16 => None,
+        }
+    }
+
+    /// Whether pieces may be reprogrammed (Super Chess's symmetric and
+    /// private modes).
+    pub const fn has_programs(self) -> bool {
+        match self {
+            GameKind::Super16 => true,
+            GameKind::Standard
+            | GameKind::Void
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::SuicideVoidPromotionWins
+            | GameKind::Chess99
+            | GameKind::BlackHoles => false,
+        }
+    }
+
     /// Whether the game is one of the giveaway games, where losing every
     /// piece wins.
     pub const fn is_giveaway(self) -> bool {
@@ -157,6 +264,30 @@ impl GameKind {
             | GameKind::BlackHoles
             | GameKind::Super16 => false,
         }
+    }
+}
+
+/// One value for each game, indexed by [`GameKind`]: its length is the
+/// number of games, so a table written for fewer does not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByKind<T>(pub [T; GameKind::COUNT]);
+
+impl<T> ByKind<T> {
+    /// The table of `f`'s value for each game.
+    pub fn from_fn(mut f: impl FnMut(GameKind) -> T) -> ByKind<T> {
+        ByKind(std::array::from_fn(|i| f(GameKind::ALL[i])))
+    }
+
+    /// Each game with its value, in [`GameKind::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (GameKind, &T)> {
+        GameKind::ALL.into_iter().zip(&self.0)
+    }
+}
+
+impl<T> std::ops::Index<GameKind> for ByKind<T> {
+    type Output = T;
+    fn index(&self, kind: GameKind) -> &T {
+        &self.0[kind.index()]
     }
 }
 
@@ -189,5 +320,44 @@ mod tests {
         assert_eq!(GameKind::from_name("xiangqi"), None);
         assert_eq!(GameKind::from_name(""), None);
         assert_eq!(GameKind::from_name("ヴォイド"), None);
+    }
+
+    /// The list and the indices agree, and each game's features hold of its
+    /// rules: a giveaway game has no royal piece, a game whose checks bind
+    /// has one that cannot be captured.
+    #[test]
+    fn indices_and_features_agree_with_the_rules() {
+        for (i, kind) in GameKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.index(), i);
+            let rules = kind.rules();
+            let royal = rules.definition().royal.is_some();
+            assert_eq!(kind.is_giveaway(), !royal, "{kind}");
+            assert_eq!(
+                kind.checks_bind(),
+                royal && !rules.variant().king_capture(),
+                "{kind}"
+            );
+            assert_eq!(
+                kind.has_unstable_tiles(),
+                rules.variant().voids() == crate::variant::Voids::ByRule,
+                "{kind}"
+            );
+            assert_eq!(
+                kind.has_programs(),
+                rules.roster().any(|r| r == crate::Role::Programmable),
+                "{kind}"
+            );
+            assert_eq!(kind.base().base(), kind.base());
+            assert_eq!(kind.promotion_wins(), kind.base() != kind, "{kind}");
+            if let Some(with) = kind.with_promotion_wins() {
+                assert!(
+                    with.promotion_wins() && with.base() == kind.base(),
+                    "{kind}"
+                );
+            }
+        }
+        let names = ByKind::from_fn(GameKind::name);
+        assert_eq!(names[GameKind::Super16], "super16");
+        assert_eq!(names.iter().count(), GameKind::COUNT);
     }
 }

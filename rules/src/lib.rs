@@ -48,7 +48,7 @@ mod zobrist;
 pub use board::Board;
 pub use color::{ByColor, Color};
 pub use fen::FenError;
-pub use game::GameKind;
+pub use game::{ByKind, GameKind};
 pub use moves::{CastlingSide, Move, MoveKind, MoveList, MAX_MOVES};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use position::{IllegalMove, Position};

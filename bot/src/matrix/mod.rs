@@ -16,10 +16,13 @@
 //! not commands.
 
 mod address;
+mod config;
 mod post;
 mod timeline;
 
-use crate::config::Adapter;
+pub use config::{MatrixConfig, MatrixSection};
+
+use crate::adapter::{self, AbortOnDrop};
 use crate::game::{store, Core, Mentioned, Player, PlayerId, Refusal};
 use anyhow::{anyhow, bail, Context, Result};
 use matrix_sdk::authentication::matrix::MatrixSession;
@@ -33,87 +36,9 @@ use matrix_sdk::ruma::{EventId, RoomId, UserId};
 use matrix_sdk::store::RoomLoadSettings;
 use matrix_sdk::SessionMeta;
 use matrix_sdk::{Client, Room, RoomMemberships, RoomState};
-use std::path::PathBuf;
+
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The `[matrix]` section of the configuration.
-#[derive(Debug, Clone)]
-pub struct MatrixConfig {
-    pub homeserver: String,
-    /// The bot's user id, `@voidmate:example.org`.
-    pub user: String,
-    /// The password (read from the environment variable the configuration names).
-    pub password: Option<String>,
-    /// Or an access token and the device it belongs to, from an existing login.
-    pub access_token: Option<(String, String)>,
-    /// Where the session, the encryption keys and the client's state live.
-    pub store_dir: PathBuf,
-    /// Commands start with this: `!vm`.
-    pub prefix: String,
-    /// Servers (`example.org`) or users (`@alice:example.org`) whose
-    /// invitations the bot accepts; empty means everyone.
-    pub allow_invites_from: Vec<String>,
-    /// How often deadlines are checked.
-    pub tick: Duration,
-}
-
-impl MatrixConfig {
-    pub fn from_config(a: &Adapter) -> Result<MatrixConfig> {
-        let text = |key: &str| {
-            a.settings
-                .get(key)
-                .and_then(|v| v.as_str())
-                .map(String::from)
-        };
-        let homeserver = text("homeserver")
-            .ok_or_else(|| anyhow!("[matrix] needs homeserver = \"https://...\""))?;
-        let user =
-            text("user").ok_or_else(|| anyhow!("[matrix] needs user = \"@bot:example.org\""))?;
-        let password = match text("password_env") {
-            Some(var) => Some(std::env::var(&var).with_context(|| {
-                format!("[matrix] password_env names {var}, which is not set in the environment")
-            })?),
-            None => None,
-        };
-        let access_token = match (text("access_token_env"), text("device_id")) {
-            (Some(var), Some(device)) => Some((
-                std::env::var(&var).with_context(|| {
-                    format!("[matrix] access_token_env names {var}, which is not set in the environment")
-                })?,
-                device,
-            )),
-            (Some(_), None) => bail!("[matrix] access_token_env needs device_id, the device the token belongs to"),
-            _ => None,
-        };
-        let allow = a
-            .settings
-            .get("allow_invites_from")
-            .and_then(|v| v.as_array())
-            .map(|v| {
-                v.iter()
-                    .filter_map(|s| s.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(MatrixConfig {
-            homeserver,
-            user,
-            password,
-            access_token,
-            store_dir: PathBuf::from(text("store_dir").unwrap_or_else(|| "voidmate-matrix".into())),
-            prefix: text("prefix").unwrap_or_else(|| "!vm".into()),
-            allow_invites_from: allow,
-            tick: Duration::from_secs(
-                a.settings
-                    .get("tick_seconds")
-                    .and_then(|v| v.as_integer())
-                    .unwrap_or(1)
-                    .max(1) as u64,
-            ),
-        })
-    }
-}
 
 struct Shared {
     core: Core,
@@ -312,7 +237,7 @@ impl MatrixBot {
                     backoff = (backoff * 2).min(Duration::from_secs(60));
                 }
             }
-            if ticker.as_ref().is_some_and(|t| t.0.is_finished()) {
+            if ticker.as_ref().is_some_and(AbortOnDrop::is_finished) {
                 bail!("the deadline task stopped");
             }
         }
@@ -338,55 +263,32 @@ async fn sdk_sync_token(client: &Client) -> Option<String> {
 
 /// The periodic check: deadlines, clocks and the outbox, posted to rooms.
 fn spawn_ticker(client: &Client, shared: &Arc<Shared>) -> AbortOnDrop {
-    AbortOnDrop({
-        let client = client.clone();
-        let shared = shared.clone();
-        tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(shared.cfg.tick).await;
-                for notice in shared.core.tick().await {
-                    let Ok(room_id) = RoomId::parse(&notice.channel) else {
-                        continue;
-                    };
-                    // Confirmed only once posted. A room the bot is not in
-                    // (kicked, banned, left) refuses for good; anything
-                    // else is tried again later.
-                    let joined = client
-                        .get_room(&room_id)
-                        .filter(|room| room.state() == matrix_sdk::RoomState::Joined);
-                    match joined {
-                        None => shared.core.failed(notice.id, Refusal::Permanent).await,
-                        Some(room) => {
-                            let to = notice
-                                .in_reply_to
-                                .as_deref()
-                                .and_then(|id| EventId::parse(id).ok());
-                            let core = &shared.core;
-                            if post::post(core, &room, to.as_deref(), notice.reply)
-                                .await
-                                .is_some()
-                            {
-                                shared.core.delivered(notice.id).await;
-                            } else {
-                                let again = Refusal::Temporary { retry_after: None };
-                                shared.core.failed(notice.id, again).await;
-                            }
-                        }
-                    }
-                }
+    let (client, shared) = (client.clone(), shared.clone());
+    let (core, tick) = (shared.core.clone(), shared.cfg.tick);
+    adapter::deliver(core, tick, move |notice| {
+        let (client, shared) = (client.clone(), shared.clone());
+        async move {
+            let Ok(room_id) = RoomId::parse(&notice.channel) else {
+                return Err(Refusal::Permanent);
+            };
+            // A room the bot is not in (kicked, banned, left) refuses for
+            // good; anything else is tried again later.
+            let Some(room) = client
+                .get_room(&room_id)
+                .filter(|room| room.state() == matrix_sdk::RoomState::Joined)
+            else {
+                return Err(Refusal::Permanent);
+            };
+            let to = notice
+                .in_reply_to
+                .as_deref()
+                .and_then(|id| EventId::parse(id).ok());
+            match post::post(&shared.core, &room, to.as_deref(), notice.reply).await {
+                Some(_) => Ok(()),
+                None => Err(Refusal::Temporary { retry_after: None }),
             }
-        })
+        }
     })
-}
-
-/// Stops the deadline task with the sync loop that owns it, even when that
-/// loop's task is cancelled.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 /// Signs the bot's device with its own cross-signing keys, so that encrypted
@@ -546,30 +448,7 @@ async fn mentioned(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-
-    #[test]
-    fn the_documented_matrix_section_reads_and_names_missing_secrets() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/voidmate.toml");
-        let cfg = Config::load(Some(&path)).unwrap();
-        let err = MatrixConfig::from_config(&cfg.matrix)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            err,
-            "[matrix] password_env names VOIDMATE_MATRIX_PASSWORD, which is not set in the environment"
-        );
-        let mut adapter = cfg.matrix.clone();
-        adapter.settings.remove("password_env");
-        let m = MatrixConfig::from_config(&adapter).unwrap();
-        assert_eq!(m.homeserver, "https://matrix.example.org");
-        assert_eq!(m.user, "@voidmate:example.org");
-        assert_eq!(m.prefix, "!vm");
-        assert_eq!(m.tick, Duration::from_secs(1));
-        assert!(
-            m.allow_invites_from.is_empty() && m.password.is_none() && m.access_token.is_none()
-        );
-    }
+    use std::path::PathBuf;
 
     #[test]
     fn invitations_follow_the_allow_list() {

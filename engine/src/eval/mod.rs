@@ -80,22 +80,13 @@ pub struct Weights {
     pub eg: [i32; COUNT],
 }
 
-/// The games, in a fixed order, for the tables below (`None`: a variant
-/// defined elsewhere, judged like standard chess).
-const KINDS: usize = 9;
+/// Slots in the tables below: one per game, and one more (the first) for a
+/// variant defined elsewhere, judged like standard chess. Sized by the list
+/// of games, so a new game gets its slot.
+const KINDS: usize = GameKind::COUNT + 1;
 
 fn kind_index(kind: Option<GameKind>) -> usize {
-    match kind {
-        None => 0,
-        Some(GameKind::Standard) => 1,
-        Some(GameKind::Void) => 2,
-        Some(GameKind::Antichess) => 3,
-        Some(GameKind::SuicideVoid) => 4,
-        Some(GameKind::SuicideVoidPromotionWins) => 5,
-        Some(GameKind::Chess99) => 6,
-        Some(GameKind::BlackHoles) => 7,
-        Some(GameKind::Super16) => 8,
-    }
+    kind.map_or(0, |k| k.index() + 1)
 }
 
 impl Weights {
@@ -115,10 +106,7 @@ impl Weights {
     /// the terms it did not have.
     pub fn start(kind: Option<GameKind>) -> Weights {
         let mut w = Weights::zero();
-        let giveaway = matches!(
-            kind,
-            Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
-        );
+        let giveaway = kind.is_some_and(GameKind::is_giveaway);
         for role in Role::ALL {
             if giveaway {
                 // Every piece is one more to lose.
@@ -133,7 +121,7 @@ impl Weights {
             }
         }
         if giveaway {
-            if kind == Some(GameKind::SuicideVoidPromotionWins) {
+            if kind.is_some_and(GameKind::promotion_wins) {
                 w.set(Term::PAWN_ADVANCE2, 12, 12);
             }
             return w;
@@ -166,7 +154,14 @@ impl Weights {
                 w.set(Term::HUNT_EDGE, 12, 12);
                 w.set(Term::HUNT_CLOSE, 6, 6);
             }
-            _ => {}
+            // The giveaway games returned above.
+            Some(
+                GameKind::Standard
+                | GameKind::Antichess
+                | GameKind::SuicideVoid
+                | GameKind::SuicideVoidPromotionWins,
+            )
+            | None => {}
         }
         w
     }
@@ -326,12 +321,7 @@ mod tests {
             // In the giveaway games the first move is worth more (antichess
             // is a win for White, and the tuned weights have found a large
             // tempo): a bound that still catches a sign or scale gone wrong.
-            let bound = match kind {
-                GameKind::Antichess
-                | GameKind::SuicideVoid
-                | GameKind::SuicideVoidPromotionWins => 250,
-                _ => 60,
-            };
+            let bound = if kind.is_giveaway() { 250 } else { 60 };
             for eval in [Eval::Tuned, Eval::Untuned, Eval::Classic] {
                 let score = evaluate_as(&pos, eval);
                 assert!(score.abs() <= bound, "{kind:?} {eval:?}: {score}");

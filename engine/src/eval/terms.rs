@@ -219,10 +219,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
     let last = ranks as u8 - 1;
     let b = pos.board();
     let (pawns, pieces) = PawnFiles::of(pos);
-    let giveaway = matches!(
-        kind,
-        Some(GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)
-    );
+    let giveaway = kind.is_some_and(GameKind::is_giveaway);
     sink.add(Term::TEMPO, sign(pos.turn()));
     for c in Color::ALL {
         let s = sign(c);
@@ -347,7 +344,13 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
             fortress_shelter(pos, sink);
             king_hunt(pos, sink);
         }
-        _ => {}
+        Some(
+            GameKind::Standard
+            | GameKind::Antichess
+            | GameKind::SuicideVoid
+            | GameKind::SuicideVoidPromotionWins,
+        )
+        | None => {}
     }
 }
 

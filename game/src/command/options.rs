@@ -1,4 +1,5 @@
-//! The options a challenge takes: time controls, sides, Super Chess modes.
+//! The options a challenge takes (time controls, sides, Super Chess modes)
+//! and the kinds of proposal a player may make.
 
 use std::fmt;
 
@@ -23,11 +24,60 @@ impl ProgramMode {
         }
     }
 
+    /// The mode as stored (its [`ProgramMode::code`]), nothing else.
+    pub fn from_code(code: &str) -> Option<ProgramMode> {
+        [
+            ProgramMode::Default,
+            ProgramMode::Symmetric,
+            ProgramMode::Private,
+        ]
+        .into_iter()
+        .find(|m| m.code() == code)
+    }
+
+    /// The mode a player names, in any of its words.
     pub fn parse(s: &str) -> Option<ProgramMode> {
         match s.to_ascii_lowercase().as_str() {
             "default" | "unprogrammed" => Some(ProgramMode::Default),
             "symmetric" | "shared" | "same" => Some(ProgramMode::Symmetric),
             "private" | "secret" | "hidden" => Some(ProgramMode::Private),
+            _ => None,
+        }
+    }
+}
+
+/// A proposal that stands until the next move, made by one player and
+/// answered by the other: both kinds share one mechanism.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw offer: accepted, the game is drawn.
+    Draw,
+    /// A takeback request: accepted, the requester's last move (and the
+    /// reply to it, when asked on their own turn) is taken back.
+    Takeback,
+}
+
+impl OfferKind {
+    /// Its command word (`draw`, `undo`).
+    pub fn word(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "undo",
+        }
+    }
+
+    /// Its letter where questions are stored and in button ids (`d`, `u`).
+    pub fn code(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "d",
+            OfferKind::Takeback => "u",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<OfferKind> {
+        match code {
+            "d" => Some(OfferKind::Draw),
+            "u" => Some(OfferKind::Takeback),
             _ => None,
         }
     }

@@ -2,7 +2,13 @@
 //! [`super::words`], then its arguments.
 
 use super::words::{self, Word};
-use super::*;
+use super::{
+    Answer, ChallengeOptions, ColorChoice, Command, GameRef, OfferKind, Paint, ProgramMode,
+    Setting, Someone, TimeControl,
+};
+use std::fmt;
+use voidmate_render::Theme;
+use voidmate_rules::GameKind;
 
 /// Why a command could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,11 +63,11 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let Some((opp, opts)) = rest.split_first() else {
                 return err("challenge whom? For example: `challenge @bob void 3d`");
             };
-            let (mut variant, mut time, mut color) = (None, None, None);
+            let mut options = ChallengeOptions::default();
+            // The game, as written: read once every option is seen, so that
+            // a second word nobody understands is named as such.
+            let mut variant: Option<&str> = None;
             let mut promotion_wins = false;
-            let mut level = None;
-            let mut mode = None;
-            let mut thread = None;
             let mut after_level_word = false;
             for o in opts {
                 let lower = o.to_ascii_lowercase();
@@ -84,7 +90,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                             "level {n}? Levels go from 1 (beginner) to 5 (full strength)"
                         ));
                     }
-                    level = Some(n);
+                    options.level = Some(n);
                     after_level_word = false;
                     continue;
                 }
@@ -92,48 +98,53 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
                     promotion_wins = true;
                 } else if matches!(lower.as_str(), "thread" | "in-thread") {
-                    thread = Some(true);
+                    options.thread = Some(true);
                 } else if matches!(lower.as_str(), "no-thread" | "nothread" | "here") {
-                    thread = Some(false);
+                    options.thread = Some(false);
                 } else if let Some(m) = ProgramMode::parse(&lower) {
-                    mode = Some(m);
+                    options.mode = Some(m);
                 } else if matches!(lower.as_str(), "white" | "black" | "first" | "second") {
                     // Super Chess's Player 1 is White: whoever moves first.
-                    color = Some(if lower == "white" || lower == "first" {
+                    options.color = Some(if lower == "white" || lower == "first" {
                         ColorChoice::White
                     } else {
                         ColorChoice::Black
                     });
                 } else if let Some(t) = TimeControl::parse(o) {
-                    time = Some(t);
+                    options.time = Some(t);
                 } else if variant.is_none() {
-                    variant = Some(o.to_string());
+                    variant = Some(o);
                 } else {
                     return err(format!(
                         "I do not understand `{o}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`"
                     ));
                 }
             }
+            let kind = variant.map(|v| (v, GameKind::from_name(v)));
+            options.variant = match kind {
+                None => None,
+                Some((_, Some(kind))) => Some(kind),
+                // Named below, unless promotion-wins says more.
+                Some((_, None)) => None,
+            };
             if promotion_wins {
                 // An option of Suicide Void Chess, which is its own variant inside.
-                use voidmate_rules::GameKind;
-                let base = variant.as_deref().map(GameKind::from_name);
-                match base {
-                    None
-                    | Some(Some(GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins)) => {
-                        variant = Some(GameKind::SuicideVoidPromotionWins.name().to_string());
-                    }
-                    _ => return err("promotion-wins is an option of Suicide Void Chess: `challenge @bob suicide-void promotion-wins`"),
+                let base = match kind {
+                    None => Some(GameKind::SuicideVoid),
+                    Some((_, named)) => named,
+                };
+                match base.and_then(GameKind::with_promotion_wins) {
+                    Some(game) => options.variant = Some(game),
+                    None => return err("promotion-wins is an option of Suicide Void Chess: `challenge @bob suicide-void promotion-wins`"),
                 }
+            }
+            if let Some((written, None)) = kind {
+                let unknown = voidmate_rules::Error::UnknownVariant(written.to_string());
+                return err(format!("{unknown}."));
             }
             Command::Challenge {
                 opponent: name(opp),
-                variant,
-                time,
-                color,
-                level,
-                mode,
-                thread,
+                options,
             }
         }
         Word::Accept => Command::Accept {
@@ -157,11 +168,13 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             game,
         },
         Word::Resign => Command::Resign { game },
-        Word::Draw => Command::Draw {
+        Word::Draw => Command::Offer {
+            kind: OfferKind::Draw,
             answer: answer(rest, "draw")?,
             game,
         },
-        Word::Undo => Command::Undo {
+        Word::Undo => Command::Offer {
+            kind: OfferKind::Takeback,
             answer: answer(rest, "undo")?,
             game,
         },
@@ -174,6 +187,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         Word::Pgn => Command::History { game, pgn: true },
         Word::Variants => Command::Variants,
         Word::Rules => Command::Rules {
+            game: None,
             query: rest.join(" "),
         },
         Word::Direct => Command::Direct,
@@ -204,15 +218,44 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             }
         }
         Word::Colour => Command::Colour {
-            colour: rest.first().map(|s| s.to_ascii_lowercase()),
+            colour: rest.first().map(|s| Paint::read(s)),
             game,
         },
         Word::Settings => Command::Settings {
-            key: rest.first().map(|s| s.to_ascii_lowercase()),
-            value: rest.get(1).map(|s| s.to_ascii_lowercase()),
+            changes: setting(rest)?.into_iter().collect(),
         },
     };
     Ok(cmd)
+}
+
+/// The one change `settings KEY VALUE` asks for; `None` for `settings`
+/// alone (show them).
+fn setting(words: &[&str]) -> Result<Option<Setting>, CommandError> {
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let on_off = |v: Option<&String>| match v.map(String::as_str) {
+        Some("on") => Some(true),
+        Some("off") => Some(false),
+        _ => None,
+    };
+    Ok(Some(
+        match (lower.first().map(String::as_str), lower.get(1)) {
+            (None, _) => return Ok(None),
+            (Some("bare-moves"), v) => match on_off(v) {
+                Some(b) => Setting::BareMoves(b),
+                None => Setting::Unreadable,
+            },
+            (Some("threads"), v) => Setting::Threads(on_off(v)),
+            (Some("theme"), Some(t)) => match Theme::from_name(t) {
+                Some(theme) => Setting::Theme(theme),
+                None => {
+                    return err(format!(
+                        "`{t}` is not a theme; use classic or high-contrast."
+                    ))
+                }
+            },
+            _ => Setting::Unreadable,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -224,7 +267,7 @@ mod tests {
     #[test]
     fn a_challenge_may_ask_for_a_thread() {
         let thread = |text: &str| match parse(text).unwrap() {
-            Command::Challenge { thread, .. } => thread,
+            Command::Challenge { options, .. } => options.thread,
             other => panic!("{other:?}"),
         };
         assert_eq!(thread("challenge @bob void thread"), Some(true));
@@ -239,24 +282,24 @@ mod tests {
             parse("/challenge @bob 3d void black").unwrap(),
             Command::Challenge {
                 opponent: Someone::named("@bob"),
-                variant: Some("void".into()),
-                time: Some(TimeControl::Days(3)),
-                color: Some(ColorChoice::Black),
-                level: None,
-                mode: None,
-                thread: None,
+                options: ChallengeOptions {
+                    variant: Some(GameKind::Void),
+                    time: Some(TimeControl::Days(3)),
+                    color: Some(ColorChoice::Black),
+                    ..ChallengeOptions::default()
+                },
             }
         );
         assert_eq!(
             parse("challenge @bob super16 private second").unwrap(),
             Command::Challenge {
                 opponent: Someone::named("@bob"),
-                variant: Some("super16".into()),
-                time: None,
-                color: Some(ColorChoice::Black),
-                level: None,
-                mode: Some(ProgramMode::Private),
-                thread: None,
+                options: ChallengeOptions {
+                    variant: Some(GameKind::Super16),
+                    color: Some(ColorChoice::Black),
+                    mode: Some(ProgramMode::Private),
+                    ..ChallengeOptions::default()
+                },
             }
         );
         // A program keeps its lines and loses the game number.
@@ -283,7 +326,8 @@ mod tests {
         );
         assert_eq!(
             parse("!draw accept").unwrap(),
-            Command::Draw {
+            Command::Offer {
+                kind: OfferKind::Draw,
                 answer: Answer::Accept,
                 game: None
             }
@@ -320,8 +364,60 @@ mod tests {
         assert_eq!(
             parse("rules can the minister cross a void?").unwrap(),
             Command::Rules {
+                game: None,
                 query: "can the minister cross a void?".into()
             }
+        );
+        assert_eq!(
+            parse("undo no #3").unwrap(),
+            Command::Offer {
+                kind: OfferKind::Takeback,
+                answer: Answer::Decline,
+                game: Some(3)
+            }
+        );
+    }
+
+    /// A colour and a setting are read once, into the renderer's own types;
+    /// a word that names neither is kept for the reply to name.
+    #[test]
+    fn colours_and_settings_are_typed_when_read() {
+        assert_eq!(
+            parse("colour Gold #2").unwrap(),
+            Command::Colour {
+                colour: Some(Paint::Known(voidmate_render::PieceColour::Gold)),
+                game: Some(2)
+            }
+        );
+        assert_eq!(
+            parse("colour plaid").unwrap(),
+            Command::Colour {
+                colour: Some(Paint::Unknown("plaid".into())),
+                game: None
+            }
+        );
+        let changes = |text: &str| match parse(text).unwrap() {
+            Command::Settings { changes } => changes,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(changes("settings"), vec![]);
+        assert_eq!(
+            changes("settings theme HC"),
+            vec![Setting::Theme(Theme::HighContrast)]
+        );
+        assert_eq!(
+            changes("settings bare-moves OFF"),
+            vec![Setting::BareMoves(false)]
+        );
+        assert_eq!(
+            changes("settings threads maybe"),
+            vec![Setting::Threads(None)]
+        );
+        assert_eq!(changes("settings bare-moves"), vec![Setting::Unreadable]);
+        assert_eq!(changes("settings colour red"), vec![Setting::Unreadable]);
+        assert_eq!(
+            parse("settings theme plaid").unwrap_err().0,
+            "`plaid` is not a theme; use classic or high-contrast."
         );
     }
 
@@ -332,15 +428,27 @@ mod tests {
             "challenge @bob promotion-wins",
             "challenge @bob pw suicide-void 2d",
         ] {
-            let Command::Challenge { variant, .. } = parse(text).unwrap() else {
+            let Command::Challenge { options, .. } = parse(text).unwrap() else {
                 panic!("{text}")
             };
-            assert_eq!(variant.as_deref(), Some("suicide-void-pw"), "{text}");
+            assert_eq!(
+                options.variant,
+                Some(GameKind::SuicideVoidPromotionWins),
+                "{text}"
+            );
         }
-        assert!(parse("challenge @bob void promotion-wins")
-            .unwrap_err()
-            .0
-            .starts_with("promotion-wins is an option of Suicide Void Chess"));
+        for text in [
+            "challenge @bob void promotion-wins",
+            "challenge @bob xiangqi promotion-wins",
+        ] {
+            assert!(
+                parse(text)
+                    .unwrap_err()
+                    .0
+                    .starts_with("promotion-wins is an option of Suicide Void Chess"),
+                "{text}"
+            );
+        }
     }
 
     #[test]
@@ -351,10 +459,10 @@ mod tests {
             "challenge @voidmate L4",
             "challenge @voidmate level=4",
         ] {
-            let Command::Challenge { level, .. } = parse(text).unwrap() else {
+            let Command::Challenge { options, .. } = parse(text).unwrap() else {
                 panic!("{text}")
             };
-            assert_eq!(level, Some(4), "{text}");
+            assert_eq!(options.level, Some(4), "{text}");
         }
         assert_eq!(
             parse("challenge @voidmate level 9").unwrap_err().0,
@@ -403,5 +511,15 @@ mod tests {
             .unwrap_err()
             .0
             .contains("I do not understand `chess99x`"));
+        // A game nobody knows is named, with the ones there are; a second
+        // unknown word is what is not understood.
+        assert!(parse("challenge bob xiangqi 3d")
+            .unwrap_err()
+            .0
+            .starts_with("'xiangqi' is not a variant I know; try one of: standard, void"));
+        assert!(parse("challenge bob xiangqi shogi")
+            .unwrap_err()
+            .0
+            .contains("I do not understand `shogi`"));
     }
 }

@@ -1,7 +1,10 @@
 //! The `challenges` table: invitations waiting for an answer.
 
-use super::*;
-use crate::contract::Player;
+use super::{now, Tx};
+use crate::command::{ProgramMode, TimeControl};
+use crate::contract::PlayerId;
+use sqlx::FromRow;
+use voidmate_rules::{Color, GameKind};
 
 #[derive(Debug, Clone, FromRow)]
 pub struct ChallengeRow {
@@ -21,16 +24,6 @@ pub struct ChallengeRow {
     pub in_thread: Option<i64>,
 }
 
-impl ChallengeRow {
-    pub fn challenger(&self) -> Player {
-        Player::stored(&self.challenger, self.challenger_name.clone())
-    }
-
-    pub fn challenged(&self) -> Player {
-        Player::stored(&self.challenged, self.challenged_name.clone())
-    }
-}
-
 pub async fn pending_challenges(
     tx: &mut Tx,
     channel: &str,
@@ -46,28 +39,32 @@ pub async fn pending_challenges(
     .await
 }
 
+/// Stores a challenge of `challenger`, who takes `challenger_color`; its id.
 #[allow(clippy::too_many_arguments)]
 pub async fn insert_challenge(
     tx: &mut Tx,
     channel: &str,
-    challenger: &str,
-    challenged: &str,
-    variant: &str,
-    time_control: &str,
-    challenger_color: &str,
-    mode: &str,
+    challenger: &PlayerId,
+    challenged: &PlayerId,
+    kind: GameKind,
+    time: &TimeControl,
+    challenger_color: Color,
+    mode: ProgramMode,
 ) -> Result<i64, sqlx::Error> {
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, mode, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(channel)
-    .bind(challenger)
-    .bind(challenged)
-    .bind(variant)
-    .bind(time_control)
-    .bind(challenger_color)
-    .bind(mode)
+    .bind(challenger.as_str())
+    .bind(challenged.as_str())
+    .bind(kind.name())
+    .bind(time.code())
+    .bind(match challenger_color {
+        Color::White => "white",
+        Color::Black => "black",
+    })
+    .bind(mode.code())
     .bind(now())
     .fetch_one(&mut **tx)
     .await?;

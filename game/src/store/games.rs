@@ -1,6 +1,13 @@
-//! The `games` table: a game's row, its players, result and programs.
+//! The `games` table: a game's row (typed above the store as a
+//! [`GameRecord`]), its players, result, offers, programs and engine turns.
 
-use super::*;
+use super::{backend_of, indexed_by, now, Backend, Flag, Tx};
+use crate::command::{OfferKind, ProgramMode, TimeControl};
+use crate::contract::PlayerId;
+use crate::record::GameRecord;
+use sqlx::{AnyPool, FromRow};
+use voidmate_render::PieceColour;
+use voidmate_rules::{ByColor, Color, GameKind};
 
 #[derive(Debug, Clone, FromRow)]
 pub struct GameRow {
@@ -44,16 +51,6 @@ pub struct GameRow {
     /// The names the seats' players were last seen with.
     pub white_name: Option<String>,
     pub black_name: Option<String>,
-}
-
-impl GameRow {
-    /// The id of whoever plays `color`.
-    pub fn seat(&self, color: voidmate_rules::Color) -> String {
-        match color {
-            voidmate_rules::Color::White => self.white.clone(),
-            voidmate_rules::Color::Black => self.black.clone(),
-        }
-    }
 }
 
 pub(super) const GAME_COLUMNS: &str =
@@ -108,15 +105,14 @@ pub async fn latest_game(
     .await
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Stores a new game of `kind` between `seats` from `start_fen`; its id.
 pub async fn insert_game(
     tx: &mut Tx,
     channel: &str,
-    variant: &str,
-    white: &str,
-    black: &str,
+    kind: GameKind,
+    seats: ByColor<&PlayerId>,
     start_fen: &str,
-    time_control: &str,
+    time: &TimeControl,
 ) -> Result<i64, sqlx::Error> {
     let t = now();
     let id = sqlx::query_scalar::<_, i64>(
@@ -124,12 +120,12 @@ pub async fn insert_game(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
     )
     .bind(channel)
-    .bind(variant)
-    .bind(white)
-    .bind(black)
+    .bind(kind.name())
+    .bind(seats.white.as_str())
+    .bind(seats.black.as_str())
     .bind(start_fen)
     .bind(start_fen)
-    .bind(time_control)
+    .bind(time.code())
     .bind(t)
     .bind(t)
     .fetch_one(&mut **tx)
@@ -139,7 +135,7 @@ pub async fn insert_game(
 
 /// Bumps the version if it is still `version`; `false` if someone else
 /// changed the game first.
-pub(super) async fn bump(tx: &mut Tx, game: &GameRow, fen: &str) -> Result<bool, sqlx::Error> {
+pub(super) async fn bump(tx: &mut Tx, game: &GameRecord, fen: &str) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE games SET version = version + 1, fen = $1, updated_at = $2 WHERE id = $3 AND version = $4",
     )
@@ -172,27 +168,21 @@ pub async fn finish(
     Ok(())
 }
 
-/// A proposal that stands until the next move: a draw offer or a takeback request.
-#[derive(Debug, Clone, Copy)]
-pub enum Request {
-    Draw,
-    Undo,
-}
-
-/// Records (`by` = the proposer) or clears (`by` = `None`) a request at `ply`.
-pub async fn set_request(
+/// Records (`by` = the proposer) or clears (`by` = `None`) a proposal of
+/// `kind` at `ply`.
+pub async fn set_offer(
     tx: &mut Tx,
     game_id: i64,
-    kind: Request,
-    by: Option<&str>,
+    kind: OfferKind,
+    by: Option<&PlayerId>,
     ply: i64,
 ) -> Result<(), sqlx::Error> {
     let sql = match kind {
-        Request::Draw => "UPDATE games SET draw_offer_by = $1, draw_offer_ply = $2, version = version + 1 WHERE id = $3",
-        Request::Undo => "UPDATE games SET undo_by = $1, undo_ply = $2, version = version + 1 WHERE id = $3",
+        OfferKind::Draw => "UPDATE games SET draw_offer_by = $1, draw_offer_ply = $2, version = version + 1 WHERE id = $3",
+        OfferKind::Takeback => "UPDATE games SET undo_by = $1, undo_ply = $2, version = version + 1 WHERE id = $3",
     };
     sqlx::query(sql)
-        .bind(by)
+        .bind(by.map(PlayerId::as_str))
         .bind(by.map(|_| ply))
         .bind(game_id)
         .execute(&mut **tx)
@@ -211,13 +201,13 @@ pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx
 }
 
 /// Private-program games in progress where `user` plays, in any channel.
-pub async fn private_games_of(tx: &mut Tx, user: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+pub async fn private_games_of(tx: &mut Tx, user: &PlayerId) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND mode = 'private' \
          AND (white = $1 OR black = $2) ORDER BY id"
     )))
-    .bind(user)
-    .bind(user)
+    .bind(user.as_str())
+    .bind(user.as_str())
     .fetch_all(&mut **tx)
     .await
 }
@@ -226,14 +216,14 @@ pub async fn private_games_of(tx: &mut Tx, user: &str) -> Result<Vec<GameRow>, s
 pub async fn set_programs(
     tx: &mut Tx,
     game_id: i64,
-    mode: &str,
+    mode: ProgramMode,
     white: Option<&str>,
     black: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET mode = $1, program_white = $2, program_black = $3, version = version + 1 WHERE id = $4",
     )
-    .bind(mode)
+    .bind(mode.code())
     .bind(white)
     .bind(black)
     .bind(game_id)
@@ -246,18 +236,17 @@ pub async fn set_programs(
 pub async fn set_colour(
     tx: &mut Tx,
     game_id: i64,
-    white_side: bool,
-    colour: &str,
+    side: Color,
+    colour: PieceColour,
 ) -> Result<(), sqlx::Error> {
-    let column = if white_side {
-        "colour_white"
-    } else {
-        "colour_black"
+    let column = match side {
+        Color::White => "colour_white",
+        Color::Black => "colour_black",
     };
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "UPDATE games SET {column} = $1 WHERE id = $2"
     )))
-    .bind(colour)
+    .bind(colour.name())
     .bind(game_id)
     .execute(&mut **tx)
     .await?;

@@ -1,6 +1,9 @@
 //! The `moves` table: the moves of each game, in order.
 
-use super::*;
+use super::{bump, now, Tx};
+use crate::contract::PlayerId;
+use crate::record::GameRecord;
+use sqlx::FromRow;
 
 #[derive(Debug, Clone, FromRow)]
 pub struct MoveRow {
@@ -19,11 +22,11 @@ pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Erro
 /// Appends a move (and the new position), checking the version.
 pub async fn append_move(
     tx: &mut Tx,
-    game: &GameRow,
+    game: &GameRecord,
     ply: i64,
     san: &str,
     coordinate: &str,
-    by: &str,
+    by: &PlayerId,
     fen_after: &str,
 ) -> Result<bool, sqlx::Error> {
     if !bump(tx, game, fen_after).await? {
@@ -34,7 +37,7 @@ pub async fn append_move(
         .bind(ply)
         .bind(san)
         .bind(coordinate)
-        .bind(by)
+        .bind(by.as_str())
         .bind(now())
         .execute(&mut **tx)
         .await?;
@@ -46,7 +49,7 @@ pub async fn append_move(
 /// offer. `false` if someone else changed the game first.
 pub async fn take_back_to(
     tx: &mut Tx,
-    game: &GameRow,
+    game: &GameRecord,
     keep: i64,
     fen_after: &str,
 ) -> Result<bool, sqlx::Error> {

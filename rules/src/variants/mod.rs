@@ -35,7 +35,7 @@ fn registry() -> &'static [Rules] {
 
 /// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).
 pub fn programmable(rules: &Rules) -> bool {
-    rules.kind() == Some(GameKind::Super16)
+    rules.kind().is_some_and(GameKind::has_programs)
 }
 
 /// How many programmed rule sets are kept ready (most recently used first).

@@ -1,0 +1,215 @@
+//! Events other than slash commands: buttons pressed, messages said to
+//! the bot, and what the gateway tells about guilds, roles and shards.
+
+use super::address;
+use super::buttons::parse_custom_id;
+use super::outgoing::Outgoing;
+use super::responder::Responder;
+use super::send::{refusal, send_patiently};
+use super::{player, Data, Error};
+use crate::game::command::OfferKind;
+use crate::game::{Action, Incoming, Input, Mentioned};
+use poise::serenity_prelude as serenity;
+use serenity::builder::Builder as _;
+use serenity::{CreateInteractionResponse, EditMessage};
+
+pub async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    data: &Data,
+) -> Result<(), Error> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => on_button(ctx, press, data).await,
+        serenity::FullEvent::Message { new_message } => on_message(ctx, new_message, data).await,
+        serenity::FullEvent::GuildCreate { guild, .. } => {
+            for role in guild.roles.values() {
+                data.see_role(guild.id, role);
+            }
+            // Known now: with no managed role, none is asked for later.
+            let mut roles = data.roles.lock().expect("not poisoned");
+            roles.entry(guild.id).or_insert(None);
+            Ok(())
+        }
+        serenity::FullEvent::Ready { data_about_bot } => {
+            let shard = data_about_bot.shard.map(|s| s.id.0).unwrap_or(0);
+            data.see_shard(shard, true);
+            Ok(())
+        }
+        serenity::FullEvent::ShardStageUpdate { event } => {
+            let connected = event.new == serenity::ConnectionStage::Connected;
+            data.see_shard(event.shard_id.0, connected);
+            Ok(())
+        }
+        serenity::FullEvent::GuildRoleCreate { new } => {
+            data.see_role(new.guild_id, new);
+            Ok(())
+        }
+        serenity::FullEvent::GuildRoleUpdate { new, .. } => {
+            data.see_role(new.guild_id, new);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn on_button(
+    ctx: &serenity::Context,
+    press: &serenity::ComponentInteraction,
+    data: &Data,
+) -> Result<(), Error> {
+    let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
+        // A button from an older version of the bot, or one we never made:
+        // every interaction gets an answer, this one to its presser alone.
+        let out = Outgoing::error(
+            "That button is no longer valid. Use the slash commands (`/games` lists what is open here).",
+        );
+        CreateInteractionResponse::Message(out.response())
+            .execute(&ctx.http, (press.id, press.token.as_str()))
+            .await?;
+        return Ok(());
+    };
+    let who = player(&press.user);
+    let respond = Responder {
+        http: &ctx.http,
+        id: press.id,
+        token: &press.token,
+        channel: press.channel_id,
+    };
+    if &who.id != action.who() {
+        let what = match action {
+            Action::AnswerChallenge { .. } => "challenge",
+            Action::AnswerOffer {
+                kind: OfferKind::Draw,
+                ..
+            } => "draw offer",
+            Action::AnswerOffer {
+                kind: OfferKind::Takeback,
+                ..
+            } => "takeback request",
+        };
+        let out = Outgoing::error(format!(
+            "This is not your game: only <@{}> can answer this {what}.",
+            action.who().local()
+        ));
+        CreateInteractionResponse::Message(out.response())
+            .execute(&ctx.http, (press.id, press.token.as_str()))
+            .await?;
+        return Ok(());
+    }
+    let incoming = Incoming {
+        event_id: format!("discord:{}", press.id),
+        channel: press.channel_id.to_string(),
+        author: who,
+        input: Input::Command(action.answer(accept)),
+        mentions: Vec::new(),
+        addressed: true,
+        private: false,
+        sent_ms: None,
+    };
+    respond.answer(data, incoming).await?;
+    // The question is answered: its buttons go.
+    press
+        .channel_id
+        .edit_message(
+            &ctx.http,
+            press.message.id,
+            EditMessage::new().components(Vec::new()),
+        )
+        .await?;
+    Ok(())
+}
+
+/// A message that mentions the bot, replies to one of its messages, or
+/// (with the message-content intent) any line: read by [`address::read`].
+async fn on_message(
+    ctx: &serenity::Context,
+    msg: &serenity::Message,
+    data: &Data,
+) -> Result<(), Error> {
+    let Some(&me) = data.me.get() else {
+        return Ok(());
+    };
+    // The bot's managed role matters only when a role is mentioned (and
+    // may cost a request the first time in a guild).
+    let role = match msg.mention_roles.is_empty() {
+        true => None,
+        false => data.role(&ctx.http, msg.guild_id).await,
+    };
+    let mentions: Vec<u64> = msg.mentions.iter().map(|u| u.id.get()).collect();
+    let roles: Vec<u64> = msg.mention_roles.iter().map(|r| r.get()).collect();
+    let seen = address::Message {
+        content: &msg.content,
+        mentions: &mentions,
+        mention_roles: &roles,
+        replies_to_bot: msg
+            .referenced_message
+            .as_ref()
+            .is_some_and(|m| m.author.id == me),
+        direct: msg.guild_id.is_none(),
+        from_a_bot: msg.author.bot || msg.author.id == me,
+    };
+    let bot = address::Bot {
+        id: me.get(),
+        role: role.map(|r| r.get()),
+        reads_all: data.cfg.message_content,
+    };
+    let Some(read) = address::read(&seen, bot) else {
+        return Ok(());
+    };
+    // Everyone mentioned, as Discord resolved them: `<@id>` in the text is
+    // that user, whatever their name.
+    let mut named = Vec::new();
+    for u in &msg.mentions {
+        for written in [format!("<@{}>", u.id), format!("<@!{}>", u.id)] {
+            named.push(Mentioned {
+                written,
+                who: player(u),
+            });
+        }
+    }
+    // The bot's role names the bot (`challenge @Voidmate` picked as the role).
+    if let (Some(written), Some(bot)) = (read.role_mention, data.bot.get()) {
+        named.push(Mentioned {
+            written,
+            who: bot.clone(),
+        });
+    }
+    let incoming = Incoming {
+        event_id: format!("discord:{}", msg.id),
+        channel: msg.channel_id.to_string(),
+        author: player(&msg.author),
+        input: Input::Line(read.text),
+        mentions: named,
+        addressed: read.addressed,
+        private: read.private,
+        sent_ms: None,
+    };
+    let Some(reply) = data.core.handle(&incoming).await else {
+        return Ok(());
+    };
+    let reply = data.place(&ctx.http, msg.channel_id, reply).await;
+    let out = Outgoing::new(reply);
+    let entries = out.deliveries.clone();
+    // The message answered may be gone by now (deleted by its author or a
+    // moderator): Discord then posts the answer as a plain message instead
+    // of refusing it (`fail_if_not_exists`, `resources/message`).
+    let mut reference = serenity::MessageReference::from(msg);
+    reference.fail_if_not_exists = Some(false);
+    let sent = send_patiently(&ctx.http, msg.channel_id, || {
+        out.clone().message().reference_message(reference.clone())
+    })
+    .await;
+    match sent {
+        Ok(_) => data.confirm(&entries).await,
+        Err(e) => {
+            // The outbox tries again, backing off, with the same nonce.
+            for entry in entries {
+                data.core.failed(entry, refusal(&e)).await;
+            }
+            return Err(e.into());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! The core every adapter shares: its settings, who the bot is on each
+//! platform, how commands are written there, and the start-up bookkeeping.
+//! Handling an event is in [`crate::events`], the handlers in
+//! [`crate::handlers`], the periodic work in [`crate::delivery`],
+//! [`crate::deadlines`] and [`crate::engine_turns`].
+
+use crate::config::CoreConfig;
+use crate::contract::{Player, PlayerId};
+use crate::engine::EnginePool;
+use crate::engine_turns;
+use crate::health;
+use crate::store::{self, Store};
+use crate::time::TimeSource;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicI64};
+use std::sync::{Arc, Mutex, RwLock};
+use voidmate_render::Theme;
+
+#[derive(Debug, Clone)]
+pub struct CoreSettings {
+    pub max_message_chars: usize,
+    pub bare_moves: bool,
+    pub theme: Theme,
+    pub day_seconds: i64,
+}
+
+impl CoreSettings {
+    pub fn from_config(cfg: &CoreConfig) -> anyhow::Result<CoreSettings> {
+        let theme = Theme::from_name(&cfg.render.theme).ok_or_else(|| {
+            anyhow::anyhow!(
+                "render.theme '{}' is not a theme; use classic or high-contrast",
+                cfg.render.theme
+            )
+        })?;
+        Ok(CoreSettings {
+            max_message_chars: cfg.chat.max_message_chars,
+            bare_moves: cfg.chat.bare_moves,
+            theme,
+            day_seconds: cfg.clock.day_seconds.max(1),
+        })
+    }
+}
+
+/// The bot's core, shared by every adapter.
+#[derive(Clone)]
+pub struct Core {
+    pub(crate) store: Store,
+    pub(crate) settings: CoreSettings,
+    pub(crate) engine: Arc<EnginePool>,
+    pub(crate) engine_cfg: crate::config::Engine,
+    pub(crate) time: TimeSource,
+    /// Who the bot itself is on the platforms in use: a challenge to one
+    /// of them is a game against the engine.
+    pub(crate) bots: Arc<RwLock<Vec<Player>>>,
+    /// How commands are written on each platform (see [`CommandStyle`]).
+    styles: Arc<RwLock<HashMap<String, CommandStyle>>>,
+    /// When handled event ids were last pruned (seconds since the epoch).
+    pub(crate) pruned_at: Arc<AtomicI64>,
+    /// Games whose engine search runs in this process.
+    pub(crate) searching: Arc<Mutex<HashSet<i64>>>,
+    /// Who this process is when it claims an engine turn in the database.
+    pub(crate) claimant: Arc<str>,
+    /// Whether engine turns left unqueued by an older version were queued.
+    pub(crate) engine_backfilled: Arc<AtomicBool>,
+    /// What this process reports about itself (see [`Core::health`]).
+    pub(crate) status: Arc<Mutex<health::Status>>,
+}
+
+/// How a platform's users write commands, for the core's hints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandStyle {
+    /// What goes before a command word: `"!vm "`, `"/"`, or `""`.
+    pub prefix: String,
+    /// Whether a ✅ or ❌ on the bot's question answers it.
+    pub reactions: bool,
+    /// Whether questions come with buttons.
+    pub buttons: bool,
+    /// Whether the bot reads lines not said to it (a bare `e4`): Discord
+    /// shows a guild message's text only with the message-content intent.
+    pub reads_chat: bool,
+    /// Whether a game may be played in a thread of its own (Discord).
+    pub threads: bool,
+}
+
+impl Default for CommandStyle {
+    /// Plain command words, every line read: the console and tests.
+    fn default() -> CommandStyle {
+        CommandStyle {
+            prefix: String::new(),
+            reactions: false,
+            buttons: false,
+            reads_chat: true,
+            threads: false,
+        }
+    }
+}
+
+/// Where the time the core last saw is kept, to credit clocks for downtime.
+pub(crate) const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
+
+impl Core {
+    /// Opens the database named in `cfg` (migrating it) and prepares the core.
+    pub async fn open(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
+        Core::open_with_time(cfg, TimeSource::system()).await
+    }
+
+    /// Like [`Core::open`], reading clock time from `time`. Time that passed
+    /// since the core last saw the clock (a restart) is not charged to any
+    /// player: running clocks restart now.
+    pub async fn open_with_time(
+        cfg: impl Into<CoreConfig>,
+        time: TimeSource,
+    ) -> anyhow::Result<Core> {
+        Core::assemble(&cfg.into(), time).await?.restarted().await
+    }
+
+    /// A core that only looks (`voidmate health`, `check-db`, `migrate-db`):
+    /// unlike [`Core::open`] it does none of a starting bot's bookkeeping
+    /// (crediting clocks for the downtime, releasing a last run's claims),
+    /// which would disturb the processes that run on the same database.
+    pub async fn inspect(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
+        Core::assemble(&cfg.into(), TimeSource::system()).await
+    }
+
+    async fn assemble(cfg: &CoreConfig, time: TimeSource) -> anyhow::Result<Core> {
+        let store = Store::open_config(&cfg.database).await.map_err(|e| {
+            anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
+        })?;
+        Ok(Core {
+            store,
+            settings: CoreSettings::from_config(cfg)?,
+            engine: EnginePool::new(cfg.engine.threads, cfg.engine.hash_mb),
+            engine_cfg: cfg.engine.clone(),
+            bots: Arc::default(),
+            styles: Arc::default(),
+            pruned_at: Arc::default(),
+            searching: Arc::default(),
+            claimant: engine_turns::claimant().into(),
+            engine_backfilled: Arc::default(),
+            status: Arc::default(),
+            time,
+        })
+    }
+
+    /// Credits the time since the last heartbeat to every running clock.
+    async fn restarted(self) -> anyhow::Result<Core> {
+        let now = self.time.now_ms();
+        let pool = self.store.pool().clone();
+        if let Some(last) = store::adapter_value(&pool, HEARTBEAT_KEY)
+            .await?
+            .and_then(|v| v.parse::<i64>().ok())
+        {
+            if now > last {
+                let mut tx = self.store.begin().await?;
+                store::shift_clocks(&mut tx, now - last).await?;
+                tx.commit().await?;
+            }
+        }
+        store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
+        // Answers the last run wrote but never confirmed as posted: nobody
+        // is posting them now, so they are due at once. Not on PostgreSQL,
+        // where other processes may be posting theirs right now: there
+        // they go out when their grace ends.
+        let owed = match self.store.backend() {
+            store::Backend::Sqlite => {
+                // Likewise the last run's searches died with it, and its
+                // report is not of a process that is silent now.
+                store::release_engine_claims(&pool).await?;
+                store::forget_processes(&pool).await?;
+                store::release_waiting_replies(&pool, now).await?
+            }
+            store::Backend::Postgres => 0,
+        };
+        if owed > 0 {
+            tracing::info!(
+                answers = owed,
+                "posting answers the last run may not have posted"
+            );
+        }
+        // Deadlines set before reminder times were stored get theirs.
+        for (id, at, time_control) in store::deadlines_without_reminder(&pool).await? {
+            let clock = crate::command::TimeControl::parse(&time_control);
+            if let Some(d) = clock.and_then(|c| self.deadline_from(&c, 0)) {
+                store::set_reminder(&pool, id, at - (d.at - d.remind_at)).await?;
+            }
+        }
+        Ok(self)
+    }
+
+    /// Adapters say who the bot is where they connect; challenging it
+    /// starts a game against the engine.
+    ///
+    /// Seats of a database from before identities that hold the bot's name
+    /// on this platform (`discord:?Voidmate`, see the identities migration)
+    /// become the bot's id here.
+    pub async fn add_bot(&self, bot: Player) -> Result<(), sqlx::Error> {
+        let legacy = PlayerId::new(bot.id.platform(), &format!("?{}", bot.name));
+        let mut tx = self.store.begin().await?;
+        store::rename_player(&mut tx, &legacy, &bot.id).await?;
+        store::see_player(&mut tx, &bot).await?;
+        tx.commit().await?;
+        let mut bots = self.bots.write().expect("not poisoned");
+        bots.retain(|b| b.id != bot.id);
+        bots.push(bot);
+        Ok(())
+    }
+
+    /// Whether the player with this id is the bot itself.
+    pub(crate) fn is_bot(&self, id: &PlayerId) -> bool {
+        self.bots
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .any(|b| &b.id == id)
+    }
+
+    /// The bot on `platform`, if its adapter said who it is there.
+    pub(crate) fn bot_on(&self, platform: &str) -> Option<Player> {
+        self.bots
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .find(|b| b.id.platform() == platform)
+            .cloned()
+    }
+
+    /// The bot a name written in a command means on `platform`: its name,
+    /// or its id's local part.
+    pub(crate) fn bot_named(&self, platform: &str, written: &str) -> Option<Player> {
+        let bare = written.trim_start_matches('@');
+        self.bots
+            .read()
+            .expect("not poisoned")
+            .iter()
+            .find(|b| {
+                b.id.platform() == platform
+                    && (b.name.eq_ignore_ascii_case(bare)
+                        || b.id.local() == bare
+                        || b.id.local() == written)
+            })
+            .cloned()
+    }
+
+    /// Tells the core how commands are written on a platform, so that its
+    /// hints say what works there (`!vm accept`, a ✅ on the message).
+    pub fn set_command_style(&self, platform: &str, style: CommandStyle) {
+        self.styles
+            .write()
+            .expect("not poisoned")
+            .insert(platform.to_string(), style);
+    }
+
+    /// How a user of `platform` answers a question yes (`yes`) or no.
+    pub(crate) fn how_to_answer(&self, platform: &str, yes: &str, no: &str) -> String {
+        let s = self.command_style(platform);
+        let words = format!("`{p}{yes}` or `{p}{no}`", p = s.prefix);
+        match (s.buttons, s.reactions) {
+            (true, _) => format!("the buttons below, or {words}"),
+            (false, true) => format!("{words}, or react ✅ or ❌ to this message"),
+            (false, false) => words,
+        }
+    }
+
+    /// The platforms whose adapters run in this process: the ones that
+    /// set their command style. None (the console, tests): every platform.
+    pub(crate) fn platforms(&self) -> Vec<String> {
+        let styles = self.styles.read().expect("not poisoned");
+        let mut platforms: Vec<String> = styles.keys().cloned().collect();
+        platforms.sort();
+        platforms
+    }
+
+    /// How commands are written on `platform` ([`Core::set_command_style`]).
+    pub(crate) fn command_style(&self, platform: &str) -> CommandStyle {
+        let styles = self.styles.read().expect("not poisoned");
+        styles.get(platform).cloned().unwrap_or_default()
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}

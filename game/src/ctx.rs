@@ -1,0 +1,69 @@
+//! One request's context: the transaction it works in, where it was said,
+//! who said it, the event (none for the engine's own moves and the periodic
+//! check) and the time it is handled at. Every handler is a function over
+//! it, and the helpers that find and draw games are its methods.
+
+use crate::contract::Player;
+use crate::core::Core;
+use crate::incoming::Incoming;
+use crate::store::Tx;
+
+pub(crate) struct Ctx<'a> {
+    /// The core's settings and services.
+    pub core: &'a Core,
+    pub tx: &'a mut Tx,
+    /// The channel (room, thread) the request is about.
+    pub channel: &'a str,
+    /// Who acts: the author of the event, or the bot playing its move.
+    pub author: &'a Player,
+    /// The event being handled, if the request is one.
+    pub event: Option<&'a Incoming>,
+    /// Now, on the core's clock (ms).
+    pub now_ms: i64,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of `ev`, in `tx`.
+    pub fn of_event(core: &'a Core, tx: &'a mut Tx, ev: &'a Incoming) -> Ctx<'a> {
+        Ctx {
+            core,
+            tx,
+            channel: &ev.channel,
+            author: &ev.author,
+            event: Some(ev),
+            now_ms: core.time.now_ms(),
+        }
+    }
+
+    /// The context of work the bot does by itself in `channel`, as `actor`.
+    pub fn of_bot(core: &'a Core, tx: &'a mut Tx, channel: &'a str, actor: &'a Player) -> Ctx<'a> {
+        Ctx {
+            core,
+            tx,
+            channel,
+            author: actor,
+            event: None,
+            now_ms: core.time.now_ms(),
+        }
+    }
+
+    /// Whether only the author and the bot see this conversation.
+    pub fn private(&self) -> bool {
+        self.event.is_some_and(|e| e.private)
+    }
+
+    /// When the platform received the event, if it says.
+    pub fn sent_ms(&self) -> Option<i64> {
+        self.event.and_then(|e| e.sent_ms)
+    }
+
+    /// Whether the author spoke to the bot.
+    pub fn addressed(&self) -> bool {
+        self.event.is_some_and(|e| e.addressed)
+    }
+
+    /// The author's platform (`discord`, `matrix`, ...).
+    pub fn platform(&self) -> &str {
+        self.author.id.platform()
+    }
+}

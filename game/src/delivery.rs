@@ -1,0 +1,234 @@
+//! Delivery: the periodic check, the outbox of notices, retries that back
+//! off, parking, and pruning what only grows.
+
+use crate::contract::Text;
+use crate::core::Core;
+use crate::isolate;
+use crate::reply::{Action, Audience, Notice, Reply};
+use crate::store;
+use std::time::Duration;
+
+/// How long a handled event's id is kept to recognise a redelivery: far
+/// longer than any platform redelivers (Discord resumes within minutes, a
+/// Matrix sync token is days old at most after downtime).
+const KEEP_EVENT_IDS_SECS: i64 = 30 * 24 * 3600;
+/// How often the tick prunes them.
+const PRUNE_EVERY_SECS: i64 = 3600;
+
+/// Why an adapter could not post a notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// It may work later (a network error, a server error, a rate limit):
+    /// tried again after `retry_after` if the platform said, else after a
+    /// wait that doubles with each failure.
+    Temporary { retry_after: Option<Duration> },
+    /// It will not work until something changes: no permission to post, an
+    /// unknown channel, not in the room. After [`PARK_AFTER`] such answers
+    /// the notice waits until the bot is seen in that channel again.
+    Permanent,
+}
+
+/// Permanent refusals before a notice is parked.
+pub const PARK_AFTER: i64 = 3;
+
+/// How long a notice taken by [`Core::tick`] is the taking process's alone:
+/// longer than any post takes (a board upload included), short enough that
+/// a notice held by a process that died goes out soon after.
+pub const NOTICE_LEASE_MS: i64 = 60_000;
+
+/// Notices taken by one call of [`Core::tick`] at most (the rest wait for
+/// the next one).
+const NOTICES_PER_TICK: i64 = 100;
+/// The first wait before a retry, doubled each time up to [`MAX_RETRY_WAIT`].
+const FIRST_RETRY_WAIT: Duration = Duration::from_secs(2);
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(3600);
+
+/// The wait before attempt `attempts + 1`.
+fn retry_wait(attempts: i64) -> Duration {
+    let doublings = (attempts - 1).clamp(0, 20) as u32;
+    FIRST_RETRY_WAIT
+        .saturating_mul(1 << doublings)
+        .min(MAX_RETRY_WAIT)
+}
+
+impl Core {
+    /// Notices owed to channels (deadline reminders, losses on time): the
+    /// ones that fell due just now and any earlier ones not yet confirmed,
+    /// for the platforms whose adapters run in this process
+    /// ([`Core::set_command_style`]). Post each, then confirm it with
+    /// [`Core::delivered`] or report [`Core::failed`]. Each is this
+    /// process's alone for a minute ([`NOTICE_LEASE_MS`]): other processes
+    /// on the same database do not take it meanwhile, and an unconfirmed
+    /// notice comes back after that, also to another process or after a
+    /// restart. Call it now and then (adapters do, every few seconds).
+    pub async fn tick(&self) -> Vec<Notice> {
+        match isolate::isolated(self.tick_once()).await {
+            Ok(notices) => notices,
+            Err(why) => {
+                tracing::error!("the periodic check panicked: {why}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Forgets old handled event ids, at most once an hour.
+    pub(crate) async fn prune(&self) {
+        use std::sync::atomic::Ordering;
+        let now = store::now();
+        let last = self.pruned_at.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_SECS
+            || self
+                .pruned_at
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        match store::prune_events(self.store.pool(), now - KEEP_EVENT_IDS_SECS).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(pruned = n, "forgot old handled event ids"),
+            Err(e) => tracing::warn!("cannot prune handled event ids: {e}"),
+        }
+    }
+
+    pub(crate) async fn tick_once(&self) -> Vec<Notice> {
+        self.prune().await;
+        self.resume_engine_turns().await;
+        match store::any_due(self.store.pool(), self.time.now_ms()).await {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Err(e) = self.decide_deadlines().await {
+                    tracing::error!("deadline check failed: {e}");
+                }
+                if let Err(e) = self.decide_clocks().await {
+                    tracing::error!("clock check failed: {e}");
+                }
+            }
+            Err(e) => tracing::error!("cannot look for games that are due: {e}"),
+        }
+        self.heartbeat().await;
+        self.report_process().await;
+        let now = self.time.now_ms();
+        let platforms = self.platforms();
+        let claimed = store::claim_notices(
+            self.store.pool(),
+            now,
+            now + NOTICE_LEASE_MS,
+            &platforms,
+            NOTICES_PER_TICK,
+        )
+        .await;
+        let rows = match claimed {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!("cannot read the outbox: {e}");
+                return Vec::new();
+            }
+        };
+        let mut notices = Vec::with_capacity(rows.len());
+        for row in rows {
+            let image = match (row.board_game, row.board_ply) {
+                (Some(game), Some(ply)) => self.board_after(&row.channel, game, ply).await,
+                _ => None,
+            };
+            notices.push(Notice {
+                id: row.id,
+                in_reply_to: row.in_reply_to,
+                channel: row.channel,
+                reply: Reply {
+                    text: Text::from_stored(row.text, &row.text_mentions),
+                    image,
+                    notify: crate::contract::players_from_stored(&row.mentions),
+                    actions: Action::from_stored(&row.actions),
+                    is_error: false,
+                    audience: Audience::Everyone,
+                    deliveries: vec![row.id],
+                    direct: None,
+                    thread: None,
+                },
+            });
+        }
+        notices
+    }
+
+    /// A notice from [`Core::tick`] could not be posted: it comes back
+    /// later, after a wait that grows with each failure, or, refused for
+    /// good, is parked until the bot is seen in its channel again (logged
+    /// once, when it is parked).
+    pub async fn failed(&self, notice_id: i64, refusal: Refusal) {
+        let now = self.time.now_ms();
+        let (permanent, asked) = match refusal {
+            Refusal::Temporary { retry_after } => (false, retry_after),
+            Refusal::Permanent => (true, None),
+        };
+        let retry_at = |attempts: i64| {
+            let wait = asked.unwrap_or_else(|| retry_wait(attempts));
+            now.saturating_add(wait.as_millis().min(i64::MAX as u128) as i64)
+        };
+        match store::notice_failed(
+            self.store.pool(),
+            notice_id,
+            PARK_AFTER,
+            permanent,
+            retry_at,
+        )
+        .await
+        {
+            Ok(Some((attempts, true))) => tracing::warn!(
+                notice = notice_id,
+                attempts,
+                "a notice was refused for good; parked until I am seen in its channel again"
+            ),
+            Ok(Some((attempts, false))) => tracing::debug!(
+                notice = notice_id,
+                attempts,
+                ?refusal,
+                "a notice could not be posted; trying again later"
+            ),
+            Ok(None) => {}
+            Err(e) => tracing::error!(notice = notice_id, "cannot note a failed post: {e}"),
+        }
+    }
+
+    /// The bot is in `channel` (an adapter joined it, or saw it): notices
+    /// parked for it are tried again.
+    pub async fn seen_in(&self, channel: &str) {
+        match store::unpark_channel(self.store.pool(), channel).await {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(%channel, notices = n, "back in a channel; posting what waited")
+            }
+            Err(e) => tracing::warn!(%channel, "cannot bring back parked notices: {e}"),
+        }
+    }
+
+    /// Game `game` is now played in `to`, a thread the adapter opened for it
+    /// in `from` (see [`Reply::thread`]): its moves, notices and the
+    /// `entries` of the reply that began it go there, and the thread takes
+    /// the channel's settings. `false` if the game was not in `from` (it
+    /// stays where it is).
+    pub async fn move_game(
+        &self,
+        game: i64,
+        from: &str,
+        to: &str,
+        entries: &[i64],
+    ) -> Result<bool, sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        if !store::move_game(&mut tx, game, from, to).await? {
+            return Ok(false);
+        }
+        for entry in entries {
+            store::move_notice(&mut tx, *entry, from, to).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// A notice from [`Core::tick`] was posted: do not send it again.
+    pub async fn delivered(&self, notice_id: i64) {
+        if let Err(e) = store::delete_notice(self.store.pool(), notice_id).await {
+            tracing::error!(notice = notice_id, "cannot clear a delivered notice: {e}");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The dispatcher: each command to its handler. Nothing else happens here.
+
+use crate::command::Command;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::Failure;
+use crate::handlers::{challenge, ending, info, moves, offers, play, programs, settings};
+
+pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Failure> {
+    match cmd {
+        Command::Challenge { opponent, options } => {
+            let opponent = cx.resolve(&opponent).await?;
+            challenge::challenge(cx, &opponent, options).await
+        }
+        Command::Accept { challenger } => {
+            let unknown = |who: &_| format!("{who} has not challenged you here.");
+            let from = cx.resolve_if_named(challenger, unknown).await?;
+            challenge::accept(cx, from).await
+        }
+        Command::Decline { other } => {
+            let unknown = |who: &_| format!("You have no challenge with {who} here.");
+            let other = cx.resolve_if_named(other, unknown).await?;
+            challenge::decline(cx, other).await
+        }
+        Command::Move { text, game } => play::named_move(cx, &text, game).await,
+        Command::Bare { text, game } => play::bare(cx, &text, game).await,
+        Command::Board { game } => info::board(cx, game).await,
+        Command::Moves { square, game } => moves::moves(cx, square, game).await,
+        Command::Resign { game } => ending::resign(cx, game).await,
+        Command::Offer { kind, answer, game } => offers::offer(cx, kind, answer, game).await,
+        Command::Claim { text, game } => ending::claim(cx, text, game).await,
+        Command::Games => info::games(cx).await,
+        Command::History { game, pgn } => info::history(cx, game, pgn).await,
+        Command::Variants => Ok(info::variants()),
+        Command::Rules { game, query } => info::rules(cx, game, &query).await,
+        Command::Help { topic } => Ok(info::help(topic.as_deref())),
+        Command::Settings { changes } => settings::settings(cx, &changes).await,
+        Command::Direct => Ok(info::direct(cx)),
+        Command::Program { text, game } => programs::program(cx, text, game).await,
+        Command::Colour { colour, game } => programs::colour(cx, colour, game).await,
+    }
+}

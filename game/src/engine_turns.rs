@@ -1,0 +1,310 @@
+//! The engine's turns: a queue in the database (`games.engine_wanted_ms`),
+//! each turn searched by one process at a time under a lease that the
+//! searching process renews while it thinks. A process that dies mid-search
+//! stops renewing; when the lease ends another process takes the turn. The
+//! search starts inline after a player's move (`searches = "here"`), or an
+//! engine worker takes it from the queue (`searches = "workers"`).
+
+use crate::command::TimeControl;
+use crate::config::Searches;
+use crate::core::Core;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::handlers::play::play;
+use crate::load::{record, stored_position};
+use crate::reply::Action;
+use crate::store;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use voidmate_engine::Level;
+
+/// How long a claim on an engine turn holds without renewal.
+pub const ENGINE_LEASE_MS: i64 = 15_000;
+/// How often a searching process renews its lease (well within it).
+const ENGINE_RENEW_EVERY: Duration = Duration::from_secs(5);
+
+/// This process's name in the claims it makes: host, process id and start
+/// time, so that a restarted process with the same id is someone else.
+pub(crate) fn claimant() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default();
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{host}:{}:{started}", std::process::id())
+}
+
+/// The claim on a game's engine search: while it lives no other search of
+/// that game starts in this process and its lease in the database is
+/// renewed; dropped (also when the work holding it is cancelled), the
+/// game may be searched again, here at once, elsewhere when the lease ends.
+pub(crate) struct Search {
+    pub(crate) game: i64,
+    registry: Arc<Mutex<HashSet<i64>>>,
+    renewal: tokio::task::AbortHandle,
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.renewal.abort();
+        self.registry
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.game);
+    }
+}
+
+impl Core {
+    /// Whether this process searches the engine's turns itself.
+    pub(crate) fn searches_here(&self) -> bool {
+        self.engine_cfg.searches == Searches::Here
+    }
+
+    /// A lease on an engine turn, from now.
+    pub(crate) fn engine_lease(&self) -> store::EngineLease<'_> {
+        store::EngineLease {
+            by: &self.claimant,
+            until_ms: self.time.now_ms() + ENGINE_LEASE_MS,
+        }
+    }
+
+    /// Claims game `id`'s engine search in this process (its lease in the
+    /// database is already this process's); `None` if one already runs here.
+    pub(crate) fn claim_search(&self, id: i64) -> Option<Search> {
+        let mut running = self.searching.lock().unwrap_or_else(|e| e.into_inner());
+        if !running.insert(id) {
+            return None;
+        }
+        let core = self.clone();
+        let renewal = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(ENGINE_RENEW_EVERY).await;
+                match store::renew_engine_lease(core.store.pool(), id, core.engine_lease()).await {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    Err(e) => tracing::warn!(game = id, "cannot renew the engine's lease: {e}"),
+                }
+            }
+        });
+        Some(Search {
+            game: id,
+            registry: self.searching.clone(),
+            renewal: renewal.abort_handle(),
+        })
+    }
+
+    /// Searches running in this process.
+    pub(crate) fn searches_running(&self) -> usize {
+        self.searching
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
+    }
+
+    /// The periodic check's part in the engine's turns: queues any turn an
+    /// older version left unqueued, then (when this process searches) takes
+    /// queued turns that nobody holds, up to the engine's threads: after a
+    /// restart, or a search of a process that died, no game waits for ever
+    /// on a move that nobody is thinking about.
+    pub(crate) async fn resume_engine_turns(&self) {
+        self.queue_unqueued_engine_turns().await;
+        if self.searches_here() {
+            self.take_engine_turns().await;
+        }
+    }
+
+    /// Takes queued engine turns nobody holds while this process has a free
+    /// engine thread, and plays each in a task of its own. Each move is
+    /// announced through the outbox, committed with the move. Returns how
+    /// many it took.
+    pub async fn take_engine_turns(&self) -> usize {
+        let mut taken = 0;
+        while self.searches_running() < self.engine_cfg.threads.max(1) {
+            let now = self.time.now_ms();
+            let claimed =
+                store::claim_engine_turn(self.store.pool(), now, self.engine_lease()).await;
+            let (id, channel) = match claimed {
+                Ok(Some(turn)) => turn,
+                Ok(None) => break,
+                Err(e) => {
+                    tracing::warn!("cannot take an engine turn: {e}");
+                    break;
+                }
+            };
+            let Some(claim) = self.claim_search(id) else {
+                // Searched here already (its lease ran out meanwhile): the
+                // running search goes on renewing it.
+                continue;
+            };
+            taken += 1;
+            tracing::info!(game = id, %channel, "starting the engine's turn");
+            let core = self.clone();
+            tokio::spawn(async move {
+                let _claim = claim;
+                match core.engine_turn(&channel, id, None, 0).await {
+                    Ok(_) => {}
+                    Err(Failure::Refused(why)) | Err(Failure::NotACommand(why)) => {
+                        tracing::warn!(game = id, %channel, "engine move failed: {why}");
+                    }
+                    Err(Failure::Storage(e)) => {
+                        tracing::error!(game = id, %channel, "engine move failed: {e}");
+                    }
+                }
+            });
+        }
+        taken
+    }
+
+    /// An engine worker's life (`voidmate engine-worker`): takes queued
+    /// engine turns as threads come free, looking every `poll`.
+    pub async fn run_engine_worker(&self, poll: Duration) {
+        self.set_process_kind("engine-worker");
+        loop {
+            self.take_engine_turns().await;
+            self.report_process().await;
+            tokio::time::sleep(poll).await;
+        }
+    }
+
+    /// Games stored by a version that kept no queue of engine turns, where
+    /// the bot is to move, get queued: once per process, when it knows who
+    /// the bot is.
+    async fn queue_unqueued_engine_turns(&self) {
+        use std::sync::atomic::Ordering;
+        if self.engine_backfilled.load(Ordering::Relaxed)
+            || self.bots.read().expect("not poisoned").is_empty()
+        {
+            return;
+        }
+        let games = match store::engine_games(self.store.pool()).await {
+            Ok(games) => games,
+            Err(e) => {
+                tracing::warn!("cannot list the engine's games: {e}");
+                return;
+            }
+        };
+        for (id, channel) in games {
+            if self.bot_to_move(&channel, id).await {
+                let queued = async {
+                    let mut tx = self.store.begin().await?;
+                    let still = store::game(&mut tx, &channel, id).await?;
+                    if still.is_some_and(|row| row.engine_wanted_ms.is_none()) {
+                        store::set_engine_turn(&mut tx, id, Some(self.time.now_ms()), None).await?;
+                    }
+                    tx.commit().await
+                };
+                if let Err(e) = queued.await {
+                    tracing::warn!(game = id, "cannot queue the engine's turn: {e}");
+                    return;
+                }
+            }
+        }
+        self.engine_backfilled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the bot is to move in game `id` (read without the write lock).
+    pub(crate) async fn bot_to_move(&self, channel: &str, id: i64) -> bool {
+        let Ok(mut read) = self.store.pool().begin().await else {
+            return false;
+        };
+        let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
+            return false;
+        };
+        let Ok(rec) = record(row) else {
+            return false;
+        };
+        let Ok(pos) = stored_position(&rec) else {
+            return false;
+        };
+        // A private game waiting for programs has none stored yet.
+        let waiting = rec.mode == crate::command::ProgramMode::Private
+            && (rec.seats.white.program.is_none() || rec.seats.black.program.is_none());
+        rec.is_active() && !waiting && self.is_bot(&rec.player(pos.turn()).id)
+    }
+
+    /// The engine's move in game `id`, played in a transaction of its own
+    /// after the search (which holds no lock on the database). The move's
+    /// message and board go to the outbox in that same transaction, as the
+    /// answer to `in_reply_to` if it follows a player's move, due for the
+    /// periodic check at `not_before_ms` (now, when no reply waits for it).
+    /// Returns the move's words and the outbox entry.
+    pub(crate) async fn engine_turn(
+        &self,
+        ch: &str,
+        id: i64,
+        in_reply_to: Option<&str>,
+        not_before_ms: i64,
+    ) -> Result<(Done, i64), Failure> {
+        // Read without the write lock: the search must not hold anyone up.
+        let mut read = self.store.pool().begin().await?;
+        let Some(row) = store::game(&mut read, ch, id).await? else {
+            return refuse(format!("game #{id} is gone"));
+        };
+        let g = self.load(&mut read, row).await?;
+        drop(read);
+        let bot = g.player(g.pos.turn());
+        // Queued: the bot is to move (an engine worker may not know who the
+        // bot is on each platform; the queue does).
+        if !g.rec.is_active() || g.rec.engine_wanted_ms.is_none() {
+            return refuse("it is not my move");
+        }
+        let searched = g.rec.version;
+        let level = g
+            .rec
+            .engine_level
+            .and_then(Level::new)
+            .unwrap_or(Level::MAX);
+        let time = match g.rec.clock {
+            TimeControl::Days(_) => self.engine_cfg.correspondence_move_time_ms,
+            // On a clock: a thirtieth of what is left plus the increment,
+            // never more than the usual time.
+            TimeControl::Clock { increment, .. } => {
+                let left = g.clock_left(g.pos.turn()).unwrap_or(0).max(0) as u64;
+                (left / 30 + increment as u64 * 500).min(self.engine_cfg.move_time_ms)
+            }
+            TimeControl::None => self.engine_cfg.move_time_ms,
+        };
+        let Some(mv) = self
+            .engine
+            .best_move(g.pos.clone(), level, Duration::from_millis(time))
+            .await
+        else {
+            return refuse("I could not find a move");
+        };
+        let coordinate = g.pos.coordinate(&mv);
+        let mut tx = self.store.begin().await?;
+        let Some(row) = store::game(&mut tx, ch, id).await? else {
+            return refuse(format!("game #{id} is gone"));
+        };
+        // The game changed while the engine thought (a resignation, or the
+        // move played by a process that took the turn after this one's
+        // lease ended): this search answers a position that is gone.
+        if row.version != searched {
+            return refuse(format!("game #{id} moved on while I thought"));
+        }
+        let g = self.load(&mut tx, row).await?;
+        let ply = g.moves.len() as i64 + 1;
+        let done = {
+            let mut cx = Ctx::of_bot(self, &mut tx, ch, &bot);
+            play(&mut cx, g, &coordinate).await?
+        };
+        let entry = store::queue_reply(
+            &mut tx,
+            bot.id.platform(),
+            ch,
+            &done.text,
+            &done.notify,
+            Some((id, ply)),
+            &Action::stored(&done.actions),
+            in_reply_to,
+            not_before_ms,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok((done, entry))
+    }
+}

@@ -1,0 +1,64 @@
+//! Why a command did nothing, and how that is said: refusals meant for the
+//! player apart from failures of storage, which are ours.
+
+use crate::reply::{Audience, Reply};
+
+/// Why a command did nothing.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// The player's mistake or a refusal; the words for the reply.
+    Refused(String),
+    /// No command at all (text that is neither a command word nor a move):
+    /// the first word, for "I do not know the command" when addressed.
+    NotACommand(String),
+    /// The database failed; nothing was changed.
+    Storage(sqlx::Error),
+}
+
+impl From<sqlx::Error> for Failure {
+    fn from(e: sqlx::Error) -> Self {
+        Failure::Storage(e)
+    }
+}
+
+/// Refuses with `msg`.
+pub(crate) fn refuse<T>(msg: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure::Refused(msg.into()))
+}
+
+/// A stored game that does not hold together, in words.
+pub(crate) fn damaged(id: i64, why: impl std::fmt::Display) -> Failure {
+    Failure::Refused(format!(
+        "The stored record of game #{id} is damaged ({why}), so I cannot go on with it. Nothing was changed."
+    ))
+}
+
+pub(crate) fn error_reply(text: String) -> Reply {
+    Reply {
+        is_error: true,
+        audience: Audience::Author,
+        ..Reply::new(text)
+    }
+}
+
+/// A storage failure in words: a locked database is "busy", anything else
+/// "went wrong"; either way nothing was changed.
+pub(crate) fn db_failure(e: sqlx::Error) -> Reply {
+    let busy = match &e {
+        sqlx::Error::Database(d) => {
+            let m = d.message().to_ascii_lowercase();
+            m.contains("locked") || m.contains("busy")
+        }
+        sqlx::Error::PoolTimedOut => true,
+        _ => false,
+    };
+    if busy {
+        error_reply("The game database is busy right now, so nothing was changed. Please try again in a moment.".into())
+    } else {
+        tracing::error!("storage error: {e}");
+        error_reply(
+            "Something went wrong while storing that, so nothing was changed. Please try again."
+                .into(),
+        )
+    }
+}

@@ -1,0 +1,170 @@
+//! A game as loaded: its typed record, the position replayed from its
+//! moves, and what replies say about it (names, sides, colours, clocks,
+//! status).
+
+use crate::command::{OfferKind, ProgramMode, TimeControl};
+use crate::contract::{Player, PlayerId};
+use crate::record::{GameRecord, Offer, Status};
+use crate::store::MoveRow;
+use crate::words::{clock_face, human_duration};
+use voidmate_render::PieceColour;
+use voidmate_rules::{Color, GameKind, Position, Square};
+
+/// A stored game, replayed.
+pub(crate) struct Game {
+    pub rec: GameRecord,
+    pub pos: Position,
+    pub moves: Vec<MoveRow>,
+    pub last: Option<(Square, Square)>,
+    /// When the game was read (for clocks).
+    pub now_ms: i64,
+    /// Seconds in a "day" of a days-per-move time control.
+    pub day_seconds: i64,
+}
+
+impl Game {
+    pub fn id(&self) -> i64 {
+        self.rec.id
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.rec.kind
+    }
+
+    /// The side `user` plays, if they play in this game.
+    pub fn player_color(&self, user: &PlayerId) -> Option<Color> {
+        self.rec.color_of(user)
+    }
+
+    /// Who plays `color`: their id, and the name they were last seen with.
+    pub fn player(&self, color: Color) -> Player {
+        self.rec.player(color).clone()
+    }
+
+    /// The name `color`'s player goes by, for replies.
+    pub fn name(&self, color: Color) -> String {
+        self.rec.player(color).name.clone()
+    }
+
+    pub fn ply(&self) -> i64 {
+        self.moves.len() as i64
+    }
+
+    /// "White"/"Black", or Super Chess's "Player 1"/"Player 2".
+    pub fn side(&self, color: Color) -> &'static str {
+        self.kind().side_name(color)
+    }
+
+    /// The proposal of `kind` standing now (made since the last move).
+    pub fn standing(&self, kind: OfferKind) -> Option<Offer> {
+        self.rec.standing(kind, self.ply())
+    }
+
+    /// A private-programs game whose programs are not all in yet: no move
+    /// may be played.
+    pub fn awaiting_programs(&self) -> Vec<Player> {
+        if self.rec.mode != ProgramMode::Private {
+            return Vec::new();
+        }
+        Color::ALL
+            .into_iter()
+            .filter(|&c| self.rec.seats[c].program.is_none())
+            .map(|c| self.player(c))
+            .collect()
+    }
+
+    /// The players' piece colours, when either chose one or the variant
+    /// has its own (Super Chess: red and blue).
+    pub fn colours(&self) -> Option<[PieceColour; 2]> {
+        let both = [self.colour_of(Color::White), self.colour_of(Color::Black)];
+        (both != [PieceColour::White, PieceColour::Black]).then_some(both)
+    }
+
+    /// The colour `color`'s pieces are drawn in: chosen, or the variant's.
+    pub fn colour_of(&self, color: Color) -> PieceColour {
+        self.rec.seats[color]
+            .colour
+            .unwrap_or_else(|| default_colour(self.kind(), color))
+    }
+
+    pub fn title(&self) -> String {
+        format!(
+            "#{} {} vs {} ({})",
+            self.id(),
+            self.name(Color::White),
+            self.name(Color::Black),
+            self.kind().title()
+        )
+    }
+
+    pub fn status(&self) -> String {
+        if self.rec.status == Status::Finished {
+            return format!(
+                "{} {}",
+                self.rec.result.as_deref().unwrap_or("*"),
+                self.rec.termination.as_deref().unwrap_or("")
+            );
+        }
+        match self.awaiting_programs().as_slice() {
+            [] => {}
+            [one] => return format!("waiting for {one}'s program"),
+            [a, b] => return format!("waiting for the programs of {a} and {b}"),
+            _ => return "waiting for the programs".to_string(),
+        }
+        let mover = self.name(self.pos.turn());
+        match (self.clocks_text(), self.rec.deadline_at) {
+            (Some(c), _) => format!("{mover} to move; {c}"),
+            // Correspondence: the time left for this move.
+            (None, Some(deadline)) => format!(
+                "{mover} to move; {} left",
+                human_duration(
+                    (deadline - self.now_ms.div_euclid(1000)).max(0),
+                    self.day_seconds
+                )
+            ),
+            (None, None) => format!("{mover} to move"),
+        }
+    }
+
+    /// A clock game's increment (ms); `None` without a clock.
+    pub fn increment_ms(&self) -> Option<i64> {
+        match self.rec.clock {
+            TimeControl::Clock { increment, .. } => Some(increment as i64 * 1000),
+            TimeControl::None | TimeControl::Days(_) => None,
+        }
+    }
+
+    /// Time left per side as of now, the running clock counted down.
+    pub fn clock_left(&self, color: Color) -> Option<i64> {
+        let stored = self.rec.seats[color].clock_ms?;
+        let running = match self.rec.turn_started_ms {
+            Some(t) if color == self.pos.turn() && self.rec.is_active() => (self.now_ms - t).max(0),
+            _ => 0,
+        };
+        Some(stored - running)
+    }
+
+    /// "clocks alice 4:52, bob 5:00"
+    pub fn clocks_text(&self) -> Option<String> {
+        let w = self.clock_left(Color::White)?;
+        let b = self.clock_left(Color::Black)?;
+        Some(format!(
+            "clocks {} {}, {} {}",
+            self.name(Color::White),
+            clock_face(w),
+            self.name(Color::Black),
+            clock_face(b)
+        ))
+    }
+}
+
+/// The colour `color`'s pieces start in (Super Chess ships red and blue).
+pub(crate) fn default_colour(kind: GameKind, color: Color) -> PieceColour {
+    let name = kind.default_colours()[color.index()];
+    PieceColour::from_name(name).expect("the renderer knows every default colour")
+}
+
+/// When a clock counts as low: a tenth of the base time, between 10 s and 60 s.
+pub(crate) fn low_time_ms(minutes: u32) -> i64 {
+    (minutes as i64 * 6_000).clamp(10_000, 60_000)
+}

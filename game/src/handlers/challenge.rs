@@ -1,0 +1,381 @@
+//! Challenges: to a person or to the bot's engine, accepting and declining.
+
+use crate::command::{ChallengeOptions, ColorChoice, ProgramMode, TimeControl};
+use crate::contract::{Player, Text};
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::handlers::play::start_clocks;
+use crate::record::ChallengeRecord;
+use crate::reply::{Action, GameThread};
+use crate::store;
+use voidmate_rules::{variants, ByColor, Color, GameKind, Position};
+
+/// The challenges waiting in this channel, typed.
+pub(crate) async fn pending(cx: &mut Ctx<'_>) -> Result<Vec<ChallengeRecord>, Failure> {
+    let rows = store::pending_challenges(cx.tx, cx.channel).await?;
+    rows.into_iter()
+        .map(|row| {
+            let id = row.id;
+            ChallengeRecord::try_from(row).map_err(|e| {
+                Failure::Refused(format!(
+                    "The stored challenge #{id} here is damaged ({e}), so I cannot go on with it. Nothing was changed."
+                ))
+            })
+        })
+        .collect()
+}
+
+pub(crate) async fn challenge(
+    cx: &mut Ctx<'_>,
+    opponent: &Player,
+    options: ChallengeOptions,
+) -> Result<Done, Failure> {
+    let me = cx.author;
+    let ChallengeOptions {
+        variant,
+        time,
+        color,
+        level,
+        mode,
+        thread,
+    } = options;
+    if thread == Some(true) && !cx.core.command_style(cx.platform()).threads {
+        return refuse(
+            "Games in threads of their own are for Discord; here every game is played in the room. Challenge without `thread`.",
+        );
+    }
+    if opponent == me {
+        return refuse(
+            "You cannot challenge yourself. Challenge another player with `challenge @name`.",
+        );
+    }
+    let picked = variant.is_none();
+    let kind = variant.unwrap_or(GameKind::DEFAULT);
+    let rules = kind.rules();
+    let mode = mode.unwrap_or(ProgramMode::Default);
+    if mode != ProgramMode::Default && !variants::programmable(rules) {
+        return refuse(format!(
+            "{} has no programmable pieces; `{}` is for Super Chess 16x16: `challenge @{opponent} super16 {}`.",
+            rules.title(),
+            mode.code(),
+            mode.code()
+        ));
+    }
+    if cx.core.is_bot(&opponent.id) {
+        if mode != ProgramMode::Default {
+            return refuse(
+                "I play Super Chess 16x16 in the default mode only: the rules engine that judges the game would also know a private program, so I do not play programmed games.",
+            );
+        }
+        let options = ChallengeOptions {
+            variant: Some(kind),
+            time,
+            color,
+            level,
+            mode: None,
+            thread,
+        };
+        return play_the_bot(cx, opponent, options).await;
+    }
+    if level.is_some() {
+        let bot = cx
+            .core
+            .bot_on(me.id.platform())
+            .map(|b| b.name)
+            .unwrap_or_else(|| "voidmate".into());
+        return refuse(format!(
+            "A level is for games against me: `challenge @{bot} {} 3`.",
+            rules.name()
+        ));
+    }
+    for c in pending(cx).await? {
+        if &c.challenger == me {
+            return refuse(format!(
+                "You already have a challenge waiting for {} here. Wait for an answer, or withdraw it with `decline @{}`.",
+                c.challenged, c.challenged
+            ));
+        }
+        if &c.challenger == opponent && &c.challenged == me {
+            return refuse(format!(
+                "{opponent} has already challenged you here: say `accept` to play."
+            ));
+        }
+    }
+    let time = time.unwrap_or(TimeControl::None);
+    let my_side = match color.unwrap_or(ColorChoice::White) {
+        ColorChoice::White => Color::White,
+        ColorChoice::Black => Color::Black,
+    };
+    let challenge = store::insert_challenge(
+        cx.tx,
+        cx.channel,
+        &me.id,
+        &opponent.id,
+        kind,
+        &time,
+        my_side,
+        mode,
+    )
+    .await?;
+    store::set_challenge_thread(cx.tx, challenge, thread).await?;
+    let side = match (kind.has_numbered_players(), my_side) {
+        (true, Color::White) => "Player 1 and move first".to_string(),
+        (true, Color::Black) => "Player 2; you would move first".to_string(),
+        (false, side) => kind.side_name(side).to_string(),
+    };
+    let mut text = Text::new().mention(opponent).say(format!(
+        ", {me} challenges you to {} ({time}{}{}); {me} would play {side}.",
+        rules.title(),
+        match mode {
+            ProgramMode::Default => "",
+            ProgramMode::Symmetric => ", one programmed roster for both",
+            ProgramMode::Private => ", private programs",
+        },
+        match thread {
+            Some(true) => ", in a thread of its own",
+            Some(false) | None => "",
+        },
+    ));
+    match mode {
+        ProgramMode::Default => {}
+        ProgramMode::Symmetric => {
+            text.push_str(&format!(
+                " Both sides would use one reprogrammed roster: {me}, write it with `program N: jump 2,1 ...` (`help program`); "
+            ));
+            text.push_mention(opponent);
+            text.push_str(", your `accept` agrees to it.");
+        }
+        ProgramMode::Private => text.push_str(
+            " Each side would program its own pieces, in secret, after the challenge is accepted.",
+        ),
+    }
+    let how = if opponent.name.contains(char::is_whitespace) {
+        "someone".to_string()
+    } else {
+        format!("@{}", opponent.name)
+    };
+    let named = if picked {
+        format!(
+            " No game was named, so it is {}, our flagship, on a {} board (`variants` lists the others; `challenge {how} standard` for chess).",
+            rules.title(),
+            rules.size()
+        )
+    } else {
+        String::new()
+    };
+    let answer = cx
+        .core
+        .how_to_answer(opponent.id.platform(), "accept", "decline");
+    Ok(
+        Done::text(text.say(format!("{named} Answer with {answer}.")))
+            .asking(vec![Action::AnswerChallenge {
+                challenger: me.clone(),
+                to: opponent.id.clone(),
+            }])
+            .notifying(vec![opponent.clone()]),
+    )
+}
+
+/// A challenge to the bot: the game starts at once, and if the bot has the
+/// first move it plays it in the same reply.
+async fn play_the_bot(
+    cx: &mut Ctx<'_>,
+    bot: &Player,
+    options: ChallengeOptions,
+) -> Result<Done, Failure> {
+    let me = cx.author;
+    let kind = options.variant.unwrap_or(GameKind::DEFAULT);
+    let level = options
+        .level
+        .unwrap_or(cx.core.engine_cfg.default_level)
+        .clamp(1, 5);
+    let time = options.time.unwrap_or(TimeControl::None);
+    let seats = if options.color == Some(ColorChoice::Black) {
+        ByColor {
+            white: bot,
+            black: me,
+        }
+    } else {
+        ByColor {
+            white: me,
+            black: bot,
+        }
+    };
+    let id = new_game(cx, kind, seats, &time).await?;
+    store::set_engine_level(cx.tx, id, level as i64).await?;
+    store::set_deadline(cx.tx, id, cx.core.deadline(&time, cx.now_ms)).await?;
+    start_clocks(cx, id, &time).await?;
+    let g = cx.reload(id).await?.expect("just inserted");
+    let first = g.player(g.pos.turn());
+    let picture = cx.picture(&g, &me.id, None).await?;
+    let thread = game_thread(cx, options.thread, id, seats, kind).await?;
+    let intro = format!(
+        "Game #{id} begins: {}, {} ({}) vs {} ({}), {time}; I play at level {level}.",
+        kind.title(),
+        seats.white,
+        g.side(Color::White),
+        seats.black,
+        g.side(Color::Black),
+    );
+    if &first == me {
+        return Ok(Done::board(format!("{intro} {me}, your move."), picture)
+            .notifying(vec![me.clone()])
+            .in_thread(thread));
+    }
+    let lease = cx.core.searches_here().then(|| cx.core.engine_lease());
+    store::set_engine_turn(cx.tx, id, Some(cx.now_ms), lease).await?;
+    Ok(Done::board(intro, picture)
+        .engine_moves(id)
+        .in_thread(thread))
+}
+
+pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Done, Failure> {
+    let me = cx.author;
+    let waiting: Vec<ChallengeRecord> = pending(cx)
+        .await?
+        .into_iter()
+        .filter(|c| &c.challenged == me && from.as_ref().is_none_or(|f| &c.challenger == f))
+        .collect();
+    let c = match waiting.as_slice() {
+        [] => {
+            return refuse(match &from {
+                Some(f) => format!("{f} has not challenged you here."),
+                None => "No challenge is waiting for you here.".to_string(),
+            })
+        }
+        [one] => one.clone(),
+        many => {
+            let names: Vec<String> = many.iter().map(|c| c.challenger.name.clone()).collect();
+            return refuse(format!(
+                "Several players challenged you: {}. Say which, like `accept @{}`, or use the buttons.",
+                names.join(", "),
+                names[0]
+            ));
+        }
+    };
+    let (white, black) = match c.challenger_color {
+        Color::Black => (me.clone(), c.challenger.clone()),
+        Color::White => (c.challenger.clone(), me.clone()),
+    };
+    let seats = ByColor {
+        white: &white,
+        black: &black,
+    };
+    let id = new_game(cx, c.kind, seats, &c.clock).await?;
+    store::close_challenge(cx.tx, c.id, "accepted", Some(id)).await?;
+    let mut programs = String::new();
+    match c.mode {
+        ProgramMode::Default => {}
+        ProgramMode::Symmetric => {
+            // What the challenger proposed, or the default pieces if
+            // nothing was written.
+            let roster = c.program.clone().unwrap_or_else(|| "default".into());
+            store::set_programs(cx.tx, id, c.mode, Some(&roster), Some(&roster)).await?;
+            programs = format!(" Both sides play with this roster: {roster}.");
+        }
+        ProgramMode::Private => {
+            store::set_programs(cx.tx, id, c.mode, None, None).await?;
+        }
+    }
+    let g = cx.reload(id).await?.expect("just inserted");
+    let title = c.kind.title();
+    let time = &c.clock;
+    let names = format!(
+        "{white} ({}) vs {black} ({})",
+        g.side(Color::White),
+        g.side(Color::Black)
+    );
+    let picture = cx.picture(&g, &white.id, None).await?;
+    let thread = game_thread(cx, c.thread, id, seats, c.kind).await?;
+    if c.mode == ProgramMode::Private {
+        let text = format!(
+            "Game #{id} is set: {title}, {names}, {time}, private programs. {white} and {black}: each send me your program privately, in a direct message to me (`dm` opens one; on Discord `/program` also answers only you): `program #{id} N: jump 2,1 ...`, or `program #{id} default` to keep your pieces. `help program` explains the vectors. The game begins when both are in; neither of you will see the other's."
+        );
+        return Ok(Done::board(text, picture)
+            .notifying(vec![white.clone(), black.clone()])
+            .in_thread(thread));
+    }
+    store::set_deadline(cx.tx, id, cx.core.deadline(&c.clock, cx.now_ms)).await?;
+    start_clocks(cx, id, &c.clock).await?;
+    // Usually White; in Suicide Void Chess Black places the void first.
+    let first = g.player(g.pos.turn());
+    let text =
+        format!("Game #{id} begins: {title}, {names}, {time}.{programs} {first}, your move.");
+    Ok(Done::board(text, picture)
+        .notifying(vec![first])
+        .in_thread(thread))
+}
+
+/// The thread a game that begins is to get: where the platform has threads,
+/// and the challenge asked for one or (saying nothing) the channel's
+/// setting does.
+async fn game_thread(
+    cx: &mut Ctx<'_>,
+    asked: Option<bool>,
+    game: i64,
+    seats: ByColor<&Player>,
+    kind: GameKind,
+) -> Result<Option<GameThread>, Failure> {
+    if !cx.core.command_style(cx.platform()).threads {
+        return Ok(None);
+    }
+    let wanted = match asked {
+        Some(wanted) => wanted,
+        None => store::settings(cx.tx, cx.channel)
+            .await?
+            .is_some_and(|s| s.threads),
+    };
+    Ok(wanted.then(|| GameThread::new(game, &seats.white.name, &seats.black.name, kind.title())))
+}
+
+pub(crate) async fn decline(cx: &mut Ctx<'_>, other: Option<Player>) -> Result<Done, Failure> {
+    let me = cx.author;
+    let mine: Vec<ChallengeRecord> = pending(cx)
+        .await?
+        .into_iter()
+        .filter(|c| &c.challenged == me || &c.challenger == me)
+        .filter(|c| {
+            other
+                .as_ref()
+                .is_none_or(|o| &c.challenger == o || &c.challenged == o)
+        })
+        .collect();
+    let c = match mine.as_slice() {
+        [] => return refuse("There is no challenge here for you to decline or withdraw."),
+        [one] => one.clone(),
+        _ => {
+            return refuse(
+                "You have several challenges here; name the player, like `decline @bob`.",
+            )
+        }
+    };
+    if &c.challenger == me {
+        store::close_challenge(cx.tx, c.id, "withdrawn", None).await?;
+        Ok(Done::text(format!(
+            "{me} withdraws the challenge to {}.",
+            c.challenged
+        )))
+    } else {
+        store::close_challenge(cx.tx, c.id, "declined", None).await?;
+        Ok(
+            Done::text(format!("{me} declines {}'s challenge.", c.challenger))
+                .notifying(vec![c.challenger]),
+        )
+    }
+}
+
+/// Stores a new game of `kind` from its start; its id.
+async fn new_game(
+    cx: &mut Ctx<'_>,
+    kind: GameKind,
+    seats: ByColor<&Player>,
+    time: &TimeControl,
+) -> Result<i64, sqlx::Error> {
+    let start = Position::new(kind.rules()).fen();
+    let seats = ByColor {
+        white: &seats.white.id,
+        black: &seats.black.id,
+    };
+    store::insert_game(cx.tx, cx.channel, kind, seats, &start, time).await
+}

@@ -1,0 +1,201 @@
+//! What only reads: a game's board and history, the games in a channel,
+//! the games the bot plays, the rules help, the command help, and opening
+//! a direct conversation.
+
+use crate::command::GameRef;
+use crate::contract::{Player, Text};
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::handlers::challenge::pending;
+use crate::help;
+use crate::load::record;
+use crate::picture::Picture;
+use crate::reply::Direct;
+use crate::store;
+use crate::words::{history_text, pgn_text};
+use std::fmt::Write as _;
+use voidmate_render::RenderOptions;
+use voidmate_rules::{variants, GameKind, Position, Square};
+
+pub(crate) async fn board(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+    let g = cx.pick_any(game).await?;
+    let mut text = format!("{}: {}.", g.title(), g.status());
+    if g.rec.is_active() {
+        for side in [g.pos.turn(), !g.pos.turn()] {
+            text.push_str(&g.standing_on_own_tile(side));
+        }
+    }
+    let viewer = cx.author.id.clone();
+    let picture = cx.picture(&g, &viewer, None).await?;
+    Ok(Done::board(text, picture))
+}
+
+pub(crate) async fn history(cx: &mut Ctx<'_>, game: GameRef, pgn: bool) -> Result<Done, Failure> {
+    let g = cx.pick_any(game).await?;
+    Ok(Done::text(if pgn {
+        pgn_text(&g, cx.channel)
+    } else {
+        history_text(&g)
+    }))
+}
+
+pub(crate) async fn games(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
+    let games = store::active_games(cx.tx, cx.channel).await?;
+    let challenges = pending(cx).await?;
+    if games.is_empty() && challenges.is_empty() {
+        return Ok(Done::text(
+            "No games or challenges here. Start one with `challenge @someone`.",
+        ));
+    }
+    let mut text = String::new();
+    for row in games {
+        let (id, white, black) = (
+            row.id,
+            Player::stored(&row.white, row.white_name.clone()),
+            Player::stored(&row.black, row.black_name.clone()),
+        );
+        let loaded = match record(row.clone()) {
+            Ok(_) => cx.load(row).await,
+            Err(e) => Err(e),
+        };
+        match loaded {
+            Ok(g) => {
+                let _ = writeln!(
+                    text,
+                    "{}: move {}, {}",
+                    g.title(),
+                    g.pos.board().fullmove_number(),
+                    g.status()
+                );
+            }
+            Err(Failure::Storage(e)) => return Err(Failure::Storage(e)),
+            Err(_) => {
+                let _ = writeln!(text, "#{id} {white} vs {black}: damaged record");
+            }
+        }
+    }
+    for c in challenges {
+        let _ = writeln!(
+            text,
+            "Challenge: {} invites {} to {} ({}), waiting",
+            c.challenger,
+            c.challenged,
+            c.kind.name(),
+            c.clock.code()
+        );
+    }
+    Ok(Done::text(text.trim_end()))
+}
+
+pub(crate) fn variants() -> Done {
+    let mut text = String::from("I play:");
+    for r in variants::all() {
+        let _ = write!(text, "\n  {} ({}, {} board)", r.name(), r.title(), r.size());
+    }
+    text.push_str("\nChallenge with `challenge @someone <variant>`; learn with `rules <variant>`.");
+    Done::text(text)
+}
+
+pub(crate) fn help(topic: Option<&str>) -> Done {
+    Done::text(match topic {
+        None => help::commands().to_string(),
+        Some(word) => help::command_help(word)
+            .unwrap_or_else(|| format!("There is no command `{word}`.\n\n{}", help::commands())),
+    })
+}
+
+/// `dm`: open a direct conversation with the author, greeting them there.
+pub(crate) fn direct(cx: &Ctx<'_>) -> Done {
+    let me = cx.author;
+    if cx.private() {
+        return Done::text(
+            "We are talking privately already: programs and private moves go right here.",
+        );
+    }
+    let mut done = Done::text(
+        Text::new()
+            .mention(me)
+            .say(", I have started a direct conversation with you: look for my message there."),
+    );
+    done.direct = Some(Direct {
+        with: me.clone(),
+        greeting: Text::new().mention(me).say(
+            ", this is our direct conversation: send Super Chess programs (`program #N ...`) and ask for the moves of private games (`moves #N`) here. Games themselves stay in their rooms.",
+        ),
+    });
+    done
+}
+
+/// `rules`: a game's overview, or the topic a question is about, in the
+/// game named (`game`, or in the words) or else the one being played here.
+pub(crate) async fn rules(
+    cx: &mut Ctx<'_>,
+    game: Option<GameKind>,
+    query: &str,
+) -> Result<Done, Failure> {
+    let q = query.trim();
+    if q.is_empty() && game.is_none() {
+        let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+        return Ok(Done::text(format!(
+            "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
+            names.join(", ")
+        )));
+    }
+    // The game named apart from the words, else the one being played here
+    // (the author's, else the only one): its rules answer first.
+    let context = match game {
+        Some(kind) => Some(kind),
+        None => match cx.pick(None, false).await {
+            Ok(g) => Some(g.kind()),
+            Err(Failure::Storage(e)) => return Err(Failure::Storage(e)),
+            Err(_) => None,
+        },
+    };
+    let found = match (game, q.is_empty()) {
+        (Some(kind), true) => help::Found::Game(kind),
+        _ => help::answer(q, context),
+    };
+    let topic = match found {
+        help::Found::Topic(t) => t,
+        help::Found::Game(kind) => {
+            let topics = help::topics_of(kind);
+            let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
+            let intro = topics.first().map(|t| t.text).unwrap_or("");
+            return Ok(Done::text(format!(
+                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
+                kind.title(),
+                keys.join(", "),
+                kind.name()
+            )));
+        }
+        help::Found::Nothing(kind) => {
+            let keys: Vec<&str> = help::topics_of(kind).iter().map(|t| t.key).collect();
+            return refuse(format!(
+                "I found nothing about that. {} topics: {}.",
+                kind.title(),
+                keys.join(", ")
+            ));
+        }
+    };
+    let text = format!("{}\n{}", topic.title, topic.text);
+    let picture = match &topic.diagram {
+        None => None,
+        Some(d) => {
+            let pos =
+                Position::from_fen(topic.variant.rules(), d.fen).expect("diagram FENs are tested");
+            Some(Picture {
+                at: None,
+                pos,
+                opts: RenderOptions {
+                    theme: cx.theme().await?,
+                    select: d.select.and_then(Square::parse),
+                    ..Default::default()
+                },
+                alt: format!("Diagram: {}", d.caption),
+                board: None,
+            })
+        }
+    };
+    Ok(Done::text(text).with_picture(picture))
+}

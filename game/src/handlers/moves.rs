@@ -1,0 +1,191 @@
+//! The legal moves: listed on request (`moves`), and suggested as a player
+//! types (autocomplete).
+
+use crate::command::{GameRef, ProgramMode};
+use crate::contract::PlayerId;
+use crate::core::Core;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::isolate;
+use crate::load::{record, stored_position};
+use crate::store;
+use voidmate_rules::variant::Voids;
+use voidmate_rules::Square;
+
+pub(crate) async fn moves(
+    cx: &mut Ctx<'_>,
+    square: Option<String>,
+    game: GameRef,
+) -> Result<Done, Failure> {
+    let me = cx.author;
+    let private = cx.private();
+    let g = match (private, game) {
+        (true, Some(id)) => cx.private_game(id).await?,
+        _ => cx.pick_any(game).await?,
+    };
+    let id = g.id();
+    if g.rec.mode == ProgramMode::Private && g.rec.is_active() {
+        // The legal moves show what the pieces can do: only the player to
+        // move may see them, and only privately.
+        if !private {
+            return refuse(format!(
+                "The moves of game #{id} would show a private program: ask me in a direct message, `moves #{id}` (say `dm` and I will open one)."
+            ));
+        }
+        if g.player_color(&me.id) != Some(g.pos.turn()) || !g.awaiting_programs().is_empty() {
+            return refuse(format!(
+                "I list the moves of game #{id} only to the player to move, on their turn."
+            ));
+        }
+    }
+    let size = g.pos.rules().size();
+    let select = match square {
+        None => None,
+        Some(s) => Some(
+            Square::parse(&s)
+                .filter(|&q| size.contains(q))
+                .ok_or_else(|| {
+                    Failure::Refused(format!(
+                        "`{s}` is not a square of this board ({}).",
+                        size.describe()
+                    ))
+                })?,
+        ),
+    };
+    let legal = g.pos.legal_moves();
+    let mut chosen: Vec<String> = legal
+        .iter()
+        .filter(|m| select.is_none_or(|s| m.from == s))
+        .map(|m| g.pos.san(m))
+        .collect();
+    // A capture that moves the void comes once per square: list it once.
+    // (Black Holes' moves through holes name a second square too, but each
+    // is a move of its own.)
+    let relocating =
+        g.pos.rules().variant().voids() == Voids::Placed && legal.iter().any(|m| m.via.is_some());
+    if relocating {
+        chosen = chosen
+            .iter()
+            .map(|s| match s.split_once('@') {
+                Some((main, _)) => format!("{main}@…"),
+                None => s.clone(),
+            })
+            .collect();
+        chosen.dedup();
+    }
+    let text = match (select, chosen.is_empty()) {
+        (_, _) if !g.rec.is_active() => format!("Game #{id} is over: no moves."),
+        (Some(s), true) => match g.pos.piece_at(s) {
+            Some(p) if p.color == g.pos.turn() => {
+                format!("The {} on {s} has no legal move.", p.role)
+            }
+            _ => format!("There is no piece of the side to move on {s}."),
+        },
+        (None, true) => "There are no legal moves.".to_string(),
+        (_, false) => format!("{} to move: {}", g.name(g.pos.turn()), chosen.join(" ")),
+    };
+    let text = if relocating && !chosen.is_empty() {
+        format!(
+            "{text}\nA capture moves the void too: add an empty square, like {}.",
+            g.pos.san(&legal[0])
+        )
+    } else {
+        text
+    };
+    let picture = cx.picture(&g, &me.id, select).await?;
+    Ok(Done::board(text, picture))
+}
+
+impl Core {
+    /// Legal moves, in SAN, of `author`'s game in `channel` where it is
+    /// their move, keeping those that start with `typed` (ignoring case; a
+    /// coordinate prefix such as `g1` works too), at most `limit`. For
+    /// autocompletion: a hint only, every move is checked again when played.
+    pub async fn suggest_moves(
+        &self,
+        channel: &str,
+        author: &PlayerId,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        isolate::isolated(self.suggestions(channel, author, typed, limit))
+            .await
+            .unwrap_or_else(|why| {
+                tracing::error!(channel, author = %author, typed, "move suggestions panicked: {why}");
+                Vec::new()
+            })
+    }
+
+    async fn suggestions(
+        &self,
+        channel: &str,
+        author: &PlayerId,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let Ok(mut tx) = self.store.pool().begin().await else {
+            return Vec::new();
+        };
+        let Ok(games) = store::active_games(&mut tx, channel).await else {
+            return Vec::new();
+        };
+        let typed = typed.trim().to_ascii_lowercase();
+        // Complete moves only: a pick is played as it is. Moves that differ
+        // only in where the void goes (`exd5@e2`, `exd5@e3`) share a group,
+        // and the groups take turns, so every capture shows within `limit`.
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        // Every keystroke asks: read the stored position, never a replay.
+        for row in games {
+            let Ok(rec) = record(row) else {
+                continue;
+            };
+            let Ok(pos) = stored_position(&rec) else {
+                continue;
+            };
+            if &rec.player(pos.turn()).id != author {
+                continue;
+            }
+            for mv in pos.legal_moves().iter() {
+                let san = pos.san(mv);
+                if !(san.to_ascii_lowercase().starts_with(&typed)
+                    || pos.coordinate(mv).starts_with(&typed))
+                {
+                    continue;
+                }
+                let group = match san.find('@').filter(|&i| i > 0) {
+                    Some(at) => san[..at].to_string(),
+                    None => san.clone(),
+                };
+                match groups.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, moves)) if !moves.contains(&san) => moves.push(san),
+                    Some(_) => {}
+                    None => groups.push((group, vec![san])),
+                }
+            }
+        }
+        round_robin(&groups, limit)
+    }
+}
+
+/// Up to `limit` moves, the groups taking turns.
+fn round_robin(groups: &[(String, Vec<String>)], limit: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut round = 0;
+    while out.len() < limit {
+        let mut any = false;
+        for (_, moves) in groups {
+            if let Some(m) = moves.get(round) {
+                any = true;
+                if out.len() < limit {
+                    out.push(m.clone());
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+        round += 1;
+    }
+    out
+}

@@ -1,0 +1,191 @@
+//! Proposals between players, one mechanism for both kinds: a draw offer
+//! and a takeback request are made by one player, stand until the next
+//! move, and are accepted (a second `draw` counts), declined, or left.
+//! What differs is in [`Words`] and in what acceptance does.
+
+use crate::command::{Answer, GameRef, OfferKind};
+use crate::contract::Player;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::game::Game;
+use crate::handlers::ending::agree_draw;
+use crate::reply::Action;
+use crate::store;
+use voidmate_rules::{Color, Position};
+
+/// What each kind of proposal is called and says.
+struct Words {
+    /// "draw offer", "takeback request".
+    name: &'static str,
+    /// What the bot answers in game N when the opponent is the bot itself.
+    to_the_bot: fn(i64) -> String,
+    /// A second proposal while one stands.
+    already: &'static str,
+    /// "the draw", "the takeback", as declined.
+    declined: &'static str,
+}
+
+fn words(kind: OfferKind) -> Words {
+    match kind {
+        OfferKind::Draw => Words {
+            name: "draw offer",
+            to_the_bot: |id| {
+                format!("I play game #{id} to the end: no draw offers. You may `resign`.")
+            },
+            already: "You have already offered a draw; it stands until the next move.",
+            declined: "the draw",
+        },
+        OfferKind::Takeback => Words {
+            name: "takeback request",
+            to_the_bot: |id| {
+                format!("I do not take moves back in game #{id}: play on, or `resign` and challenge me again.")
+            },
+            already: "You have already asked to take back the last move; wait for an answer.",
+            declined: "the takeback",
+        },
+    }
+}
+
+/// `draw` or `undo`, with its answer: make, accept or decline a proposal.
+pub(crate) async fn offer(
+    cx: &mut Ctx<'_>,
+    kind: OfferKind,
+    answer: Answer,
+    game: GameRef,
+) -> Result<Done, Failure> {
+    let me = cx.author;
+    let g = cx.pick(game, true).await?;
+    let id = g.id();
+    let color = g
+        .player_color(&me.id)
+        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let opponent = g.player(!color);
+    let w = words(kind);
+    if cx.core.is_bot(&opponent.id) {
+        return refuse((w.to_the_bot)(id));
+    }
+    let standing = g.standing(kind).map(|o| o.by);
+    match (answer, standing) {
+        (Answer::Ask | Answer::Accept, Some(by)) if by == !color => {
+            accept(cx, kind, g, color, opponent).await
+        }
+        (Answer::Ask, Some(_)) => refuse(w.already),
+        (Answer::Ask, None) => {
+            let what = match kind {
+                OfferKind::Draw => "a draw".to_string(),
+                OfferKind::Takeback => {
+                    let n = takeback_plies(&g, color);
+                    if n == 0 {
+                        return refuse(format!("You have no move to take back in game #{id} yet."));
+                    }
+                    let what = match taken_back(&g, n).as_slice() {
+                        [mine] => mine.clone(),
+                        [mine, reply] => format!("{mine} and {opponent}'s reply {reply}"),
+                        _ => "the last moves".to_string(),
+                    };
+                    format!("to take back {what}")
+                }
+            };
+            store::set_offer(cx.tx, id, kind, Some(&me.id), g.ply()).await?;
+            let verb = match kind {
+                OfferKind::Draw => "offers",
+                OfferKind::Takeback => "asks",
+            };
+            let how = cx.core.how_to_answer(
+                opponent.id.platform(),
+                &format!("{} accept", kind.word()),
+                &format!("{} decline", kind.word()),
+            );
+            let text = format!("{me} {verb} {what} in game #{id}. {opponent}: {how}.");
+            Ok(Done::text(text)
+                .asking(vec![Action::AnswerOffer {
+                    kind,
+                    game: id,
+                    to: opponent.id.clone(),
+                }])
+                .notifying(vec![opponent]))
+        }
+        (Answer::Decline, Some(by)) if by == !color => {
+            store::set_offer(cx.tx, id, kind, None, g.ply()).await?;
+            Ok(
+                Done::text(format!("{me} declines {} in game #{id}.", w.declined))
+                    .notifying(vec![opponent]),
+            )
+        }
+        _ => refuse(format!(
+            "There is no {} from {opponent} to answer in game #{id}.",
+            w.name
+        )),
+    }
+}
+
+/// The author accepts the opponent's standing proposal.
+async fn accept(
+    cx: &mut Ctx<'_>,
+    kind: OfferKind,
+    g: Game,
+    color: Color,
+    opponent: Player,
+) -> Result<Done, Failure> {
+    match kind {
+        OfferKind::Draw => agree_draw(cx, g.id(), opponent).await,
+        OfferKind::Takeback => take_back(cx, g, !color).await,
+    }
+}
+
+/// Rebuilds the position without `requester`'s last move (and the reply to
+/// it, if the request came on their turn).
+async fn take_back(cx: &mut Ctx<'_>, mut g: Game, requester: Color) -> Result<Done, Failure> {
+    let id = g.id();
+    let n = takeback_plies(&g, requester);
+    let gone = taken_back(&g, n);
+    if gone.is_empty() {
+        return refuse(format!("There is no move to take back in game #{id}."));
+    }
+    g.moves.truncate(g.moves.len() - gone.len());
+    let mut pos =
+        Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).expect("loaded before");
+    let mut prev = None;
+    for m in &g.moves {
+        let mv = pos.parse_move(&m.coordinate).expect("replayed before");
+        pos.play_unchecked(&mv);
+        prev = Some((mv.from, mv.to));
+    }
+    if !store::take_back_to(cx.tx, &g.rec, g.moves.len() as i64, &pos.fen()).await? {
+        return refuse(format!(
+            "Game #{id} changed meanwhile; look at the `board` and try again."
+        ));
+    }
+    g.pos = pos;
+    g.last = prev;
+    let next = g.player(g.pos.turn());
+    let viewer = cx.author.id.clone();
+    let picture = cx.picture(&g, &viewer, None).await?;
+    let text = format!(
+        "{} {} taken back in game #{id}. {next}, your move.",
+        gone.join(" and "),
+        if gone.len() == 1 { "is" } else { "are" }
+    );
+    Ok(Done::board(text, picture).notifying(vec![next]))
+}
+
+/// How many plies a takeback asked by `requester` removes: their last move,
+/// and the opponent's reply when the request comes on their own turn (what
+/// players mean by "take back my move"). 0 when they have not moved yet.
+fn takeback_plies(g: &Game, requester: Color) -> usize {
+    let n = if g.pos.turn() == requester { 2 } else { 1 };
+    if g.moves.len() >= n {
+        n
+    } else {
+        0
+    }
+}
+
+/// The last `n` moves, oldest first.
+fn taken_back(g: &Game, n: usize) -> Vec<String> {
+    g.moves[g.moves.len() - n.min(g.moves.len())..]
+        .iter()
+        .map(|m| m.san.clone())
+        .collect()
+}

@@ -1,0 +1,280 @@
+//! Playing moves: named or bare, clocks and the news a move brings.
+
+use crate::command::{GameRef, TimeControl};
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::game::Game;
+use crate::handlers::challenge::pending;
+use crate::handlers::ending;
+use crate::record::Status;
+use crate::store::{self, MoveRow};
+use crate::words::{and_list, human_duration};
+use std::fmt::Write as _;
+use voidmate_rules::{GameKind, MoveErrorKind, Position};
+
+/// `move TEXT`: the author's move in the game named or their only one here.
+pub(crate) async fn named_move(
+    cx: &mut Ctx<'_>,
+    text: &str,
+    game: GameRef,
+) -> Result<Done, Failure> {
+    let g = cx.pick(game, true).await?;
+    play(cx, g, text).await
+}
+
+/// Plays `text` as the author's move in `g`. The time the platform received
+/// the move, if it says ([`crate::Incoming::sent_ms`]), decides a
+/// correspondence deadline.
+pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Done, Failure> {
+    let me = cx.author;
+    let id = g.id();
+    let color = g
+        .player_color(&me.id)
+        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let waiting = g.awaiting_programs();
+    if !waiting.is_empty() {
+        return refuse(format!(
+            "Game #{id} has not begun: I am waiting for the program of {}, sent to me privately (`program #{id} ...` in a direct message).",
+            and_list(&waiting),
+        ));
+    }
+    if g.pos.turn() != color {
+        return refuse(format!(
+            "It is not your turn in game #{id}: {} is to move.",
+            g.name(g.pos.turn())
+        ));
+    }
+    // A correspondence move counts if it was sent before the deadline,
+    // even when the bot reads it later (it was down); one sent after the
+    // deadline loses on time, whatever the periodic check did yet.
+    if let (Some(deadline), TimeControl::Days(_)) = (g.rec.deadline_at, &g.rec.clock) {
+        let at = cx.sent_ms().unwrap_or(cx.now_ms).div_euclid(1000);
+        if at >= deadline {
+            let (text, notify) = ending::lost_on_time(cx, &g).await?;
+            return Ok(Done::text(text).notifying(notify));
+        }
+    }
+    let mv = g.pos.parse_move(text).map_err(|e| {
+        if g.rec.mode == crate::command::ProgramMode::Private {
+            // Why a move is refused could tell what the pieces can do.
+            Failure::Refused(format!(
+                "That is not a legal move in game #{id}. In a game of private programs I do not say why in public: `moves #{id}` in a direct message to me lists yours."
+            ))
+        } else {
+            Failure::Refused(format!("{e}."))
+        }
+    })?;
+    // A clock game: the mover's time must not have run out already.
+    let increment = g.increment_ms();
+    let left = increment.and(g.clock_left(color));
+    if left.is_some_and(|l| l <= 0) {
+        return ending::flag_fell(cx, g).await;
+    }
+    let san = g.pos.san(&mv);
+    let coordinate = g.pos.coordinate(&mv);
+    // What the floor did is told with the move (games whose floor breaks).
+    let before = g.kind().has_unstable_tiles().then(|| g.pos.clone());
+    g.pos.play_unchecked(&mv);
+    let ply = g.ply() + 1;
+    let fen = g.pos.fen();
+    if !store::append_move(cx.tx, &g.rec, ply, &san, &coordinate, &me.id, &fen).await? {
+        return refuse(format!(
+            "Game #{id} changed while I read your move (another command came first). Look at the `board` and try again."
+        ));
+    }
+    g.moves.push(MoveRow {
+        ply,
+        san: san.clone(),
+        coordinate,
+    });
+    g.last = Some((mv.from, mv.to));
+    let next = g.pos.turn();
+    let mut text = format!("#{id}: {me} played {san}.");
+    if let Some(before) = &before {
+        text.push_str(&g.floor_news(before, &mv));
+    }
+    let mut notify = Vec::new();
+    let mut engine = None;
+    let over = g.pos.outcome();
+    if let (Some(inc), Some(left)) = (increment, left) {
+        // Stop the mover's clock, add the increment, start the other's.
+        g.rec.seats[color].clock_ms = Some(left + inc);
+        let w = g.rec.seats.white.clock_ms.unwrap_or(0);
+        let b = g.rec.seats.black.clock_ms.unwrap_or(0);
+        let started = over.is_none().then_some(g.now_ms);
+        store::set_clocks(cx.tx, id, w, b, started).await?;
+        g.rec.turn_started_ms = started;
+        g.rec.low_time_warned = false;
+    }
+    if let Some(outcome) = over {
+        let (result, termination) = (outcome.score(), outcome.termination().to_string());
+        store::finish(cx.tx, id, result, &termination).await?;
+        g.rec.status = Status::Finished;
+        g.rec.result = Some(result.into());
+        g.rec.termination = Some(termination);
+        let _ = write!(text, " {outcome}. Result: {result}.");
+        store::set_deadline(cx.tx, id, None).await?;
+    } else {
+        let deadline = cx.core.deadline(&g.rec.clock, cx.now_ms);
+        store::set_deadline(cx.tx, id, deadline).await?;
+        // The board drawn below shows the new move's time.
+        g.rec.deadline_at = deadline.map(|d| d.at);
+        g.rec.reminded = false;
+        if cx.core.is_bot(&g.rec.player(next).id) {
+            engine = Some(id);
+            // Queued, and taken at once if this process searches.
+            let lease = cx.core.searches_here().then(|| cx.core.engine_lease());
+            store::set_engine_turn(cx.tx, id, Some(g.now_ms), lease).await?;
+        } else {
+            if g.rec.engine_wanted_ms.is_some() {
+                // The engine's move: its turn is over.
+                store::set_engine_turn(cx.tx, id, None, None).await?;
+            }
+            let _ = write!(text, " {}, your move.", g.name(next));
+            notify.push(g.player(next));
+        }
+        if let Some(c) = g.clocks_text() {
+            let _ = write!(text, " {}{}.", c[..1].to_uppercase(), &c[1..]);
+        }
+        if let Some(d) = deadline {
+            let left = d.at - cx.now_ms.div_euclid(1000);
+            let _ = write!(
+                text,
+                " Time for this move: {}.",
+                human_duration(left, cx.core.settings.day_seconds)
+            );
+        }
+    }
+    let picture = cx.picture(&g, &g.player(next).id, None).await?;
+    let done = Done::board(text, picture).notifying(notify);
+    Ok(match engine {
+        Some(id) => done.engine_moves(id),
+        None => done,
+    })
+}
+
+/// Starts the clocks of a new game with a clock time control.
+pub(crate) async fn start_clocks(
+    cx: &mut Ctx<'_>,
+    id: i64,
+    time: &TimeControl,
+) -> Result<(), Failure> {
+    if let TimeControl::Clock { minutes, .. } = time {
+        let base = *minutes as i64 * 60_000;
+        store::set_clocks(cx.tx, id, base, base, Some(cx.now_ms)).await?;
+    }
+    Ok(())
+}
+
+/// A line that may be a bare move (`e4`, `e4 #2`), said to the bot or not
+/// (see [`crate::Incoming::addressed`]).
+pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<Done, Failure> {
+    let me = cx.author;
+    let unknown =
+        || Failure::NotACommand(text.split_whitespace().next().unwrap_or(text).to_string());
+    let bare_on = store::settings(cx.tx, cx.channel)
+        .await?
+        .map(|s| s.bare_moves)
+        .unwrap_or(cx.core.settings.bare_moves);
+    if !bare_on {
+        return Err(unknown());
+    }
+    if let Some(id) = game {
+        // `e4 #2` or `#2 e4`: that game, as `move e4 #2` would.
+        let g = cx.pick(Some(id), true).await?;
+        return play_if_move(cx, g, text).await;
+    }
+    let mine: Vec<_> = store::active_games(cx.tx, cx.channel)
+        .await?
+        .into_iter()
+        .filter(|g| g.white == me.id.as_str() || g.black == me.id.as_str())
+        .collect();
+    let mut to_move = Vec::new();
+    let mut waiting = Vec::new();
+    for row in mine {
+        let g = cx.load(row).await?;
+        if g.player_color(&me.id) == Some(g.pos.turn()) {
+            to_move.push(g);
+        } else {
+            waiting.push(g);
+        }
+    }
+    let looks_like_move = |g: &Game| {
+        !matches!(
+            g.pos.parse_move(text).map_err(|e| e.kind),
+            Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+        )
+    };
+    match to_move.len() {
+        0 => match waiting.as_slice() {
+            [g] if looks_like_move(g) => refuse(format!(
+                "It is not your turn in game #{}: {} is to move.",
+                g.id(),
+                g.name(g.pos.turn())
+            )),
+            // Someone who speaks to the bot with a move and has no game
+            // here is told what to do next (chatter stays unanswered).
+            [] if cx.addressed() && looks_like_a_move(text) => {
+                let waiting = pending(cx).await?;
+                if let Some(c) = waiting.iter().find(|c| &c.challenged == me) {
+                    refuse(format!(
+                        "{} challenged you to {}: say `accept` to begin, then play {text}.",
+                        c.challenger,
+                        c.kind.title()
+                    ))
+                } else if let Some(c) = waiting.iter().find(|c| &c.challenger == me) {
+                    refuse(format!(
+                        "Your challenge to {} waits for their `accept`; play {text} once the game begins.",
+                        c.challenged
+                    ))
+                } else {
+                    refuse(format!(
+                        "You have no game here to play {text} in. Start one with `challenge @someone` (Void Chess on a 9x9 board unless you name another game; `variants` lists them)."
+                    ))
+                }
+            }
+            _ => Err(unknown()),
+        },
+        1 => {
+            let g = to_move.pop().expect("one");
+            play_if_move(cx, g, text).await
+        }
+        _ => {
+            let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.id())).collect();
+            refuse(format!(
+                "It is your move in several games here ({}); say which, like `move {text} {}`.",
+                ids.join(", "),
+                ids[0]
+            ))
+        }
+    }
+}
+
+/// A bare move in `g`: text that is no move at all is no command either;
+/// anything else is played, or refused with its reason.
+async fn play_if_move(cx: &mut Ctx<'_>, g: Game, text: &str) -> Result<Done, Failure> {
+    match g.pos.parse_move(text) {
+        Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => Err(
+            Failure::NotACommand(text.split_whitespace().next().unwrap_or(text).to_string()),
+        ),
+        _ => play(cx, g, text).await,
+    }
+}
+
+/// Whether `text` reads as a move in some game (a hint for someone with no
+/// game to play it in): the reader finds a move in it at the start of one
+/// of them. Suicide Void Chess opens with the void's placement, where any
+/// text is refused as the wrong kind of move, so it tells nothing here.
+fn looks_like_a_move(text: &str) -> bool {
+    use voidmate_rules::variant::Voids;
+    GameKind::ALL.iter().any(|kind| {
+        kind.rules().variant().voids() != Voids::Placed
+            && !matches!(
+                Position::new(kind.rules())
+                    .parse_move(text)
+                    .map_err(|e| e.kind),
+                Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+            )
+    })
+}

@@ -1,0 +1,215 @@
+//! Health: each process writes what it runs and how that goes into the
+//! database every few seconds; `voidmate health` reads every process's
+//! report beside the database's own state (reachable, queues).
+
+use crate::core::Core;
+use crate::store;
+use std::time::Duration;
+
+/// How often a process writes its report.
+const REPORT_EVERY_MS: i64 = 5_000;
+/// A process unheard of for this long is silent (stopped, or stuck).
+pub const SILENT_AFTER_MS: i64 = 30_000;
+/// A process silent for this long is forgotten: it was stopped, or died
+/// and was replaced (a restarted process reports under a new name). Until
+/// then `health` shows it, and fails.
+const FORGET_AFTER_MS: i64 = 10 * 60 * 1000;
+
+/// What this process reports about itself.
+#[derive(Debug, Default)]
+pub(crate) struct Status {
+    kind: String,
+    /// Each part (an adapter, the engine) with whether it is well.
+    parts: std::collections::BTreeMap<String, (bool, String)>,
+    reported_ms: i64,
+}
+
+/// A process as `voidmate health` shows it.
+#[derive(Debug, Clone)]
+pub struct ProcessHealth {
+    pub name: String,
+    pub kind: String,
+    pub status: String,
+    pub healthy: bool,
+    pub up_ms: i64,
+    pub silent_ms: i64,
+}
+
+/// The state of a deployment, as one process sees it through the database.
+#[derive(Debug, Clone)]
+pub struct Health {
+    pub backend: store::Backend,
+    pub round_trip: Duration,
+    pub games_in_play: i64,
+    /// Engine turns queued, and those of them nobody searches now.
+    pub engine_queued: i64,
+    pub engine_waiting: i64,
+    /// Outbox: due and held by nobody, parked, all owed.
+    pub outbox_due: i64,
+    pub outbox_parked: i64,
+    pub outbox_owed: i64,
+    pub processes: Vec<ProcessHealth>,
+}
+
+impl Health {
+    /// Whether everything is well: every process heard from lately reports
+    /// itself healthy.
+    pub fn is_healthy(&self) -> bool {
+        self.processes
+            .iter()
+            .all(|p| p.healthy && p.silent_ms < SILENT_AFTER_MS)
+    }
+}
+
+impl std::fmt::Display for Health {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let backend = match self.backend {
+            store::Backend::Sqlite => "SQLite",
+            store::Backend::Postgres => "PostgreSQL",
+        };
+        writeln!(
+            f,
+            "database: {backend}, reachable ({} ms)",
+            self.round_trip.as_millis()
+        )?;
+        writeln!(f, "games in play: {}", self.games_in_play)?;
+        writeln!(
+            f,
+            "engine turns queued: {} ({} not being searched)",
+            self.engine_queued, self.engine_waiting
+        )?;
+        writeln!(
+            f,
+            "outbox: {} owed, {} due now, {} parked",
+            self.outbox_owed, self.outbox_due, self.outbox_parked
+        )?;
+        writeln!(f, "processes: {}", self.processes.len())?;
+        for p in &self.processes {
+            let state = if p.silent_ms >= SILENT_AFTER_MS {
+                format!("SILENT for {} s", p.silent_ms / 1000)
+            } else if p.healthy {
+                "ok".to_string()
+            } else {
+                "UNWELL".to_string()
+            };
+            writeln!(
+                f,
+                "  {} {} [{state}] up {} s: {}",
+                p.kind,
+                p.name,
+                p.up_ms / 1000,
+                p.status
+            )?;
+        }
+        write!(
+            f,
+            "{}",
+            if self.is_healthy() {
+                "healthy"
+            } else {
+                "NOT healthy"
+            }
+        )
+    }
+}
+
+impl Core {
+    /// Names what this process is in its reports (`run`, `engine-worker`,
+    /// `console`).
+    pub fn set_process_kind(&self, kind: &str) {
+        self.status.lock().unwrap_or_else(|e| e.into_inner()).kind = kind.to_string();
+    }
+
+    /// How one part of this process is (an adapter: "discord", "matrix"),
+    /// for the next report.
+    pub fn report(&self, part: &str, healthy: bool, detail: impl Into<String>) {
+        self.status
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .parts
+            .insert(part.to_string(), (healthy, detail.into()));
+    }
+
+    /// Writes this process's report, at most every few seconds.
+    pub(crate) async fn report_process(&self) {
+        let now = self.time.now_ms();
+        let (kind, text, healthy) = {
+            let mut status = self.status.lock().unwrap_or_else(|e| e.into_inner());
+            if now - status.reported_ms < REPORT_EVERY_MS {
+                return;
+            }
+            status.reported_ms = now;
+            let mut parts: Vec<String> = status
+                .parts
+                .iter()
+                .map(|(part, (_, detail))| format!("{part}: {detail}"))
+                .collect();
+            parts.push(match self.engine_cfg.searches {
+                crate::config::Searches::Here => format!(
+                    "engine: {} of {} threads searching",
+                    self.searches_running(),
+                    self.engine_cfg.threads.max(1)
+                ),
+                crate::config::Searches::Workers => "engine: searched by workers".into(),
+            });
+            let kind = if status.kind.is_empty() {
+                "bot".to_string()
+            } else {
+                status.kind.clone()
+            };
+            let healthy = status.parts.values().all(|(ok, _)| *ok);
+            (kind, parts.join("; "), healthy)
+        };
+        if let Err(e) = store::see_process(
+            self.store.pool(),
+            &self.claimant,
+            &kind,
+            &text,
+            healthy,
+            now,
+        )
+        .await
+        {
+            tracing::warn!("cannot write this process's report: {e}");
+        }
+    }
+
+    /// The deployment's state: the database (reachable, how fast), its
+    /// queues, and every process's last report.
+    pub async fn health(&self) -> Result<Health, sqlx::Error> {
+        let pool = self.store.pool();
+        let started = std::time::Instant::now();
+        sqlx::query("SELECT 1").execute(pool).await?;
+        let round_trip = started.elapsed();
+        let now = self.time.now_ms();
+        let games_in_play: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE status = 'active'")
+                .fetch_one(pool)
+                .await?;
+        let (engine_waiting, engine_queued) = store::engine_queue(pool, now).await?;
+        let (outbox_due, outbox_parked, outbox_owed) = store::outbox_queue(pool, now).await?;
+        let processes = store::processes(pool, now - FORGET_AFTER_MS)
+            .await?
+            .into_iter()
+            .map(|p| ProcessHealth {
+                name: p.claimant,
+                kind: p.kind,
+                status: p.status,
+                healthy: p.healthy,
+                up_ms: p.seen_ms - p.started_ms,
+                silent_ms: (now - p.seen_ms).max(0),
+            })
+            .collect();
+        Ok(Health {
+            backend: self.store.backend(),
+            round_trip,
+            games_in_play,
+            engine_queued,
+            engine_waiting,
+            outbox_due,
+            outbox_parked,
+            outbox_owed,
+            processes,
+        })
+    }
+}

@@ -1,0 +1,204 @@
+//! Finding and loading games: the rules of a stored game, the stored
+//! position for reads, the full replay for writes, `check-db`, and the game
+//! a command is about.
+
+use crate::command::GameRef;
+use crate::contract::Player;
+use crate::core::Core;
+use crate::ctx::Ctx;
+use crate::error::{damaged, refuse, Failure};
+use crate::game::Game;
+use crate::record::GameRecord;
+use crate::store::{self, GameRow, Tx};
+use voidmate_rules::{variants, Position, Program, SharedRules};
+
+/// A stored program text, read again.
+fn stored_program(
+    rules: &voidmate_rules::Rules,
+    text: &Option<String>,
+) -> Result<Program, voidmate_rules::ProgramError> {
+    match text {
+        None => Ok(Program::none()),
+        Some(t) => Program::parse(rules, t),
+    }
+}
+
+/// The rules a stored game is played by (its programs included).
+pub(crate) fn rules_of(rec: &GameRecord) -> Result<SharedRules, Failure> {
+    let base = rec.kind.rules();
+    let [white, black] = [&rec.seats.white.program, &rec.seats.black.program];
+    let programs = stored_program(base, white)
+        .and_then(|w| Ok((w, stored_program(base, black)?)))
+        .map_err(|e| damaged(rec.id, format!("a program does not read: {e}")))?;
+    variants::programmed(base, &programs.0, &programs.1)
+        .map_err(|e| damaged(rec.id, format!("its programs do not fit the game: {e}")))
+}
+
+/// A row typed, or refused as damaged.
+pub(crate) fn record(row: GameRow) -> Result<GameRecord, Failure> {
+    let id = row.id;
+    GameRecord::try_from(row).map_err(|e| damaged(id, e))
+}
+
+/// The stored position after the last move, trusted without a replay: for
+/// reads that need only the position (suggestions, whose move it is). Every
+/// write replays the game in [`Core::load`], and `voidmate check-db`
+/// replays them all.
+pub(crate) fn stored_position(rec: &GameRecord) -> Result<Position, Failure> {
+    Position::from_fen(rules_of(rec)?, &rec.fen)
+        .map_err(|e| damaged(rec.id, format!("its position does not read: {e}")))
+}
+
+impl Core {
+    /// Replays every stored game, finished ones too, and says which do not
+    /// hold together (a row that does not convert to a game, a move that
+    /// does not replay): (game id, channel, why).
+    pub async fn check_db(&self) -> anyhow::Result<(usize, Vec<(i64, String, String)>)> {
+        let mut read = self.store.pool().begin().await?;
+        let rows = store::all_games(&mut read).await?;
+        let total = rows.len();
+        let mut bad = Vec::new();
+        for row in rows {
+            let (id, channel) = (row.id, row.channel.clone());
+            match self.load(&mut read, row).await {
+                Ok(_) => {}
+                Err(Failure::Refused(why)) | Err(Failure::NotACommand(why)) => {
+                    bad.push((id, channel, why))
+                }
+                Err(Failure::Storage(e)) => return Err(e.into()),
+            }
+        }
+        Ok((total, bad))
+    }
+
+    /// A stored game, typed and replayed move by move.
+    pub(crate) async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+        let rec = record(row)?;
+        let id = rec.id;
+        let rules = rules_of(&rec)?;
+        let mut pos = Position::from_fen(rules, &rec.start_fen)
+            .map_err(|e| damaged(id, format!("its start position does not read: {e}")))?;
+        let moves = store::moves(tx, id).await?;
+        let mut last = None;
+        for (i, m) in moves.iter().enumerate() {
+            if m.ply != i as i64 + 1 {
+                return Err(damaged(id, format!("move {} is missing", i + 1)));
+            }
+            let mv = pos
+                .parse_move(&m.coordinate)
+                .map_err(|e| damaged(id, format!("move {} does not replay: {e}", m.ply)))?;
+            pos.play_unchecked(&mv);
+            last = Some((mv.from, mv.to));
+        }
+        if pos.fen() != rec.fen {
+            return Err(damaged(id, "its position does not match its moves"));
+        }
+        Ok(Game {
+            rec,
+            pos,
+            moves,
+            last,
+            now_ms: self.time.now_ms(),
+            day_seconds: self.settings.day_seconds,
+        })
+    }
+}
+
+impl Ctx<'_> {
+    pub async fn load(&mut self, row: GameRow) -> Result<Game, Failure> {
+        self.core.load(self.tx, row).await
+    }
+
+    /// Game `id` of this channel, read again (after a change).
+    pub async fn reload(&mut self, id: i64) -> Result<Option<Game>, Failure> {
+        match store::game(self.tx, self.channel, id).await? {
+            Some(row) => Ok(Some(self.load(row).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The game a command is about. `mine`: the author must play in it (and
+    /// it must be in progress).
+    pub async fn pick(&mut self, game: GameRef, mine: bool) -> Result<Game, Failure> {
+        let me = self.author.id.clone();
+        if let Some(id) = game {
+            let Some(row) = store::game(self.tx, self.channel, id).await? else {
+                return refuse(format!("There is no game #{id} in this channel."));
+            };
+            let rec = record(row.clone())?;
+            if mine && !rec.plays(&me) {
+                return refuse(format!("You are not playing in game #{id}."));
+            }
+            if mine && !rec.is_active() {
+                return refuse(format!(
+                    "Game #{id} is over ({}).",
+                    rec.result.as_deref().unwrap_or("*")
+                ));
+            }
+            return self.load(row).await;
+        }
+        // Chosen among the rows as stored: a damaged game elsewhere in the
+        // channel does not stand in the way of the one meant.
+        let active = store::active_games(self.tx, self.channel).await?;
+        let own: Vec<GameRow> = active
+            .iter()
+            .filter(|g| g.white == me.as_str() || g.black == me.as_str())
+            .cloned()
+            .collect();
+        let candidates = if mine || !own.is_empty() { own } else { active };
+        match candidates.len() {
+            0 if mine => {
+                refuse("You have no game in progress here. Start one with `challenge @someone`.")
+            }
+            0 => refuse("There is no game in progress here. Start one with `challenge @someone`."),
+            1 => {
+                let row = candidates.into_iter().next().expect("one");
+                self.load(row).await
+            }
+            n => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .map(|g| {
+                        let white = Player::stored(&g.white, g.white_name.clone());
+                        let black = Player::stored(&g.black, g.black_name.clone());
+                        format!("#{} {white} vs {black} ({})", g.id, g.variant)
+                    })
+                    .collect();
+                refuse(format!(
+                    "There are {n} games here: {}. Add the game number, like `board #{}`.",
+                    list.join(", "),
+                    candidates[0].id
+                ))
+            }
+        }
+    }
+
+    /// A game to look at: named, in progress, or the author's latest.
+    pub async fn pick_any(&mut self, game: GameRef) -> Result<Game, Failure> {
+        match self.pick(game, false).await {
+            Err(Failure::Refused(msg)) if game.is_none() => {
+                match store::latest_game(self.tx, self.channel, self.author.id.as_str()).await? {
+                    Some(row) => self.load(row).await,
+                    None => Err(Failure::Refused(msg)),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A game named by number from a private conversation, in whichever
+    /// channel it is played; only its players may ask.
+    pub async fn private_game(&mut self, id: i64) -> Result<Game, Failure> {
+        let me: &Player = self.author;
+        match store::game_anywhere(self.tx, id).await? {
+            Some(row) => {
+                if record(row.clone())?.plays(&me.id) {
+                    self.load(row).await
+                } else {
+                    refuse(format!("You are not playing in game #{id}."))
+                }
+            }
+            None => refuse(format!("There is no game #{id}.")),
+        }
+    }
+}

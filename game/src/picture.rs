@@ -1,0 +1,148 @@
+//! Board pictures: what a game's board shows (orientation, last move,
+//! caption, colours, the card beside it), drawn after the transaction on a
+//! blocking thread.
+
+use crate::contract::PlayerId;
+use crate::core::Core;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::Failure;
+use crate::game::Game;
+use crate::record::Status;
+use crate::reply::{BoardCard, Image};
+use crate::store;
+use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
+use voidmate_rules::{Color, Position, Square};
+
+/// A board to draw after the transaction.
+pub(crate) struct Picture {
+    pub pos: Position,
+    pub opts: RenderOptions,
+    pub alt: String,
+    pub board: Option<BoardCard>,
+    /// The game and ply it shows, when it is a game's board (a retried
+    /// answer draws it again from the stored game).
+    pub at: Option<(i64, i64)>,
+}
+
+/// A board being drawn on a blocking thread (rendering is CPU work: it
+/// stays off the async workers, and may overlap a commit's sync).
+pub(crate) struct Drawing(tokio::task::JoinHandle<Image>);
+
+impl Drawing {
+    pub fn start(p: Picture) -> Drawing {
+        Drawing(tokio::task::spawn_blocking(move || Image {
+            png: Renderer::shared().render(&p.pos, &p.opts),
+            alt: p.alt,
+            board: p.board,
+        }))
+    }
+
+    pub async fn image(self) -> Option<Image> {
+        self.0.await.ok()
+    }
+}
+
+/// The picture of `g` as `viewer` sees it: from their side if they play,
+/// else from the side to move.
+pub(crate) fn game_picture(
+    g: &Game,
+    theme: Theme,
+    viewer: &PlayerId,
+    select: Option<Square>,
+) -> Picture {
+    let orientation = g.player_color(viewer).unwrap_or_else(|| g.pos.turn());
+    let status = g.status();
+    let finished = g.rec.status == Status::Finished;
+    let alt = match (g.moves.last(), finished) {
+        (_, true) => format!("Game #{}: final position, {status}", g.id()),
+        (Some(m), false) => format!("Game #{} after {}: {status}", g.id(), m.san),
+        (None, false) => format!("Game #{}: starting position, {status}", g.id()),
+    };
+    let board = BoardCard {
+        game: g.id(),
+        variant: g.kind().title().to_string(),
+        white: g.name(Color::White),
+        black: g.name(Color::Black),
+        to_move: (!finished).then(|| g.name(g.pos.turn())),
+        last_move: g.moves.last().map(|m| m.san.clone()),
+        result: finished.then(|| g.status()),
+        time_control: g.rec.clock.to_string(),
+    };
+    Picture {
+        at: Some((g.id(), g.ply())),
+        board: Some(board),
+        pos: g.pos.clone(),
+        opts: RenderOptions {
+            orientation,
+            theme,
+            last_move: g.last,
+            select,
+            arrows: Vec::new(),
+            caption: Some(Caption {
+                white: g.name(Color::White),
+                black: g.name(Color::Black),
+                status,
+                sides: g
+                    .kind()
+                    .has_numbered_players()
+                    .then(|| [g.side(Color::White).into(), g.side(Color::Black).into()]),
+            }),
+            colours: g.colours(),
+        },
+        alt,
+    }
+}
+
+impl Ctx<'_> {
+    /// The channel's board theme.
+    pub async fn theme(&mut self) -> Result<Theme, Failure> {
+        Ok(store::settings(self.tx, self.channel)
+            .await?
+            .and_then(|s| Theme::from_name(&s.theme))
+            .unwrap_or(self.core.settings.theme))
+    }
+
+    /// `g`'s board as `viewer` sees it, in this channel's theme.
+    pub async fn picture(
+        &mut self,
+        g: &Game,
+        viewer: &PlayerId,
+        select: Option<Square>,
+    ) -> Result<Picture, Failure> {
+        let theme = self.theme().await?;
+        Ok(game_picture(g, theme, viewer, select))
+    }
+
+    /// `text` with the board of game `id` as it ended (read again after the
+    /// result is stored), seen from the author's side.
+    pub async fn final_board(&mut self, id: i64, text: String) -> Result<Done, Failure> {
+        let Some(g) = self.reload(id).await? else {
+            return Ok(Done::text(text));
+        };
+        let viewer = self.author.id.clone();
+        let picture = self.picture(&g, &viewer, None).await?;
+        Ok(Done::board(text, picture))
+    }
+}
+
+impl Core {
+    /// The board image of game `id` if it still stands after `ply` plies
+    /// (a later move makes an old notice go out without a stale board).
+    pub(crate) async fn board_after(&self, ch: &str, id: i64, ply: i64) -> Option<Image> {
+        let mut read = self.store.pool().begin().await.ok()?;
+        let row = store::game(&mut read, ch, id).await.ok()??;
+        let g = self.load(&mut read, row).await.ok()?;
+        if g.moves.len() as i64 != ply {
+            return None;
+        }
+        let theme = store::settings(&mut read, ch)
+            .await
+            .ok()?
+            .and_then(|s| Theme::from_name(&s.theme))
+            .unwrap_or(self.settings.theme);
+        drop(read);
+        let picture = game_picture(&g, theme, &PlayerId::from_stored(""), None);
+        Drawing::start(picture).image().await
+    }
+}

@@ -1,0 +1,2392 @@
+use sqlx::Row;
+use std::path::Path;
+use voidmate_game::config::CoreConfig as Config;
+use voidmate_game::{Player, PlayerId};
+use voidmate_game::{contract, Core, Incoming, Reply};
+
+/// The console's namespace of player ids: names are identities there.
+const PLATFORM: &str = "console";
+
+/// Someone in the console, whose name is their identity.
+fn console_player(name: &str) -> Player {
+    Player::new(PlayerId::new(PLATFORM, name), name)
+}
+
+struct Bot {
+    core: Core,
+    n: u64,
+    channel: String,
+}
+
+/// The configuration of a bot on `path`; on PostgreSQL, on the database
+/// that stands for that path (the same one again after a restart).
+fn config(path: &Path) -> Config {
+    let mut cfg = Config::default();
+    cfg.database.path = path.to_path_buf();
+    if ON_POSTGRES {
+        cfg.database.url = Some(postgres::database_for(path));
+    }
+    cfg
+}
+
+impl Bot {
+    async fn open(path: &Path) -> Bot {
+        Bot::with(config(path)).await
+    }
+
+    async fn with(cfg: Config) -> Bot {
+        Bot {
+            core: Core::open(&cfg).await.unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
+    /// A bot whose clock a test moves by hand.
+    async fn with_clock(cfg: Config, millis: std::sync::Arc<std::sync::atomic::AtomicI64>) -> Bot {
+        Bot {
+            core: Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis))
+                .await
+                .unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
+    fn event(&mut self, who: &str, text: &str) -> Incoming {
+        self.n += 1;
+        let mut ev = Incoming::line(
+            format!("{}-{}-{}", self.channel, self.n, std::process::id()),
+            self.channel.clone(),
+            console_player(who),
+            text,
+            true,
+        );
+        ev.mentions = contract::handles(text, PLATFORM);
+        ev
+    }
+
+    /// A typed command (a slash command, a button) from `who`; must succeed.
+    async fn typed(&mut self, who: &str, cmd: voidmate_game::command::Command) -> Reply {
+        let mut ev = self.event(who, "");
+        ev.input = voidmate_game::Input::Command(cmd);
+        let r = self.core.handle(&ev).await.expect("a reply");
+        assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// A line from `who` as the platform shows them now (any id, any name).
+    async fn say_as(&mut self, who: voidmate_game::Player, text: &str) -> Reply {
+        let mut ev = self.event("", text);
+        ev.author = who;
+        let r = self.core.handle(&ev).await.expect("a reply");
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// Says something; the reply is posted (confirmed), as an adapter does.
+    async fn say(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say_unconfirmed(who, text).await;
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// Says something and leaves the reply unposted, as a crash would.
+    async fn say_unconfirmed(&mut self, who: &str, text: &str) -> Reply {
+        let ev = self.event(who, text);
+        self.core
+            .handle(&ev)
+            .await
+            .expect("a new event gets a reply")
+    }
+
+    /// Says something that must succeed.
+    async fn ok(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say(who, text).await;
+        assert!(!r.is_error, "{who}: {text} -> {}", r.text);
+        assert_eq!(r.audience, voidmate_game::Audience::Everyone, "{text}");
+        r
+    }
+
+    /// Says something that must be refused with exactly `msg`, changing nothing.
+    async fn refused(&mut self, who: &str, text: &str, msg: &str) {
+        let before = snapshot(&self.core).await;
+        let r = self.say(who, text).await;
+        assert!(r.is_error, "{text} should be refused, got: {}", r.text);
+        assert_eq!(r.audience, voidmate_game::Audience::Author, "{text}");
+        assert_eq!(r.text.as_str(), msg, "reply to {text}");
+        assert!(r.image.is_none());
+        assert_eq!(
+            snapshot(&self.core).await,
+            before,
+            "{text} changed the stored state"
+        );
+    }
+}
+
+/// Who `name` is in the console's namespace.
+fn id(name: &str) -> voidmate_game::PlayerId {
+    voidmate_game::PlayerId::new(PLATFORM, name)
+}
+
+/// The names of whom a reply notifies.
+fn names(players: &[voidmate_game::Player]) -> Vec<String> {
+    players.iter().map(|p| p.name.clone()).collect()
+}
+
+/// Everything stored about games, moves, challenges and settings.
+async fn snapshot(core: &Core) -> String {
+    let pool = core.store().pool();
+    let mut out = String::new();
+    for (sql, cols) in [
+        ("SELECT id, fen, version, status, coalesce(result,''), coalesce(draw_offer_by,''), coalesce(undo_by,'') FROM games ORDER BY id", 7),
+        ("SELECT game_id, ply, san FROM moves ORDER BY game_id, ply", 3),
+        ("SELECT id, status FROM challenges ORDER BY id", 2),
+        ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
+    ] {
+        for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
+            for i in 0..cols {
+                let v: String = row
+                    .try_get::<String, _>(i)
+                    .or_else(|_| row.try_get::<i64, _>(i).map(|n| n.to_string()))
+                    .unwrap();
+                out.push_str(&v);
+                out.push('|');
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A Void Chess opening with a capture, so a tile turns unstable.
+const VOID_OPENING: &[(&str, &str)] = &[
+    ("alice", "e4"),
+    ("bob", "d6"),
+    ("alice", "d4"),
+    ("bob", "e6"),
+    ("alice", "e5"),
+    ("bob", "dxe5"),
+];
+
+async fn play(bot: &mut Bot, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        bot.ok(who, mv).await;
+    }
+}
+
+async fn start_game(bot: &mut Bot, variant: &str) {
+    bot.ok("alice", &format!("challenge @bob {variant}")).await;
+    let r = bot.ok("bob", "accept").await;
+    assert!(r.text.starts_with("Game #"), "{}", r.text);
+}
+
+case! {
+    /// Issue 17, point 3: a player is an identity. A new display name shows in
+    /// replies and the board's caption, and keeps every game; someone else who
+    /// takes the old name has nothing; a name typed without a mention finds the
+    /// one player seen under it, and an unknown name is refused, not invented.
+    #[tokio::test]
+    async fn players_are_identities_and_names_only_show() {
+        use voidmate_game::Player;
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let alicia = Player::new(id("alice"), "Alicia");
+        let r = bot.say_as(alicia.clone(), "e4").await;
+        assert_eq!(r.text, "#1: Alicia played e4. bob, your move.");
+        let card = r.image.unwrap().board.unwrap();
+        assert_eq!(
+            (card.white.as_str(), card.black.as_str()),
+            ("Alicia", "bob")
+        );
+        let r = bot.ok("bob", "e5").await;
+        assert_eq!(r.text, "#1: bob played e5. Alicia, your move.");
+        assert_eq!(r.notify, std::slice::from_ref(&alicia));
+
+        let before = snapshot(&bot.core).await;
+        let impostor = Player::new(voidmate_game::PlayerId::new("console", "eve"), "alice");
+        for cmd in ["resign", "Nf3", "draw", "move Nf3 #1"] {
+            let r = bot.say_as(impostor.clone(), cmd).await;
+            assert!(r.is_error, "{cmd}: {}", r.text);
+        }
+        assert_eq!(
+            snapshot(&bot.core).await,
+            before,
+            "the impostor changed nothing"
+        );
+
+        // carol names her opponent as the platform last showed them.
+        let r = bot.ok("carol", "challenge alicia").await;
+        assert!(
+            r.text.contains("@Alicia, carol challenges you"),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.notify, [alicia]);
+        bot.refused(
+            "dave",
+            "challenge zed",
+            "I do not know who `zed` is. Mention them (type @ and pick them) so that I know whom you mean.",
+        )
+        .await;
+    }
+}
+
+case! {
+    /// Issue 20, point 5: what the void does is said with the move, and a
+    /// piece left on its own side's unstable tile is warned of, in the move's
+    /// reply and in `board`.
+    #[tokio::test]
+    async fn what_the_void_does_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "void").await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "d6").await;
+        bot.ok("alice", "e5").await;
+        let r = bot.ok("bob", "dxe5").await;
+        assert!(
+            r.text
+                .contains("bob, your pawn on e5 falls after your next move unless it moves."),
+            "{}",
+            r.text
+        );
+        let b = bot.ok("alice", "board").await;
+        assert!(
+            b.text
+                .contains("bob, your pawn on e5 falls after your next move"),
+            "{}",
+            b.text
+        );
+        bot.ok("alice", "d4").await;
+        let r = bot.ok("bob", "a6").await;
+        assert!(
+            r.text.contains("bob's pawn on e5 fell into the void."),
+            "{}",
+            r.text
+        );
+        let b = bot.ok("alice", "board").await;
+        assert!(!b.text.contains("falls after"), "{}", b.text);
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_whole_game_from_challenge_to_checkmate() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let c = bot.ok("alice", "challenge @bob standard").await;
+        assert_eq!(names(&c.notify), ["bob"]);
+        let a = bot.ok("bob", "accept").await;
+        assert!(a.image.is_some());
+        assert_eq!(names(&a.notify), ["alice"]);
+        bot.ok("alice", "move f3").await;
+        bot.ok("bob", "e5").await;
+        bot.ok("alice", "g4").await;
+        let mate = bot.ok("bob", "Qh4#").await;
+        assert_eq!(
+            mate.text,
+            "#1: bob played Qh4#. Black wins: checkmate. Result: 0-1."
+        );
+        let png = mate.image.unwrap().png;
+        assert_eq!(&png[1..4], b"PNG");
+        bot.refused("alice", "move e3 #1", "Game #1 is over (0-1).")
+            .await;
+        bot.refused(
+            "alice",
+            "move e3",
+            "You have no game in progress here. Start one with `challenge @someone`.",
+        )
+        .await;
+        let pgn = bot.ok("alice", "pgn").await;
+        assert!(
+            pgn.text.contains("[Result \"0-1\"]") && pgn.text.ends_with("1. f3 e5 2. g4 Qh4# 0-1"),
+            "{}",
+            pgn.text
+        );
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_void_chess_game_keeps_its_tiles() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "void").await;
+        play(&mut bot, VOID_OPENING).await;
+        let fen: String = sqlx::query_scalar("SELECT fen FROM games WHERE id = 1")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert!(fen.ends_with("unstable:e5b3"), "{fen}");
+        let board = bot.ok("bob", "board").await;
+        assert!(board.text.contains("alice to move"));
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn every_bad_input_gets_a_specific_reply_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.refused(
+            "alice",
+            "dance",
+            "I do not know the command `dance`. Say `help` for the list.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "challenge @alice",
+            "You cannot challenge yourself. Challenge another player with `challenge @name`.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "challenge @bob xiangqi",
+            "'xiangqi' is not a variant I know; try one of: standard, void, antichess, suicide-void, suicide-void-pw, chess99, black-holes, super16.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "move e4",
+            "You have no game in progress here. Start one with `challenge @someone`.",
+        )
+        .await;
+        bot.refused("bob", "accept", "No challenge is waiting for you here.")
+            .await;
+        bot.ok("alice", "challenge @bob void").await;
+        bot.refused(
+            "alice",
+            "challenge @carol",
+            "You already have a challenge waiting for bob here. Wait for an answer, or withdraw it with `decline @bob`.",
+        )
+        .await;
+        bot.refused(
+            "bob",
+            "challenge @alice",
+            "alice has already challenged you here: say `accept` to play.",
+        )
+        .await;
+        bot.ok("bob", "accept").await;
+        bot.refused(
+            "bob",
+            "move e6",
+            "It is not your turn in game #1: alice is to move.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "move e5",
+            "e5 is illegal: no pawn of yours can move to e5.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "move Zz9",
+            "'Zz9' is not a move I can read: write it like e4, Nf3, exd5, O-O or e2e4.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "move e4 #7",
+            "There is no game #7 in this channel.",
+        )
+        .await;
+        bot.refused("carol", "move e4 #1", "You are not playing in game #1.")
+            .await;
+        bot.refused(
+            "carol",
+            "resign",
+            "You have no game in progress here. Start one with `challenge @someone`.",
+        )
+        .await;
+        bot.refused(
+            "bob",
+            "draw accept",
+            "There is no draw offer from alice to answer in game #1.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "undo",
+            "You have no move to take back in game #1 yet.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "moves z9",
+            "`z9` is not a square of this board (files a-i, ranks 1-9).",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "settings colour red",
+            "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
+        )
+        .await;
+        let long = "e4 ".repeat(300);
+        bot.refused(
+            "alice",
+            &long,
+            "That message is too long for me (900 characters; commands are at most 500).",
+        )
+        .await;
+        bot.refused("alice", "", "say something, like `help`").await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_game_survives_a_restart_exactly_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let before;
+        {
+            let mut bot = Bot::open(&path).await;
+            start_game(&mut bot, "void").await;
+            play(&mut bot, VOID_OPENING).await;
+            bot.ok("alice", "draw").await;
+            before = snapshot(&bot.core).await;
+        }
+        let mut bot = Bot::open(&path).await;
+        bot.channel = "room".into();
+        bot.n = 1000;
+        assert_eq!(snapshot(&bot.core).await, before);
+        // The draw offer still stands after the restart, and play goes on.
+        let r = bot.ok("bob", "draw decline").await;
+        assert_eq!(r.text, "bob declines the draw in game #1.");
+        let r = bot.ok("alice", "dxe5").await;
+        assert!(r.text.starts_with("#1: alice played dxe5."), "{}", r.text);
+        let h = bot.ok("bob", "history").await;
+        assert_eq!(
+            h.text,
+            "#1 alice vs bob (Void Chess): 1. e4 d6 2. d4 e6 3. e5 dxe5 4. dxe5"
+        );
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_redelivered_event_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let ev = bot.event("alice", "e4");
+        assert!(bot.core.handle(&ev).await.is_some());
+        let after_first = snapshot(&bot.core).await;
+        assert!(
+            bot.core.handle(&ev).await.is_none(),
+            "the same event id twice"
+        );
+        assert_eq!(snapshot(&bot.core).await, after_first);
+        // A refused command's redelivery is ignored too.
+        let bad = bot.event("alice", "e5");
+        assert!(bot.core.handle(&bad).await.unwrap().is_error);
+        assert!(bot.core.handle(&bad).await.is_none());
+    }
+}
+
+case! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_racing_moves_resolve_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        for (round, (who, a, b)) in [("alice", "Nc3", "Nf3"), ("bob", "Nc6", "Nf6")]
+            .into_iter()
+            .enumerate()
+        {
+            // Two different moves by the player to move, sent at the same moment.
+            let (ea, eb) = (bot.event(who, a), bot.event(who, b));
+            let (c1, c2) = (bot.core.clone(), bot.core.clone());
+            let (ra, rb) = tokio::join!(
+                tokio::spawn(async move { c1.handle(&ea).await.unwrap() }),
+                tokio::spawn(async move { c2.handle(&eb).await.unwrap() })
+            );
+            let (ra, rb) = (ra.unwrap(), rb.unwrap());
+            assert!(
+                ra.is_error != rb.is_error,
+                "exactly one applies: {} / {}",
+                ra.text,
+                rb.text
+            );
+            let loser = if ra.is_error { &ra } else { &rb };
+            assert!(
+                loser.text.starts_with("It is not your turn in game #1"),
+                "{}",
+                loser.text
+            );
+            let moves: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves")
+                .fetch_one(bot.core.store().pool())
+                .await
+                .unwrap();
+            assert_eq!(moves, round as i64 + 1);
+        }
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_locked_database_is_reported_as_busy_and_nothing_changes() {
+        if ON_POSTGRES {
+            return; // about SQLite's file lock
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.database.busy_timeout_ms = 100;
+        let mut bot = Bot::with(cfg).await;
+        start_game(&mut bot, "standard").await;
+        let before = snapshot(&bot.core).await;
+        let mut locker = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+            "sqlite://{}",
+            path.display()
+        ))
+        .await
+        .unwrap();
+        sqlx::query("BEGIN EXCLUSIVE")
+            .execute(&mut locker)
+            .await
+            .unwrap();
+        let r = bot.say("alice", "e4").await;
+        assert!(r.is_error);
+        assert_eq!(r.text, "The game database is busy right now, so nothing was changed. Please try again in a moment.");
+        // Reads do not wait for the write lock at all.
+        let board = bot.say("bob", "board").await;
+        assert!(!board.is_error, "{}", board.text);
+        assert!(board.image.is_some());
+        assert!(!bot.say("bob", "history").await.is_error);
+        sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+        assert_eq!(snapshot(&bot.core).await, before);
+        // Once the lock is gone, the same move goes through.
+        bot.ok("alice", "e4").await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn a_corrupt_game_row_is_reported_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        bot.ok("alice", "e4").await;
+        let pool = bot.core.store().pool().clone();
+        sqlx::query("UPDATE moves SET coordinate = 'e2e5' WHERE ply = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
+        bot.refused(
+            "bob",
+            "e5",
+            "The stored record of game #1 is damaged (move 1 does not replay: e2e5 is illegal: your pawn on e2 cannot move to e5), so I cannot go on with it. Nothing was changed.",
+        )
+        .await;
+        sqlx::query("UPDATE moves SET coordinate = 'e2e4' WHERE ply = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE games SET variant = 'nonsense'")
+            .execute(&pool)
+            .await
+            .unwrap();
+        bot.refused(
+            "bob",
+            "board",
+            "The stored record of game #1 is damaged (unknown variant 'nonsense'), so I cannot go on with it. Nothing was changed.",
+        )
+        .await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn draws_takebacks_and_resignation() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        bot.ok("alice", "e4").await;
+        // A draw offer lapses after the next move.
+        bot.ok("alice", "draw").await;
+        bot.ok("bob", "e5").await;
+        bot.refused(
+            "bob",
+            "draw accept",
+            "There is no draw offer from alice to answer in game #1.",
+        )
+        .await;
+        // A takeback needs the opponent's consent.
+        let ask = bot.ok("bob", "undo").await;
+        assert_eq!(
+            ask.text,
+            "bob asks to take back e5 in game #1. alice: `undo accept` or `undo decline`."
+        );
+        let back = bot.ok("alice", "undo accept").await;
+        assert_eq!(back.text, "e5 is taken back in game #1. bob, your move.");
+        bot.ok("bob", "c5").await;
+        let h = bot.ok("alice", "history").await;
+        assert!(h.text.ends_with("1. e4 c5"), "{}", h.text);
+        // Asked on one's own turn, a takeback means one's last move and the
+        // reply to it (issue 20, point 9): alice wants e4 back.
+        let ask = bot.ok("alice", "undo").await;
+        assert_eq!(
+            ask.text,
+            "alice asks to take back e4 and bob's reply c5 in game #1. bob: `undo accept` or `undo decline`."
+        );
+        let back = bot.ok("bob", "undo accept").await;
+        assert_eq!(
+            back.text,
+            "e4 and c5 are taken back in game #1. alice, your move."
+        );
+        let h = bot.ok("alice", "history").await;
+        assert!(h.text.ends_with("no moves yet."), "{}", h.text);
+        bot.refused(
+            "bob",
+            "undo",
+            "You have no move to take back in game #1 yet.",
+        )
+        .await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "c5").await;
+        // Draw by agreement.
+        bot.ok("alice", "draw").await;
+        let d = bot.ok("bob", "draw accept").await;
+        assert_eq!(d.text, "Game #1 is drawn by agreement (1/2-1/2).");
+        // A new game, and a resignation; two games in one channel need a number.
+        start_game(&mut bot, "void").await;
+        bot.ok("carol", "challenge @alice standard").await;
+        bot.ok("alice", "accept").await;
+        let r = bot.say("alice", "resign").await;
+        assert!(r.is_error);
+        assert!(
+            r.text.starts_with(
+                "There are 2 games here: #2 alice vs bob (void), #3 carol vs alice (standard)."
+            ),
+            "{}",
+            r.text
+        );
+        let r = bot.ok("alice", "resign #2").await;
+        assert_eq!(r.text, "alice resigns game #2. bob wins (0-1).");
+        let games = bot.ok("bob", "games").await;
+        assert!(
+            games.text.contains("#3 carol vs alice") && !games.text.contains("#2 "),
+            "{}",
+            games.text
+        );
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn rules_help_answers_questions_with_diagrams() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let r = bot
+            .ok("alice", "rules can the minister cross a void?")
+            .await;
+        assert!(
+            r.text.starts_with("The Minister heals and crosses voids"),
+            "{}",
+            r.text
+        );
+        assert!(r.image.is_some());
+        let r = bot.ok("alice", "rules void").await;
+        assert!(r.text.contains("Topics: setup, minister"), "{}", r.text);
+        let r = bot.ok("alice", "help draw").await;
+        assert!(r.text.starts_with("draw [accept|decline]"), "{}", r.text);
+        bot.refused("alice", "rules xyzzy", "I found nothing about that. Void Chess topics: setup, minister, minister-blocked, healing, unstable, voids, king, castling, promotion, endings.").await;
+        let v = bot.ok("alice", "variants").await;
+        assert!(v.text.contains("void (Void Chess, 9x9 board)"));
+        // Inside a game, a question is about that game's rules first; a piece
+        // of another game is still found by its name.
+        start_game(&mut bot, "chess99").await;
+        let r = bot.ok("alice", "rules castling").await;
+        assert!(r.text.starts_with("Castling in Chess 99"), "{}", r.text);
+        let r = bot.ok("bob", "rules void minister").await;
+        assert!(r.text.starts_with("The Minister\n"), "{}", r.text);
+        let r = bot.ok("bob", "rules paladin").await;
+        assert!(r.text.starts_with("The paladin"), "{}", r.text);
+        assert!(r.image.is_some(), "with its diagram");
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn channel_settings_switch_bare_moves_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let s = bot.ok("alice", "settings bare-moves off").await;
+        assert_eq!(s.text, "Settings here: bare moves off, theme classic.");
+        bot.refused(
+            "alice",
+            "e4",
+            "I do not know the command `e4`. Say `help` for the list.",
+        )
+        .await;
+        bot.ok("alice", "move e4").await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn correspondence_deadlines_remind_then_forfeit_and_survive_restarts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.clock.day_seconds = 4; // "1d" is four seconds here
+        let mut bot = Bot::with(cfg.clone()).await;
+        bot.ok("alice", "challenge @bob void 1d").await;
+        bot.ok("bob", "accept").await;
+        assert!(bot.core.tick().await.is_empty(), "nothing is due yet");
+        bot.ok("alice", "e4").await; // resets the deadline: bob has one "day"
+                                     // A restart keeps the deadline.
+        drop(bot);
+        let bot = Bot::with(cfg).await;
+        let mut reminded = false;
+        let mut forfeited = None;
+        let mut seen_once = std::collections::HashSet::new();
+        for _ in 0..60 {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            for notice in bot.core.tick().await {
+                let (channel, reply) = (notice.channel, notice.reply);
+                assert_eq!(channel, "room");
+                // The first time a notice comes, its post fails (a passing
+                // failure, to be tried again at once): it must come back on the
+                // next tick. The second time, confirm it.
+                if !seen_once.insert(notice.id) {
+                    bot.core.delivered(notice.id).await;
+                } else {
+                    let again = voidmate_game::Refusal::Temporary {
+                        retry_after: Some(std::time::Duration::ZERO),
+                    };
+                    bot.core.failed(notice.id, again).await;
+                    continue;
+                }
+                if reply
+                    .text
+                    .starts_with("@bob, it is your move in game #1 against alice; time runs out in")
+                {
+                    assert!(!reminded, "one reminder only");
+                    reminded = true;
+                    assert_eq!(names(&reply.notify), ["bob"]);
+                } else {
+                    forfeited = Some(reply.text);
+                }
+            }
+            if forfeited.is_some() {
+                break;
+            }
+        }
+        assert!(reminded, "a reminder before the deadline");
+        assert_eq!(
+            forfeited.as_deref(),
+            Some("Game #1: bob did not move in time. alice wins on time (1-0).")
+        );
+        let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(status, "finished");
+        assert!(
+            bot.core.tick().await.is_empty(),
+            "a finished game is not announced twice"
+        );
+        assert_eq!(
+            seen_once.len(),
+            2,
+            "each notice was offered until confirmed"
+        );
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn unaddressed_chatter_is_ignored_but_a_bare_move_is_played() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let mut quiet = |who: &str, text: &str| {
+            let mut ev = bot.event(who, text);
+            ev.addressed = false;
+            ev
+        };
+        let chatter = quiet("alice", "hello everyone");
+        let help = quiet("alice", "help me please");
+        let not_turn = quiet("carol", "e4");
+        let mv = quiet("alice", "e4");
+        assert!(bot.core.handle(&chatter).await.is_none());
+        assert!(bot.core.handle(&help).await.is_none());
+        assert!(bot.core.handle(&not_turn).await.is_none());
+        let played = bot.core.handle(&mv).await.unwrap();
+        assert_eq!(played.text, "#1: alice played e4. bob, your move.");
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn replies_carry_the_questions_an_adapter_turns_into_buttons() {
+        use voidmate_game::Action;
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let c = bot.ok("alice", "challenge @bob standard").await;
+        let action = Action::AnswerChallenge {
+            challenger: console_player("alice"),
+            to: id("bob"),
+        };
+        assert_eq!(c.actions, std::slice::from_ref(&action));
+        assert_eq!(action.who(), &id("bob"));
+        // The button's answer is a typed command from the one who pressed it.
+        bot.typed("bob", action.answer(true)).await;
+        bot.ok("alice", "e4").await;
+        let offer = bot.ok("bob", "draw").await;
+        assert_eq!(
+            offer.actions,
+            [Action::AnswerOffer {
+                kind: voidmate_game::command::OfferKind::Draw,
+                game: 1,
+                to: id("alice")
+            }]
+        );
+        let no = bot.typed("alice", offer.actions[0].answer(false)).await;
+        assert_eq!(no.text, "alice declines the draw in game #1.");
+        let ask = bot.ok("alice", "undo").await;
+        assert_eq!(
+            ask.actions,
+            [Action::AnswerOffer {
+                kind: voidmate_game::command::OfferKind::Takeback,
+                game: 1,
+                to: id("bob")
+            }]
+        );
+        assert!(bot.ok("bob", "board").await.actions.is_empty());
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn move_suggestions_follow_what_was_typed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let mut knights = bot.core.suggest_moves("room", &id("alice"), "n", 25).await;
+        knights.sort();
+        assert_eq!(knights, ["Na3", "Nc3", "Nf3", "Nh3"]);
+        assert_eq!(
+            bot.core
+                .suggest_moves("room", &id("alice"), "", 25)
+                .await
+                .len(),
+            20
+        );
+        assert_eq!(
+            bot.core
+                .suggest_moves("room", &id("alice"), "", 5)
+                .await
+                .len(),
+            5
+        );
+        assert_eq!(
+            bot.core
+                .suggest_moves("room", &id("alice"), "g1", 25)
+                .await
+                .len(),
+            2,
+            "coordinates work"
+        );
+        assert!(
+            bot.core
+                .suggest_moves("room", &id("bob"), "", 25)
+                .await
+                .is_empty(),
+            "not bob's move"
+        );
+        assert!(bot
+            .core
+            .suggest_moves("elsewhere", &id("alice"), "", 25)
+            .await
+            .is_empty());
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn suicide_void_opens_with_blacks_placement_and_lists_captures_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob suicide-void").await;
+        let start = bot.ok("bob", "accept").await;
+        assert!(
+            start.text.contains("alice (White) vs bob (Black)")
+                && start.text.ends_with("bob, your move."),
+            "{}",
+            start.text
+        );
+        assert_eq!(names(&start.notify), ["bob"]);
+        bot.refused(
+            "bob",
+            "e5",
+            "e5 is illegal: first the void must be placed on an empty square, like @e5.",
+        )
+        .await;
+        bot.ok("bob", "@e5").await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "d5").await;
+        let moves = bot.ok("alice", "moves").await;
+        assert_eq!(
+            moves.text,
+            "alice to move: exd5@…\nA capture moves the void too: add an empty square, like exd5@e2."
+        );
+        // Every suggestion is a complete move, played as picked (issue 19,
+        // point 6): the capture with each square its void may go to.
+        let offered = bot.core.suggest_moves("room", &id("alice"), "ex", 25).await;
+        assert_eq!(offered.len(), 25, "{offered:?}");
+        assert!(
+            offered
+                .iter()
+                .all(|m| m.starts_with("exd5@") && m.len() == 7),
+            "{offered:?}"
+        );
+        assert_eq!(
+            bot.core
+                .suggest_moves("room", &id("alice"), "exd5@e", 25)
+                .await,
+            ["exd5@e2", "exd5@e3", "exd5@e4", "exd5@e6"]
+        );
+        bot.refused(
+            "alice",
+            "exd5",
+            "exd5 is illegal: a capture moves the void too: say where, like exd5@e2.",
+        )
+        .await;
+        let played = bot.ok("alice", "exd5@e4").await;
+        assert!(
+            played.text.contains("alice played exd5@e4"),
+            "{}",
+            played.text
+        );
+        let history = bot.ok("alice", "history").await;
+        assert!(
+            history.text.ends_with("1... @e5 1. e4 d5 2. exd5@e4"),
+            "{}",
+            history.text
+        );
+    }
+}
+
+/// Puts game `id` in `fen`, as if it had been reached by play.
+async fn set_position(bot: &Bot, id: i64, fen: &str) {
+    sqlx::query("UPDATE games SET start_fen = $1, fen = $1 WHERE id = $2")
+        .bind(fen)
+        .bind(id)
+        .execute(bot.core.store().pool())
+        .await
+        .unwrap();
+}
+
+case! {
+    #[tokio::test]
+    async fn chess99_draws_are_claimed_by_the_player_to_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob chess99").await;
+        bot.ok("bob", "accept").await;
+        bot.refused(
+            "alice",
+            "claim",
+            "There is no draw to claim in game #1: in Chess 99 you may claim when both kings are attacked, or once your opponent has made 99 moves.",
+        )
+        .await;
+        bot.refused(
+            "bob",
+            "claim",
+            "It is not your turn in game #1: a draw is claimed by the player to move.",
+        )
+        .await;
+        // Both kings attacked: the claim ends the game at once.
+        set_position(&bot, 1, "4k3R/9/9/9/9/9/9/9/r3K4 w - - 0 1").await;
+        let drawn = bot.ok("alice", "claim").await;
+        assert_eq!(
+            drawn.text,
+            "alice claims a draw in game #1: both kings are attacked. Drawn (1/2-1/2)."
+        );
+
+        // 99 moves: the claim comes with a move that must leave the king safe.
+        bot.ok("alice", "challenge @bob chess99").await;
+        bot.ok("bob", "accept").await;
+        set_position(&bot, 2, "4k4/9/9/9/9/9/9/9/R3K3r w - - 0 100").await;
+        bot.refused(
+            "alice",
+            "claim",
+            "Claim the 99-move draw together with your move, like `claim Ke2`: the draw stands if that move leaves your king safe.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "claim Ra2",
+            "Ra2 leaves your king attacked, so the 99-move draw cannot be claimed with it. Nothing was played.",
+        )
+        .await;
+        let claimed = bot.ok("alice", "claim Ke2").await;
+        assert_eq!(
+            claimed.text,
+            "#2: alice played Ke2 and claims the 99-move draw. Drawn (1/2-1/2)."
+        );
+        assert!(claimed.image.is_some());
+        let games = bot.ok("alice", "games").await;
+        assert!(games.text.starts_with("No games"), "{}", games.text);
+
+        // Other games have nothing to claim.
+        bot.ok("alice", "challenge @bob standard").await;
+        bot.ok("bob", "accept").await;
+        bot.refused(
+            "alice",
+            "claim",
+            "There is nothing to claim in game #3: draws by repetition and the 50-move rule come by themselves here. To propose a draw, say `draw`.",
+        )
+        .await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn challenging_the_bot_starts_a_game_against_the_engine() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.engine.move_time_ms = 50;
+        let mut bot = Bot::with(cfg).await;
+        bot.core.add_bot(console_player("voidmate")).await.unwrap();
+        // The engine has White: it moves in the same reply that starts the game.
+        let start = bot
+            .ok("alice", "challenge @voidmate standard black 1")
+            .await;
+        assert!(
+            start.text.starts_with(
+                "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit; I play at level 1. voidmate played "
+            ) && start.text.ends_with("alice, your move."),
+            "{}",
+            start.text
+        );
+        assert_eq!(names(&start.notify), ["alice"]);
+        assert!(start.image.is_some());
+        bot.refused(
+            "alice",
+            "challenge @bob standard 3",
+            "A level is for games against me: `challenge @voidmate standard 3`.",
+        )
+        .await;
+        // Every answer is a legal move, until the game ends; alice plays the
+        // first legal move each time.
+        let mut replies = 0;
+        for _ in 0..150 {
+            let games = bot.ok("alice", "games").await.text;
+            if games.starts_with("No games") {
+                break;
+            }
+            let moves = bot.ok("alice", "moves").await.text;
+            let first = moves
+                .split_once(": ")
+                .and_then(|(_, list)| list.split_whitespace().next())
+                .unwrap_or_else(|| panic!("{moves}"))
+                .to_string();
+            let r = bot.ok("alice", &format!("move {first}")).await;
+            assert!(
+                r.text.contains(&format!("alice played {first}")),
+                "{}",
+                r.text
+            );
+            replies += 1;
+        }
+        assert!(replies > 3);
+        let history = bot.ok("alice", "history").await;
+        assert!(
+            history.text.starts_with("#1 voidmate vs alice"),
+            "{}",
+            history.text
+        );
+        bot.refused(
+            "alice",
+            "challenge @voidmate standard level 7",
+            "level 7? Levels go from 1 (beginner) to 5 (full strength)",
+        )
+        .await;
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn clocks_run_add_increments_warn_and_fall_and_a_restart_costs_nothing() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        use voidmate_game::TimeSource;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let advance = |s: i64| millis.fetch_add(s * 1000, Ordering::SeqCst);
+        let open = |millis: Arc<AtomicI64>| {
+            let cfg = config(&path);
+            async move {
+                Bot {
+                    core: Core::open_with_time(&cfg, TimeSource::manual(millis))
+                        .await
+                        .unwrap(),
+                    n: 0,
+                    channel: "room".into(),
+                }
+            }
+        };
+        let mut bot = open(millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard 3+2").await;
+        let start = bot.ok("bob", "accept").await;
+        assert!(
+            start.text.contains("3 minutes + 2 seconds per move"),
+            "{}",
+            start.text
+        );
+        advance(10);
+        let moved = bot.ok("alice", "e4").await;
+        assert!(
+            moved
+                .text
+                .ends_with("bob, your move. Clocks alice 2:52, bob 3:00."),
+            "{}",
+            moved.text
+        );
+        advance(5);
+        let board = bot.ok("alice", "board").await;
+        assert!(
+            board
+                .text
+                .ends_with("bob to move; clocks alice 2:52, bob 2:55."),
+            "{}",
+            board.text
+        );
+        // Low time (a tenth of 3 minutes is 18 s): one warning, not two.
+        advance(160);
+        let notices = bot.core.tick().await;
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(
+            notices[0].reply.text,
+            "@bob, you have 0:15 left on your clock in game #1."
+        );
+        bot.core.delivered(notices[0].id).await;
+        assert!(bot.core.tick().await.is_empty());
+        // The flag falls by itself, announced without anyone typing.
+        advance(16);
+        let notices = bot.core.tick().await;
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(
+            notices[0].reply.text,
+            "Game #1: bob's time ran out. alice wins on time (1-0)."
+        );
+        assert_eq!(names(&notices[0].reply.notify), ["bob", "alice"]);
+        bot.core.delivered(notices[0].id).await;
+        bot.refused(
+            "bob",
+            "move e5",
+            "You have no game in progress here. Start one with `challenge @someone`.",
+        )
+        .await;
+
+        // A second game: the bot is down for a minute; that minute is not charged.
+        bot.ok("alice", "challenge @bob standard 1+0").await;
+        bot.ok("bob", "accept").await;
+        advance(5);
+        assert!(bot.core.tick().await.is_empty());
+        drop(bot);
+        advance(60);
+        let mut bot = open(millis.clone()).await;
+        bot.n = 1000; // new event ids after the restart
+        let board = bot.ok("alice", "board #2").await;
+        assert!(
+            board.text.contains("alice 0:55, bob 1:00"),
+            "{}",
+            board.text
+        );
+        // A move that arrives after the flag fell loses on time.
+        advance(70);
+        let late = bot.ok("alice", "e4").await;
+        assert_eq!(
+            late.text,
+            "Game #2: alice's time ran out. bob wins on time (0-1)."
+        );
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn super16_draws_are_claimed_after_a_hundred_moves_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob super16").await;
+        let start = bot.ok("bob", "accept").await;
+        assert!(start.text.contains("Super Chess 16x16"), "{}", start.text);
+        bot.refused(
+            "alice",
+            "claim",
+            "There is no draw to claim in game #1: in Super Chess 16x16 you may claim once 100 moves each have passed without a capture or pawn move.",
+        )
+        .await;
+        set_position(
+            &bot,
+            1,
+            "k15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/1R13K w - - 200 150",
+        )
+        .await;
+        let drawn = bot.ok("alice", "claim").await;
+        assert_eq!(
+            drawn.text,
+            "alice claims a draw in game #1: claimed under the 100-move rule. Drawn (1/2-1/2)."
+        );
+    }
+}
+
+case! {
+    /// Issue 21, point 0: in a channel with a Black Holes game, a chat line in
+    /// another script (`éé@a1`), addressed or not, once made the move reader
+    /// panic and took the whole bot down. Now it is answered or ignored, and
+    /// the game goes on.
+    #[tokio::test]
+    async fn multi_byte_chat_in_a_black_holes_game_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "black-holes").await;
+        let before = snapshot(&bot.core).await;
+        for text in [
+            "éé@a1",
+            "ßß@b2",
+            "move éé@a1",
+            "日本語",
+            "(Hé1)",
+            "Ré1-b1-a4xb4",
+        ] {
+            for addressed in [false, true] {
+                let mut ev = bot.event("alice", text);
+                ev.addressed = addressed;
+                if let Some(r) = bot.core.handle(&ev).await {
+                    assert!(r.is_error, "{text}: {}", r.text);
+                }
+            }
+        }
+        assert_eq!(snapshot(&bot.core).await, before);
+        bot.ok("alice", "d3").await;
+    }
+}
+
+case! {
+    /// Issue 17, point 10: a locked database answers "busy" after one wait of
+    /// the configured timeout, not several (the heartbeat used to wait on its
+    /// own first). Two waits would take at least twice the timeout; the bound
+    /// leaves the rest of that second wait as slack.
+    #[tokio::test]
+    async fn busy_is_answered_after_one_wait() {
+        if ON_POSTGRES {
+            return; // about SQLite's file lock
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.database.busy_timeout_ms = 600;
+        let mut bot = Bot::with(cfg).await;
+        start_game(&mut bot, "standard").await;
+        let mut locker = <sqlx::SqliteConnection as sqlx::Connection>::connect(&format!(
+            "sqlite://{}",
+            path.display()
+        ))
+        .await
+        .unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut locker)
+            .await
+            .unwrap();
+        let started = std::time::Instant::now();
+        let r = bot.say("alice", "e4").await;
+        let waited = started.elapsed();
+        assert!(r.text.contains("busy"), "{}", r.text);
+        assert!(
+            waited >= std::time::Duration::from_millis(600),
+            "{waited:?}"
+        );
+        assert!(
+            waited < std::time::Duration::from_millis(1200),
+            "{waited:?}"
+        );
+        sqlx::query("ROLLBACK").execute(&mut locker).await.unwrap();
+    }
+}
+
+case! {
+    /// Reads are recorded too: a redelivered `board` is not answered twice.
+    #[tokio::test]
+    async fn a_redelivered_read_is_not_answered_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        let ev = bot.event("alice", "board");
+        assert!(bot.core.handle(&ev).await.is_some());
+        assert!(bot.core.handle(&ev).await.is_none());
+    }
+}
+
+case! {
+    /// Issue 17, point 10: two processes starting on a new database file both
+    /// come up; the migrations run once, one after the other, instead of the
+    /// second failing with "table already exists".
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_starts_on_a_new_database_both_come_up() {
+        for round in 0..16 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("new.db");
+            let (cfg_a, cfg_b) = (config(&path), config(&path));
+            let (a, b) = tokio::join!(Core::open(&cfg_a), Core::open(&cfg_b));
+            let (a, b) = (
+                a.unwrap_or_else(|e| panic!("round {round}, first: {e:#}")),
+                b.unwrap_or_else(|e| panic!("round {round}, second: {e:#}")),
+            );
+            let mut bot = Bot {
+                core: a,
+                n: 0,
+                channel: "room".into(),
+            };
+            start_game(&mut bot, "standard").await;
+            let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+                .fetch_one(b.store().pool())
+                .await
+                .unwrap();
+            assert_eq!(games, 1);
+        }
+    }
+}
+
+case! {
+    /// Issue 17, point 10: handled event ids are kept to recognise
+    /// redeliveries, then forgotten by age instead of growing for ever.
+    #[tokio::test]
+    async fn old_handled_event_ids_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "help").await;
+        let pool = bot.core.store().pool().clone();
+        let now = voidmate_game::store::now();
+        for (id, age_days) in [("old-1", 40), ("old-2", 31), ("recent", 2)] {
+            sqlx::query("INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2)")
+                .bind(id)
+                .bind(now - age_days * 24 * 3600)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        bot.core.tick().await;
+        let left: Vec<String> =
+            sqlx::query_scalar("SELECT event_id FROM handled_events ORDER BY event_id")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        assert!(!left.iter().any(|id| id.starts_with("old-")), "{left:?}");
+        assert!(left.contains(&"recent".to_string()), "{left:?}");
+        assert_eq!(
+            left.len(),
+            2,
+            "the recent one and this session's help: {left:?}"
+        );
+    }
+}
+
+case! {
+    /// Issue 17, point 10: commits are synced (synchronous = FULL), so an
+    /// acknowledged move survives a power loss, not only a crash.
+    #[tokio::test]
+    async fn commits_are_synced_to_disk() {
+        if ON_POSTGRES {
+            return; // about SQLite's `synchronous` pragma
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let bot = Bot::open(&dir.path().join("v.db")).await;
+        let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(mode, 2, "FULL");
+    }
+}
+
+case! {
+    /// Issue 17, point 6: the process stops while the engine thinks (here the
+    /// handling is cut off mid-search, as a kill would). After a restart the
+    /// periodic check starts the search again: the engine's move is played
+    /// once and announced, with its board, through the outbox.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_engine_turn_cut_off_by_a_restart_is_played_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let moves_stored = |pool: sqlx::AnyPool| async move {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM moves")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        };
+        let ev_id;
+        {
+            let mut cfg = config(&path);
+            // Long enough to be cut off in the middle of the search.
+            cfg.engine.move_time_ms = 3000;
+            let mut bot = Bot::with(cfg).await;
+            bot.core.add_bot(console_player("voidmate")).await.unwrap();
+            bot.ok("alice", "challenge @voidmate standard white 5")
+                .await;
+            let ev = bot.event("alice", "e4");
+            ev_id = ev.event_id.clone();
+            let cut =
+                tokio::time::timeout(std::time::Duration::from_millis(600), bot.core.handle(&ev)).await;
+            assert!(cut.is_err(), "the search should still be running");
+            // alice's move is stored; the engine's is not, and nobody thinks.
+            assert_eq!(moves_stored(bot.core.store().pool().clone()).await, 1);
+        }
+        let mut cfg = config(&path);
+        cfg.engine.move_time_ms = 50;
+        let millis = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(
+            wall_ms(),
+        ));
+        let core = Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis.clone()))
+            .await
+            .unwrap();
+        core.add_bot(console_player("voidmate")).await.unwrap();
+        if ON_POSTGRES {
+            // Other processes may be searching on PostgreSQL: the dead one's
+            // claim on the turn holds until its lease ends.
+            assert!(core.tick().await.is_empty());
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            assert_eq!(moves_stored(core.store().pool().clone()).await, 1);
+            millis.fetch_add(
+                voidmate_game::ENGINE_LEASE_MS + 1000,
+                std::sync::atomic::Ordering::SeqCst,
+            );
+        }
+        let mut announced = Vec::new();
+        // On PostgreSQL a start releases no answer (other processes may be
+        // posting theirs): alice's waits for its grace, and only the engine's
+        // move goes out now.
+        let expected = if ON_POSTGRES { 1 } else { 2 };
+        for _ in 0..200 {
+            for notice in core.tick().await {
+                core.delivered(notice.id).await;
+                announced.push(notice);
+            }
+            if announced.len() >= expected {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(announced.len(), expected, "announcements");
+        if ON_POSTGRES {
+            let owed: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE in_reply_to = $1")
+                .bind(ev_id.as_str())
+                .fetch_one(core.store().pool())
+                .await
+                .unwrap();
+            assert_eq!(owed, 1, "the answer to alice's move is still owed");
+        } else {
+            // The answer to alice's move was stored with it and never posted
+            // (the handling was cut off): it goes out now, then the engine's.
+            assert!(
+                announced[0].reply.text.starts_with("#1: alice played e4.")
+                    && announced[0].in_reply_to.as_deref() == Some(ev_id.as_str()),
+                "{}",
+                announced[0].reply.text
+            );
+        }
+        let notice = announced.last().unwrap();
+        assert_eq!(notice.channel, "room");
+        assert!(
+            notice.reply.text.contains("voidmate played")
+                && notice.reply.text.contains("alice, your move"),
+            "{}",
+            notice.reply.text
+        );
+        assert_eq!(names(&notice.reply.notify), ["alice"]);
+        assert!(notice.reply.image.is_some(), "the board goes with it");
+        // Played once: further checks start no second search.
+        for _ in 0..5 {
+            assert!(core.tick().await.is_empty());
+            tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+        }
+        assert_eq!(moves_stored(core.store().pool().clone()).await, 2);
+        // And the game goes on: alice answers.
+        let mut bot = Bot {
+            core,
+            n: 1000,
+            channel: "room".into(),
+        };
+        let r = bot.ok("alice", "d4").await;
+        assert!(r.text.contains("voidmate played"), "{}", r.text);
+    }
+}
+
+case! {
+    /// Issue 17, point 5: every answer is written to the outbox with the change
+    /// it reports. The adapter posts it and confirms; if it never confirms (the
+    /// process died after the commit), the answer goes out after a restart, or
+    /// after a grace period, once, with the idempotency key of the first
+    /// attempt, and its board drawn again. A redelivered event answers nothing.
+    #[tokio::test]
+    async fn an_answer_lost_to_a_crash_goes_out_once_after_the_restart() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        start_game(&mut bot, "void").await;
+        let ev = bot.event("alice", "e4");
+        let r = bot.core.handle(&ev).await.unwrap();
+        assert_eq!(r.deliveries.len(), 1);
+        let key = r.key().expect("a change has a key");
+        // Within the grace period the adapter is trusted to post it.
+        assert!(bot.core.tick().await.is_empty());
+        // Refusals and reads change nothing and owe nothing.
+        assert!(bot
+            .say_unconfirmed("alice", "e5")
+            .await
+            .deliveries
+            .is_empty());
+        assert!(bot
+            .say_unconfirmed("bob", "board")
+            .await
+            .deliveries
+            .is_empty());
+        // The process dies before posting; a new one starts on the database.
+        drop(bot);
+        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        bot.n = 100;
+        assert!(
+            bot.core.handle(&ev).await.is_none(),
+            "a redelivery answers nothing"
+        );
+        if ON_POSTGRES {
+            // Other processes may be posting their answers: on PostgreSQL a
+            // start releases nothing, and the answer is due when its grace ends.
+            assert!(bot.core.tick().await.is_empty());
+            millis.fetch_add(61_000, Ordering::SeqCst);
+        }
+        let owed = bot.core.tick().await;
+        assert_eq!(owed.len(), 1, "{owed:?}");
+        let n = &owed[0];
+        assert_eq!(n.reply.text, r.text);
+        assert_eq!(n.key(), key);
+        assert_eq!(n.reply.key().as_deref(), Some(key.as_str()));
+        assert_eq!(n.in_reply_to.as_deref(), Some(ev.event_id.as_str()));
+        assert_eq!(names(&n.reply.notify), ["bob"]);
+        assert!(n.reply.image.is_some(), "the board is drawn again");
+        bot.core.delivered(n.id).await;
+        assert!(bot.core.tick().await.is_empty(), "posted once");
+
+        // Without a restart: an unconfirmed answer comes back after the grace.
+        let r = bot.say_unconfirmed("bob", "e6").await;
+        millis.fetch_add(30_000, Ordering::SeqCst);
+        assert!(bot.core.tick().await.is_empty());
+        millis.fetch_add(31_000, Ordering::SeqCst);
+        let owed = bot.core.tick().await;
+        assert_eq!(owed.len(), 1);
+        assert_eq!(owed[0].reply.text, r.text);
+        bot.core.delivered(owed[0].id).await;
+        // A confirmed answer never comes back, restart or not.
+        bot.ok("alice", "d4").await;
+        drop(bot);
+        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        bot.n = 200;
+        millis.fetch_add(120_000, Ordering::SeqCst);
+        assert!(bot.core.tick().await.is_empty());
+        // An answer that asks a question keeps it: a lost challenge still
+        // comes with the buttons to answer it.
+        let c = bot
+            .say_unconfirmed("carol", "challenge @dave standard")
+            .await;
+        assert_eq!(c.actions.len(), 1);
+        drop(bot);
+        let bot = Bot::with_clock(config(&path), millis.clone()).await;
+        if ON_POSTGRES {
+            millis.fetch_add(61_000, Ordering::SeqCst);
+        }
+        let owed = bot.core.tick().await;
+        assert_eq!(owed.len(), 1);
+        assert_eq!(owed[0].reply.actions, c.actions);
+        assert_eq!(owed[0].reply.text, c.text);
+    }
+}
+
+case! {
+    /// Issue 17, point 5 (delivery): a notice that cannot be posted comes back
+    /// after a wait that doubles; one refused for good is parked after a few
+    /// tries instead of being sent every tick for ever, and comes back when
+    /// the bot is seen in its channel again.
+    #[tokio::test]
+    async fn undeliverable_notices_back_off_park_and_come_back() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        use voidmate_game::{Refusal, PARK_AFTER};
+        let dir = tempfile::tempdir().unwrap();
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+        let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard 1+0").await;
+        bot.ok("bob", "accept").await;
+        advance(61_000);
+        let due = bot.core.tick().await;
+        let lost: Vec<_> = due
+            .iter()
+            .filter(|n| n.reply.text.contains("time"))
+            .collect();
+        assert!(
+            !lost.is_empty(),
+            "{:?}",
+            due.iter().map(|n| &n.reply.text).collect::<Vec<_>>()
+        );
+        let id = lost.last().unwrap().id;
+        let pending = |notices: Vec<voidmate_game::Notice>| notices.iter().any(|n| n.id == id);
+        // Other notices of that tick are posted; this one fails for a while.
+        for n in due.iter().filter(|n| n.id != id) {
+            bot.core.delivered(n.id).await;
+        }
+
+        // A passing failure: not on the next tick, back after the wait (2 s),
+        // then after twice that.
+        bot.core
+            .failed(id, Refusal::Temporary { retry_after: None })
+            .await;
+        assert!(!pending(bot.core.tick().await));
+        advance(1_000);
+        assert!(!pending(bot.core.tick().await));
+        advance(1_500);
+        assert!(pending(bot.core.tick().await));
+        bot.core
+            .failed(id, Refusal::Temporary { retry_after: None })
+            .await;
+        advance(2_500);
+        assert!(!pending(bot.core.tick().await), "the wait doubled");
+        advance(2_000);
+        assert!(pending(bot.core.tick().await));
+        // A wait the platform names is kept.
+        bot.core
+            .failed(
+                id,
+                Refusal::Temporary {
+                    retry_after: Some(std::time::Duration::from_secs(30)),
+                },
+            )
+            .await;
+        advance(20_000);
+        assert!(!pending(bot.core.tick().await));
+        advance(11_000);
+        assert!(pending(bot.core.tick().await));
+
+        // Refused for good: parked after PARK_AFTER answers, then never tried,
+        // however long the bot runs.
+        for _ in 0..PARK_AFTER {
+            bot.core.failed(id, Refusal::Permanent).await;
+            advance(3_600_000);
+        }
+        for _ in 0..5 {
+            assert!(!pending(bot.core.tick().await));
+            advance(24 * 3_600_000);
+        }
+        // Seen in that channel again: the notice goes out.
+        bot.ok("carol", "help").await;
+        assert!(pending(bot.core.tick().await));
+        bot.core.delivered(id).await;
+        assert!(!pending(bot.core.tick().await));
+    }
+}
+
+case! {
+    /// Issue 17, point 7: each active game carries the moment it next needs
+    /// the periodic check (reminder, deadline, low-time warning, flag), kept by
+    /// triggers, and the check's query reads due rows through an index.
+    /// Issue 22, point 2: several processes on one database share the
+    /// outbox. A notice is taken by one process at a time, for a minute
+    /// (`NOTICE_LEASE_MS`); one taken by a process that died goes out after
+    /// that, once; and a process takes only the notices of the platforms it
+    /// runs.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn processes_on_one_database_never_take_the_same_notice() {
+        use std::collections::HashSet;
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+        let mut a = Bot::with_clock(config(&path), millis.clone()).await;
+        let b = Bot::with_clock(config(&path), millis.clone()).await;
+        for i in 0..5 {
+            a.channel = format!("room{i}");
+            a.ok("alice", "challenge @bob standard 1+0").await;
+            a.ok("bob", "accept").await;
+        }
+        // Every clock falls: a warning and a loss on time in each game.
+        advance(61_000);
+        let ticks = |a: &Bot, b: &Bot| {
+            let (a, b) = (a.core.clone(), b.core.clone());
+            async move {
+                let (x, y) = tokio::join!(
+                    tokio::spawn(async move { a.tick().await }),
+                    tokio::spawn(async move { b.tick().await })
+                );
+                let mut all: Vec<(i64, String)> = Vec::new();
+                for n in x.unwrap().into_iter().chain(y.unwrap()) {
+                    all.push((n.id, n.reply.text.to_string()));
+                }
+                all
+            }
+        };
+        let taken = ticks(&a, &b).await;
+        let ids: HashSet<i64> = taken.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids.len(), taken.len(), "a notice was taken twice: {taken:?}");
+        let losses = taken.iter().filter(|(_, t)| t.contains("wins")).count();
+        assert_eq!(losses, 5, "{taken:?}");
+
+        // Nobody confirms them (that process died): nobody takes them again
+        // before the lease ends ...
+        advance(30_000);
+        assert!(ticks(&a, &b).await.is_empty());
+        // ... and then each goes out once more.
+        advance(31_000);
+        let again = ticks(&a, &b).await;
+        let again_ids: HashSet<i64> = again.iter().map(|(id, _)| *id).collect();
+        assert_eq!(again_ids.len(), again.len(), "taken twice: {again:?}");
+        assert_eq!(again_ids, ids);
+
+        // A process that runs only the Matrix adapter takes no console notice.
+        b.core
+            .set_command_style("matrix", voidmate_game::CommandStyle::default());
+        advance(61_000);
+        assert!(b.core.tick().await.is_empty());
+        assert_eq!(a.core.tick().await.len(), ids.len());
+        for id in ids {
+            a.core.delivered(id).await;
+        }
+        advance(61_000);
+        assert!(a.core.tick().await.is_empty(), "confirmed notices came back");
+    }
+}
+
+case! {
+    #[tokio::test]
+    async fn the_tick_reads_only_games_that_are_due() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let start = 1_700_000_000_000i64;
+        let millis = Arc::new(AtomicI64::new(start));
+        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.clock.day_seconds = 100;
+        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        let pool = bot.core.store().pool().clone();
+        let due = |id: i64| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query_scalar::<_, Option<i64>>("SELECT due_ms FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap()
+            }
+        };
+        // Correspondence, 1 "day" (100 s) a move: the reminder at 75 s, then
+        // the deadline at 100 s.
+        bot.ok("alice", "challenge @bob standard 1d").await;
+        bot.ok("bob", "accept").await;
+        assert_eq!(due(1).await, Some(start + 75_000));
+        advance(80_000);
+        let reminded = bot.core.tick().await;
+        assert!(reminded.iter().any(|n| n.reply.text.contains("your move")));
+        assert_eq!(due(1).await, Some(start + 100_000), "next: the deadline");
+        bot.ok("alice", "e4").await;
+        assert_eq!(
+            due(1).await,
+            Some(start + 80_000 + 75_000),
+            "bob's reminder"
+        );
+
+        // A clock of one minute: the warning at 10 s left, then the flag.
+        bot.ok("carol", "challenge @dave standard 1+0").await;
+        bot.ok("dave", "accept").await;
+        let begun = start + 80_000;
+        assert_eq!(due(2).await, Some(begun + 50_000));
+        advance(55_000);
+        bot.core.tick().await;
+        assert_eq!(due(2).await, Some(begun + 60_000), "warned; next the flag");
+        bot.ok("carol", "e4").await;
+        // dave's clock runs now, from a full minute.
+        assert_eq!(due(2).await, Some(begun + 55_000 + 50_000));
+        bot.ok("carol", "resign #2").await;
+        assert_eq!(due(2).await, None, "finished games are never due");
+    }
+}
+
+case! {
+    /// `[database] synchronous = "normal"` trades power-loss durability for
+    /// speed on storage that survives power loss; the default is FULL.
+    #[tokio::test]
+    async fn the_sync_mode_can_be_chosen() {
+        if ON_POSTGRES {
+            return; // about SQLite's `synchronous` pragma
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.database.synchronous = voidmate_game::config::Synchronous::Normal;
+        let bot = Bot::with(cfg).await;
+        let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(mode, 1, "NORMAL");
+    }
+}
+
+case! {
+    /// Issue 20, point 6: Black Holes' moves through holes name a second
+    /// square, but the move list's hint about the void is Suicide Void
+    /// Chess's alone.
+    #[tokio::test]
+    async fn the_void_hint_belongs_to_suicide_void_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "black-holes").await;
+        for (who, m) in [
+            ("alice", "Nc3"),
+            ("bob", "Nc6"),
+            ("alice", "(Hb1)"),
+            ("bob", "(Hb8)"),
+        ] {
+            bot.ok(who, m).await;
+        }
+        let moves = bot.ok("alice", "moves").await.text;
+        assert!(
+            moves.contains("-"),
+            "moves through holes are listed: {moves}"
+        );
+        assert!(!moves.contains("void"), "{moves}");
+    }
+}
+
+case! {
+    /// Issue 20, point 6: against the engine in Super Chess the sides are
+    /// Player 1 and Player 2 in the text, as on the board's caption.
+    #[tokio::test]
+    async fn an_engine_game_of_super_chess_names_players_1_and_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.engine.move_time_ms = 50;
+        let mut bot = Bot::with(cfg).await;
+        bot.core.add_bot(console_player("voidmate")).await.unwrap();
+        let r = bot.ok("alice", "challenge @voidmate super16 1").await;
+        assert!(
+            r.text.contains("alice (Player 1) vs voidmate (Player 2)"),
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("White"), "{}", r.text);
+    }
+}
+
+case! {
+    /// Issue 20, point 8: with moves due in two games, the game's number may
+    /// stand anywhere, and the hint for a bare move names it once.
+    #[tokio::test]
+    async fn a_game_number_anywhere_names_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await; // #1: alice (White) vs bob
+        bot.ok("carol", "challenge @alice standard").await;
+        bot.ok("alice", "accept").await; // #2: carol (White) vs alice
+        bot.ok("carol", "e4").await;
+        // alice is to move in both.
+        let r = bot.say("alice", "e4").await;
+        assert!(r.is_error);
+        assert!(
+            r.text.contains("say which, like `move e4 #1`"),
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("#1 #1"), "{}", r.text);
+        let r = bot.ok("alice", "e4 #1").await;
+        assert!(r.text.starts_with("#1: alice played e4"), "{}", r.text);
+        let r = bot.ok("alice", "#2 e5").await;
+        assert!(r.text.starts_with("#2: alice played e5"), "{}", r.text);
+        // A number with a bare move must still be the author's game to move in.
+        bot.refused(
+            "alice",
+            "d4 #1",
+            "It is not your turn in game #1: bob is to move.",
+        )
+        .await;
+    }
+}
+
+case! {
+    /// Issue 20, point 9: first contact. A move with no game to play it in,
+    /// or before `accept`, says what to do next; a challenge that names no
+    /// game says which one and on what board; chatter stays unanswered.
+    #[tokio::test]
+    async fn a_newcomer_is_told_what_to_do_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let r = bot.say("alice", "e4").await;
+        assert!(
+            r.is_error && r.text.contains("challenge @someone"),
+            "{}",
+            r.text
+        );
+        let r = bot.ok("alice", "challenge @bob").await;
+        assert!(
+            r.text.contains("Void Chess, our flagship, on a 9x9 board"),
+            "{}",
+            r.text
+        );
+        let r = bot.say("alice", "e4").await;
+        assert!(r.text.contains("waits for their `accept`"), "{}", r.text);
+        let r = bot.say("bob", "e6").await;
+        assert!(r.text.contains("say `accept` to begin"), "{}", r.text);
+        // Not addressed, not a move: nothing is said.
+        let mut ev = bot.event("carol", "hello everyone");
+        ev.addressed = false;
+        assert!(bot.core.handle(&ev).await.is_none());
+        bot.ok("bob", "accept").await;
+        bot.ok("alice", "e4").await;
+        let r = bot.say("bob", "e7e5").await;
+        assert!(
+            r.text
+                .contains("this board is 9x9, and the pawns start on ranks 2 and 8"),
+            "{}",
+            r.text
+        );
+    }
+}
+
+case! {
+    /// Issue 20, point 10: a correspondence game shows the time left for the
+    /// move, in `board` and in the reply to a move.
+    #[tokio::test]
+    async fn correspondence_games_show_the_time_left() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let millis = Arc::new(AtomicI64::new(1_700_000_000_000));
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.clock.day_seconds = 100;
+        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard 3d").await;
+        bot.ok("bob", "accept").await;
+        let board = bot.ok("alice", "board").await;
+        assert!(
+            board.text.contains("alice to move; 3 days left"),
+            "{}",
+            board.text
+        );
+        millis.fetch_add(150_000, Ordering::SeqCst);
+        let board = bot.ok("alice", "board").await;
+        assert!(
+            board.text.contains("alice to move; 1 day left"),
+            "{}",
+            board.text
+        );
+        let r = bot.ok("alice", "e4").await;
+        assert!(r.text.contains("Time for this move: 3 days."), "{}", r.text);
+        let board = bot.ok("bob", "board").await;
+        assert!(
+            board.text.contains("bob to move; 3 days left"),
+            "{}",
+            board.text
+        );
+    }
+}
+
+case! {
+    /// Issue 18, point 5: a correspondence move is judged by when the platform
+    /// received it. One sent in time counts though the bot reads it after the
+    /// deadline (it was down); one sent after the deadline loses on time; and
+    /// deadlines that passed before an event are settled before it.
+    #[tokio::test]
+    async fn correspondence_moves_are_judged_by_when_they_were_sent() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.clock.day_seconds = 100; // "1d" is 100 seconds here
+        let t0 = 1_000_000_000i64;
+        let millis = Arc::new(AtomicI64::new(t0));
+        let at = |s: i64| millis.store(t0 + s * 1000, Ordering::SeqCst);
+        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        bot.ok("alice", "challenge @bob void 1d white").await;
+        bot.ok("bob", "accept").await;
+        bot.ok("alice", "e4").await; // bob's deadline: t0 + 100 s
+        let sent = |bot: &mut Bot, who: &str, text: &str, s: i64| {
+            let mut ev = bot.event(who, text);
+            ev.sent_ms = Some(t0 + s * 1000);
+            ev
+        };
+
+        // Read at 150 s, sent at 50 s: it counts.
+        at(150);
+        let ev = sent(&mut bot, "bob", "e6", 50);
+        let r = bot.core.handle(&ev).await.unwrap();
+        bot.core.delivered(r.deliveries[0]).await;
+        assert!(r.text.starts_with("#1: bob played e6."), "{}", r.text);
+        // alice's deadline: 250 s. Read at 300 s, sent at 260 s: too late.
+        at(300);
+        let ev = sent(&mut bot, "alice", "d4", 260);
+        let r = bot.core.handle(&ev).await.unwrap();
+        bot.core.delivered(r.deliveries[0]).await;
+        assert_eq!(
+            r.text,
+            "Game #1: alice did not move in time. bob wins on time (0-1)."
+        );
+        assert_eq!(names(&r.notify), ["alice", "bob"]);
+        let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(status, "finished");
+
+        // A second game: its deadline passes while nobody moves; an event read
+        // later settles it first, and the periodic check announces it once.
+        bot.ok("alice", "challenge @bob void 1d white").await;
+        bot.ok("bob", "accept").await; // alice's deadline: 400 s
+        at(500);
+        bot.core.settle_deadlines(t0 + 450 * 1000).await;
+        let r = bot.say("alice", "board #2").await;
+        assert!(r.text.contains("0-1 time forfeit"), "{}", r.text);
+        let notices = bot.core.tick().await;
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(notices[0].reply.text.contains("alice did not move in time"));
+        // Settling before a deadline changes nothing.
+        bot.ok("alice", "challenge @bob void 1d white").await;
+        bot.ok("bob", "accept").await; // alice's deadline: 600 s
+        bot.core.settle_deadlines(t0 + 550 * 1000).await;
+        let r = bot.ok("alice", "e4 #3").await;
+        assert!(r.text.starts_with("#3: alice played e4."), "{}", r.text);
+    }
+}
+
+/// Counts the moves stored in game `id`.
+async fn moves_in(core: &Core, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap()
+}
+
+/// Ticks `core` until `n` notices came and were confirmed (or a few
+/// seconds passed); returns their texts.
+async fn notices_from(core: &Core, n: usize) -> Vec<String> {
+    let mut texts = Vec::new();
+    for _ in 0..100 {
+        for notice in core.tick().await {
+            core.delivered(notice.id).await;
+            texts.push(notice.reply.text.to_string());
+        }
+        if texts.len() >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    texts
+}
+
+case! {
+    /// Issue 22, point 2: an engine turn is held by one process at a time
+    /// under a lease. A process whose search was cut off (it died) holds it
+    /// until the lease ends; then exactly one of the processes still alive
+    /// takes it and plays the move, announced once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_engine_turn_left_by_a_dead_process_is_taken_by_one_other_when_its_lease_ends() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let mut slow = config(&path);
+        slow.engine.move_time_ms = 3000;
+        let mut a = Bot::with_clock(slow, millis.clone()).await;
+        let mut fast = config(&path);
+        fast.engine.move_time_ms = 50;
+        let b = Bot::with_clock(fast.clone(), millis.clone()).await;
+        let c = Bot::with_clock(fast, millis.clone()).await;
+        for bot in [&a, &b, &c] {
+            bot.core.add_bot(console_player("voidmate")).await.unwrap();
+        }
+        a.ok("alice", "challenge @voidmate standard white 5").await;
+        let ev = a.event("alice", "e4");
+        let cut = tokio::time::timeout(std::time::Duration::from_millis(500), a.core.handle(&ev)).await;
+        assert!(cut.is_err(), "the search should still be running");
+        assert_eq!(moves_in(&a.core, 1).await, 1);
+        // alice's answer is owed and goes out after its grace; the turn is a's
+        // until its lease ends: nobody else searches meanwhile.
+        millis.fetch_add(10_000, Ordering::SeqCst);
+        let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+        for n in x.iter().chain(&y) {
+            b.core.delivered(n.id).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(moves_in(&b.core, 1).await, 1, "searched during a's lease");
+        // The lease ends: b and c both look; one of them plays.
+        millis.fetch_add(voidmate_game::ENGINE_LEASE_MS, Ordering::SeqCst);
+        let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+        assert!(x.is_empty() && y.is_empty(), "{x:?} {y:?}");
+        let mut announced = Vec::new();
+        for _ in 0..100 {
+            let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
+            for n in x.iter().chain(&y) {
+                b.core.delivered(n.id).await;
+                announced.push(n.reply.text.to_string());
+            }
+            if !announced.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        // a's own search ends too (after its 3 s) and is turned away: the
+        // game moved on while it thought.
+        tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+        for n in notices_from(&b.core, 1).await {
+            announced.push(n);
+        }
+        assert_eq!(moves_in(&b.core, 1).await, 2, "the engine's move, once");
+        assert_eq!(announced.len(), 1, "{announced:?}");
+        assert!(
+            announced[0].contains("voidmate played") && announced[0].contains("alice, your move"),
+            "{announced:?}"
+        );
+    }
+}
+
+case! {
+    /// Issue 22, point 3: with `searches = "workers"` the process that handles
+    /// a move only queues the engine's turn; engine workers take it (one each),
+    /// play it through the core, and a chat process posts it. A worker that
+    /// stops renewing its lease (killed) loses the turn to another, and its
+    /// late answer is turned away.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_workers_play_the_queued_turns_and_one_takes_over_from_a_dead_one() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let mut chat_cfg = config(&path);
+        chat_cfg.engine.searches = voidmate_game::config::Searches::Workers;
+        let mut chat = Bot::with_clock(chat_cfg, millis.clone()).await;
+        chat.core.add_bot(console_player("voidmate")).await.unwrap();
+        let mut quick = config(&path);
+        quick.engine.move_time_ms = 50;
+        let w1 = Core::open_with_time(&quick, voidmate_game::TimeSource::manual(millis.clone()))
+            .await
+            .unwrap();
+        let w2 = Core::open_with_time(&quick, voidmate_game::TimeSource::manual(millis.clone()))
+            .await
+            .unwrap();
+
+        // Level 5: no depth cap, so a search lasts its whole time (the slow
+        // worker below must still be thinking when it "dies").
+        chat.ok("alice", "challenge @voidmate standard white 5").await;
+        let r = chat.ok("alice", "e4").await;
+        assert!(
+            r.text.starts_with("#1: alice played e4.") && r.text.ends_with("I am thinking about my move."),
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("voidmate played"), "{}", r.text);
+        // The chat process never searches.
+        assert!(notices_from(&chat.core, 1).await.is_empty());
+        assert_eq!(moves_in(&chat.core, 1).await, 1);
+        // Two workers look at once: one takes the turn.
+        let (x, y) = tokio::join!(w1.take_engine_turns(), w2.take_engine_turns());
+        assert_eq!(x + y, 1, "taken by {x} and {y}");
+        let told = notices_from(&chat.core, 1).await;
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].starts_with("#1: voidmate played") && told[0].contains("alice, your move"),
+            "{told:?}"
+        );
+        assert_eq!(moves_in(&chat.core, 1).await, 2);
+
+        // A slow worker takes the next turn and dies (stops renewing): its
+        // lease ends, a live worker plays, the dead one's answer is refused.
+        let mut slow = config(&path);
+        slow.engine.move_time_ms = 2500;
+        let dead = Core::open_with_time(&slow, voidmate_game::TimeSource::manual(millis.clone()))
+            .await
+            .unwrap();
+        let moves = chat.ok("alice", "moves").await.text;
+        let first = moves
+            .split_once(": ")
+            .and_then(|(_, list)| list.split_whitespace().next())
+            .unwrap()
+            .to_string();
+        chat.ok("alice", &first).await;
+        assert_eq!(dead.take_engine_turns().await, 1);
+        assert_eq!(w1.take_engine_turns().await, 0, "taken while leased");
+        millis.fetch_add(voidmate_game::ENGINE_LEASE_MS + 1000, Ordering::SeqCst);
+        assert_eq!(w1.take_engine_turns().await, 1);
+        tokio::time::sleep(std::time::Duration::from_millis(3000)).await;
+        let told = notices_from(&chat.core, 2).await;
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(moves_in(&chat.core, 1).await, 4, "each move once");
+        let (waiting, queued): (i64, i64) = (
+            chat.core.health().await.unwrap().engine_waiting,
+            chat.core.health().await.unwrap().engine_queued,
+        );
+        assert_eq!((waiting, queued), (0, 0));
+    }
+}
+
+case! {
+    /// Issue 22, point 5: every process reports itself; `health` shows each
+    /// with what it runs, the queues, and is unwell when a part is unwell or a
+    /// process falls silent.
+    #[tokio::test]
+    async fn health_reports_every_process_and_the_queues() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let mut a = Bot::with_clock(config(&path), millis.clone()).await;
+        let b = Bot::with_clock(config(&path), millis.clone()).await;
+        a.core.set_process_kind("run");
+        a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
+        b.core.set_process_kind("engine-worker");
+        a.ok("alice", "challenge @bob standard").await;
+        a.ok("bob", "accept").await;
+        a.core.tick().await;
+        b.core.tick().await;
+        let h = a.core.health().await.unwrap();
+        assert!(h.is_healthy(), "{h}");
+        assert_eq!(h.games_in_play, 1);
+        let kinds: Vec<&str> = h.processes.iter().map(|p| p.kind.as_str()).collect();
+        assert_eq!(kinds.len(), 2, "{h}");
+        assert!(kinds.contains(&"run") && kinds.contains(&"engine-worker"), "{h}");
+        let text = h.to_string();
+        assert!(
+            text.contains("shards [0, 1] of 4, 2 of 2 connected") && text.ends_with("healthy"),
+            "{text}"
+        );
+        // A shard drops: the next report says so.
+        a.core.report("discord", false, "shards [0, 1] of 4, 1 of 2 connected");
+        millis.fetch_add(6_000, Ordering::SeqCst);
+        a.core.tick().await;
+        b.core.tick().await;
+        let h = a.core.health().await.unwrap();
+        assert!(!h.is_healthy(), "{h}");
+        assert!(h.to_string().contains("UNWELL"), "{h}");
+        // It comes back; then b falls silent.
+        a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
+        millis.fetch_add(voidmate_game::SILENT_AFTER_MS, Ordering::SeqCst);
+        a.core.tick().await;
+        let h = a.core.health().await.unwrap();
+        assert!(!h.is_healthy(), "{h}");
+        assert!(h.to_string().contains("engine-worker") && h.to_string().contains("SILENT"), "{h}");
+    }
+}
+
+case! {
+    /// Issue 22, point 4: a deployment moves from a SQLite file to another
+    /// database (PostgreSQL in `core_postgres`): games, moves, challenges,
+    /// settings and owed notices are copied, every game is verified by replay,
+    /// and play goes on in the copy with new ids after the old ones. A
+    /// destination that is not empty is refused, and a source game whose
+    /// record does not hold together fails the verification.
+    #[tokio::test]
+    async fn a_deployment_moves_to_another_database_and_play_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut source_cfg = Config::default();
+        source_cfg.database.path = dir.path().join("old.db");
+        let mut old = Bot::with(source_cfg.clone()).await;
+        old.ok("alice", "challenge @bob standard 2d").await;
+        old.ok("bob", "accept").await;
+        for m in ["e4", "e5", "Nf3"] {
+            let who = if m == "e5" { "bob" } else { "alice" };
+            old.ok(who, m).await;
+        }
+        old.ok("carol", "challenge @dave chess99").await;
+        old.ok("alice", "settings theme high-contrast").await;
+        old.channel = "other".into();
+        old.ok("alice", "challenge @carol antichess").await;
+        old.ok("carol", "accept").await;
+        // An answer owed: handled, never confirmed as posted.
+        let ev = old.event("alice", "e3");
+        assert!(!old.core.handle(&ev).await.unwrap().is_error);
+        let owed_before: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+            .fetch_one(old.core.store().pool())
+            .await
+            .unwrap();
+        assert!(owed_before >= 1);
+        drop(old);
+
+        let new_path = dir.path().join("new.db");
+        let target_cfg = config(&new_path);
+        let source = Core::inspect(&source_cfg).await.unwrap();
+        let target = Core::inspect(&target_cfg).await.unwrap();
+        let mut tables = Vec::new();
+        let done = source
+            .copy_to(&target, |t, _| tables.push(t.to_string()))
+            .await
+            .unwrap();
+        assert_eq!(done.games_verified, 2);
+        let count = |table: &'static str| done.copied.iter().find(|(t, _)| *t == table).unwrap().1;
+        assert_eq!(count("games"), 2);
+        assert_eq!(count("moves"), 4);
+        assert_eq!(count("challenges"), 3);
+        assert_eq!(count("channel_settings"), 1);
+        assert_eq!(count("outbox") as i64, owed_before);
+        assert!(tables.contains(&"handled_events".to_string()));
+        // Twice: refused, the copy is untouched.
+        let again = source.copy_to(&target, |_, _| {}).await.unwrap_err().to_string();
+        assert!(again.contains("is not empty"), "{again}");
+        drop(target);
+
+        // Play goes on in the copy, where it stopped.
+        let mut new = Bot::open(&new_path).await;
+        // The handled event ids came along: a redelivered old event stays
+        // handled (this test's ids count on from where the old bot stopped).
+        let ev = new.event("bob", "Nc6");
+        assert!(new.core.handle(&ev).await.is_none(), "an old event handled again");
+        new.n = 1000;
+        let r = new.ok("bob", "Nc6").await;
+        assert!(r.text.starts_with("#1: bob played Nc6."), "{}", r.text);
+        new.ok("dave", "accept").await;
+        let listed = new.ok("alice", "games").await.text;
+        assert!(listed.contains("#3"), "the next game is #3: {listed}");
+        new.channel = "other".into();
+        let r = new.ok("carol", "e6").await;
+        assert!(r.text.starts_with("#2: carol played e6."), "{}", r.text);
+
+        // A source whose game does not replay fails the verification.
+        sqlx::query("DELETE FROM moves WHERE game_id = 1 AND ply = 2")
+            .execute(source.store().pool())
+            .await
+            .unwrap();
+        let broken_path = dir.path().join("broken.db");
+        let broken = Core::inspect(&config(&broken_path)).await.unwrap();
+        let err = source.copy_to(&broken, |_, _| {}).await.unwrap_err().to_string();
+        assert!(err.contains("do not replay") && err.contains("#1"), "{err}");
+    }
+}
+
+/// The wall clock in milliseconds, where a test's hand-moved clock starts.
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
