@@ -725,12 +725,7 @@ mod tests {
                     Found::Topic(t) => t,
                     other => panic!("{} in {kind:?}: {other:?}", role.name()),
                 };
-                assert_eq!(
-                    found.variant,
-                    kind.base(),
-                    "{} in {kind:?}",
-                    role.name()
-                );
+                assert_eq!(found.variant, kind.base(), "{} in {kind:?}", role.name());
                 let orthodox = matches!(
                     role,
                     Role::Pawn

@@ -39,16 +39,33 @@ mod processes;
 mod settings;
 mod time;
 
-pub use challenges::*;
-pub use copy::*;
-pub use events::*;
-pub use games::*;
-pub use moves::*;
-pub use outbox::*;
-pub use players::*;
-pub use processes::*;
-pub use settings::*;
-pub use time::*;
+pub use challenges::{
+    close_challenge, insert_challenge, pending_challenges, set_challenge_program,
+    set_challenge_thread, ChallengeRow,
+};
+pub use copy::{copy_database, count_rows, COPIED_TABLES};
+pub use events::{event_acted, event_seen, mark_acted, prune_events, record_event};
+pub use games::{
+    active_games, all_games, claim_engine_turn, engine_games, engine_queue, finish, game,
+    game_anywhere, insert_game, latest_game, private_games_of, release_engine_claims,
+    renew_engine_lease, set_colour, set_engine_level, set_engine_turn, set_offer, set_programs,
+    EngineLease, GameRow,
+};
+use games::{bump, GAME_COLUMNS};
+pub use moves::{append_move, moves, take_back_to, MoveRow};
+pub use outbox::{
+    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_notice,
+    queue_reply, release_waiting_replies, unpark_channel, OutboxRow,
+};
+pub use players::{players_named, rename_player, see_player};
+pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
+pub use settings::{
+    adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,
+};
+pub use time::{
+    any_due, deadlines_without_reminder, due_games, mark_low_time_warned, mark_reminded,
+    set_clocks, set_deadline, set_reminder, shift_clocks, Deadline,
+};
 
 pub fn now() -> i64 {
     SystemTime::now()

@@ -21,137 +21,14 @@
 //! The tables grow with the board's area, not with a precomputed attack
 //! table per occupancy: a few kilobytes per variant.
 
+use crate::bits::{bit, squares, Bits, Set, Sets, ROLES};
 use crate::board::Board;
-use crate::movegen;
 use crate::movement::{king_steps, Component, Vector};
 use crate::rules::Rules;
+use crate::variant::CastlingDef;
 use arrayvec::ArrayVec;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
 
 use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Role, Square};
-
-/// One bit per square of a board of at most 128 squares, as the board
-/// keeps them.
-pub(crate) type Bits = u128;
-
-/// A set of squares as one machine word or two: boards of up to 64 squares
-/// (8x8) work in `u64`, larger ones up to 128 squares (Void Chess's 9x9) in
-/// `u128`. The route is written once, over this trait.
-pub(crate) trait Set:
-    Copy
-    + Eq
-    + Not<Output = Self>
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + BitAndAssign
-    + BitOrAssign
-    + Shl<i32, Output = Self>
-    + Shr<i32, Output = Self>
-{
-    const ZERO: Self;
-    /// The set of square `i` alone.
-    fn bit(i: u32) -> Self;
-    /// The squares of a board-kept set (all below this type's width).
-    fn narrow(wide: Bits) -> Self;
-    fn wide(self) -> Bits;
-    /// The lowest and highest square of a non-empty set.
-    fn first(self) -> u32;
-    fn last(self) -> u32;
-    /// The set without its lowest square.
-    fn rest(self) -> Self;
-    /// How many squares the set holds.
-    fn count(self) -> u32;
-    /// Runs `f` on the board's sets in this word size. The board's own
-    /// word is lent as it is: a copy just written in halves and read back
-    /// whole would stall the processor's store forwarding on every read.
-    fn with_sets<R>(bits: &BoardBits, f: impl FnOnce(&Sets<Self>) -> R) -> R;
-}
-
-macro_rules! impl_set {
-    ($t:ty, |$bits:ident, $f:ident| $with:expr) => {
-        impl Set for $t {
-            const ZERO: Self = 0;
-            #[inline]
-            fn bit(i: u32) -> Self {
-                1 << i
-            }
-            #[inline]
-            fn narrow(wide: Bits) -> Self {
-                wide as $t
-            }
-            #[inline]
-            fn wide(self) -> Bits {
-                self as Bits
-            }
-            #[inline]
-            fn first(self) -> u32 {
-                self.trailing_zeros()
-            }
-            #[inline]
-            fn last(self) -> u32 {
-                <$t>::BITS - 1 - self.leading_zeros()
-            }
-            #[inline]
-            fn rest(self) -> Self {
-                self & (self - 1)
-            }
-            #[inline]
-            fn count(self) -> u32 {
-                self.count_ones()
-            }
-            #[inline]
-            fn with_sets<R>($bits: &BoardBits, $f: impl FnOnce(&Sets<Self>) -> R) -> R {
-                $with
-            }
-        }
-    };
-}
-impl_set!(u64, |bits, f| f(&Sets::of(bits)));
-impl_set!(u128, |bits, f| f(bits));
-
-/// A board's sets: one per side, one per role, and the voids.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Sets<B> {
-    pub color: [B; 2],
-    pub role: [B; ROLES],
-    pub void: B,
-}
-
-/// The bitboards a small board keeps beside its mailbox, in the widest word.
-pub(crate) type BoardBits = Sets<Bits>;
-
-impl<B: Set> Sets<B> {
-    #[inline]
-    fn of(bits: &BoardBits) -> Sets<B> {
-        Sets {
-            color: bits.color.map(B::narrow),
-            role: bits.role.map(B::narrow),
-            void: B::narrow(bits.void),
-        }
-    }
-}
-
-/// Roles with a bitboard of their own in [`Board`]: the orthodox six and the
-/// Minister (indices 0..7). Variants using others do not take this route.
-pub(crate) const ROLES: usize = 7;
-
-/// The bit of `sq` on a board `width` files wide.
-#[inline]
-pub(crate) fn bit(sq: Square, width: u8) -> u32 {
-    sq.rank() as u32 * width as u32 + sq.file() as u32
-}
-
-#[inline]
-fn squares<B: Set>(mut bits: B) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (bits != B::ZERO).then(|| {
-            let b = bits.first();
-            bits = bits.rest();
-            b
-        })
-    })
-}
 
 /// Squares of a board of at most 128 squares, one entry per square.
 type Table<B> = Box<[B; 128]>;
@@ -297,15 +174,21 @@ impl Route {
 
     /// See [`legal`].
     #[inline]
-    pub(crate) fn legal<S: Sink>(&self, rules: &Rules, b: &Board, sink: &mut S) -> bool {
+    pub(crate) fn legal<S: Sink>(
+        &self,
+        rules: &Rules,
+        b: &Board,
+        sink: &mut S,
+        mailbox: &impl Mailbox,
+    ) -> bool {
         match self {
-            Route::Narrow(t) => legal(rules, t, b, sink),
-            Route::Wide(t) => legal(rules, t, b, sink),
+            Route::Narrow(t) => legal(rules, t, b, sink, mailbox),
+            Route::Wide(t) => legal(rules, t, b, sink, mailbox),
         }
     }
 
     /// Is `target` attacked by a piece of `by`? The same answer as the
-    /// mailbox's [`movegen::attacked`], from a few lookups and ray scans.
+    /// mailbox's `attacked` (`crate::movegen`), from a few lookups and ray scans.
     #[inline]
     pub(crate) fn attacked(&self, b: &Board, target: Square, by: Color) -> bool {
         match self {
@@ -315,7 +198,7 @@ impl Route {
     }
 
     /// The evaluation's mobility of the piece of `role` on `from` (see
-    /// [`movegen::reach`]), or `None` for a role these tables leave to the
+    /// `movegen::reach`), or `None` for a role these tables leave to the
     /// mailbox: a two-step walker (the mailbox counts its squares its own
     /// cheap way) and a piece that crosses voids.
     #[inline]
@@ -344,9 +227,9 @@ impl Route {
     /// The number of legal moves (perft's last ply), or `None` when the
     /// position needs the mailbox route.
     #[inline]
-    pub(crate) fn count(&self, rules: &Rules, b: &Board) -> Option<u64> {
+    pub(crate) fn count(&self, rules: &Rules, b: &Board, mailbox: &impl Mailbox) -> Option<u64> {
         let mut count = Count(0);
-        self.legal(rules, b, &mut count).then_some(count.0)
+        self.legal(rules, b, &mut count, mailbox).then_some(count.0)
     }
 }
 
@@ -909,10 +792,35 @@ impl Sink for List<'_> {
     }
 }
 
+/// What this route leaves to the mailbox, lent by whoever picks the route
+/// ([`crate::legal`]): moves the sets cannot prove legal are listed and
+/// tested there, one by one.
+pub(crate) trait Mailbox {
+    /// Whether playing `mv` leaves the mover's king safe.
+    fn leaves_king_safe(&self, rules: &Rules, b: &Board, mv: &Move) -> bool;
+    /// The moves of the piece on `from` by its own rules, not yet tested.
+    fn piece_moves(&self, rules: &Rules, b: &Board, from: Square, out: &mut MoveList);
+    /// Castling on `side`, if the pieces and rights allow it (not yet
+    /// tested for safety).
+    fn castling_move(
+        &self,
+        rules: &Rules,
+        b: &Board,
+        castling: &CastlingDef,
+        side: CastlingSide,
+    ) -> Option<Move>;
+}
+
 /// Sends the legal moves of the side to move to `sink`; `false` (and
 /// nothing sent) when the position needs the mailbox route.
-fn legal<B: Set, S: Sink>(rules: &Rules, t: &Tables<B>, b: &Board, sink: &mut S) -> bool {
-    B::with_sets(&b.bits, |bits| legal_with(rules, t, b, bits, sink))
+fn legal<B: Set, S: Sink>(
+    rules: &Rules,
+    t: &Tables<B>,
+    b: &Board,
+    sink: &mut S,
+    mailbox: &impl Mailbox,
+) -> bool {
+    B::with_sets(&b.bits, |bits| legal_with(rules, t, b, bits, sink, mailbox))
 }
 
 /// [`legal`] with the board's sets in the route's word size.
@@ -923,6 +831,7 @@ fn legal_with<B: Set, S: Sink>(
     b: &Board,
     bits: &Sets<B>,
     sink: &mut S,
+    mailbox: &impl Mailbox,
 ) -> bool {
     let us = b.turn;
     let them = !us;
@@ -1095,7 +1004,7 @@ fn legal_with<B: Set, S: Sink>(
         let to = B::bit(s);
         if test_king {
             let mv = Move::new(king_sq, t.squares[s as usize & 127], MoveKind::Normal);
-            if movegen::leaves_king_safe(rules, b, &mv) {
+            if mailbox.leaves_king_safe(rules, b, &mv) {
                 sink.tested(mv);
             }
         } else if !t.attacked_by_pieces(bits, s, them, lifted | to) {
@@ -1124,218 +1033,20 @@ fn legal_with<B: Set, S: Sink>(
     if slow != zero || odd_castles.contains(&true) {
         let mut moves = MoveList::new();
         for s in squares(slow) {
-            movegen::piece_moves(rules, b, t.squares[s as usize & 127], &mut moves);
+            mailbox.piece_moves(rules, b, t.squares[s as usize & 127], &mut moves);
         }
         for side in [CastlingSide::King, CastlingSide::Queen] {
             if let (true, Some(c)) = (odd_castles[side as usize], &rules.def.castling) {
-                if let Ok(mv) = movegen::castling_move(rules, b, c, side) {
+                if let Some(mv) = mailbox.castling_move(rules, b, c, side) {
                     moves.push(mv);
                 }
             }
         }
         for mv in &moves {
-            if movegen::leaves_king_safe(rules, b, mv) {
+            if mailbox.leaves_king_safe(rules, b, mv) {
                 sink.tested(*mv);
             }
         }
     }
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{fen, variants};
-
-    /// The same variant's rules with the bitboard route switched off: the
-    /// mailbox route, which the bitboard route must agree with.
-    fn mailbox_only(rules: &Rules) -> Rules {
-        let mut r = Rules::new(rules.variant);
-        r.bitboards = None;
-        r
-    }
-
-    fn both_routes(rules: &Rules, mailbox: &Rules, b: &Board) -> (Vec<String>, Vec<String>, bool) {
-        let t = rules.bitboards.as_ref().expect("tables");
-        let mut fast = MoveList::new();
-        let used = t.legal(
-            rules,
-            b,
-            &mut List {
-                rules,
-                out: &mut fast,
-            },
-        );
-        if !used {
-            fast.clear();
-            movegen::legal_moves(mailbox, b, &mut fast);
-        }
-        let mut slow = MoveList::new();
-        movegen::legal_moves(mailbox, b, &mut slow);
-        let names = |l: &MoveList| {
-            let mut v: Vec<String> = l.iter().map(|m| format!("{m:?}")).collect();
-            v.sort();
-            v
-        };
-        let mut count = Count(0);
-        if used {
-            assert!(t.legal(rules, b, &mut count));
-            assert_eq!(count.0 as usize, fast.len(), "count and list differ");
-        }
-        (names(&fast), names(&slow), used)
-    }
-
-    #[test]
-    fn only_the_suitable_variants_get_tables() {
-        assert!(variants::standard().bitboards.is_some());
-        assert!(variants::void().bitboards.is_some());
-        for name in [
-            "antichess",
-            "suicide-void",
-            "chess99",
-            "black-holes",
-            "super16",
-        ] {
-            let rules = variants::by_name(name).unwrap();
-            assert!(rules.bitboards.is_none(), "{name} should use the mailbox");
-            // Its boards keep no bitboards that nothing reads.
-            let start = fen::parse(rules, rules.def.start_fen).unwrap();
-            assert_eq!(start.width, 0, "{name}");
-            assert!(start.bits == Sets::default(), "{name}");
-        }
-    }
-
-    #[test]
-    fn the_start_positions_take_the_bitboard_route() {
-        for rules in [variants::standard(), variants::void()] {
-            let b = &rules.empty;
-            let start = fen::parse(rules, rules.def.start_fen).unwrap();
-            assert_eq!(b.width, rules.def.size.files());
-            let mailbox = mailbox_only(rules);
-            let (fast, slow, used) = both_routes(rules, &mailbox, &start);
-            assert!(used, "{} start fell back", rules.name());
-            assert_eq!(fast, slow);
-        }
-    }
-
-    /// The mover's unstable tile blocks lines once the move is over: a piece
-    /// behind it is not pinned, and a king may step where the tile will
-    /// shield it. The route must agree with playing the moves out.
-    #[test]
-    fn the_tile_about_to_turn_void_blocks_lines() {
-        let rules = variants::void();
-        let mailbox = mailbox_only(rules);
-        for (fen, by_sets) in [
-            // White's unstable tile e2 (under its bishop) shields the file: the
-            // knight on e3 may leave it.
-            ("k3r4/9/9/9/9/9/4N4/4B4/4K4 w - - 0 10 unstable:e2w9", true),
-            // The knight on c2, its own unstable tile, may leave the rook's rank.
-            ("4k4/9/9/9/9/9/9/r1N1K4/9 w - - 0 10 unstable:c2w9", true),
-            // A rook on its unstable tile between the king and a queen.
-            ("4q3k/9/9/9/9/9/9/4R4/4K4 w - - 0 10 unstable:e2w9", true),
-            // A black Minister next to the tile about to turn void: played out.
-            ("4k4/9/9/9/9/9/3m5/4N4/4K4 w - - 0 10 unstable:e2w9", false),
-        ] {
-            let b = fen::parse(rules, fen).unwrap();
-            let (fast, slow, used) = both_routes(rules, &mailbox, &b);
-            assert_eq!(fast, slow, "{fen}");
-            assert_eq!(used, by_sets, "{fen}");
-        }
-    }
-
-    /// An enemy Minister within three steps of the king: the squares it
-    /// attacks are worked out once for every king step, and the pieces
-    /// between it and the king are tested by playing. Not in check, so the
-    /// route takes all of these by sets.
-    #[test]
-    fn ministers_near_the_king() {
-        let rules = variants::void();
-        let mailbox = mailbox_only(rules);
-        for fen in [
-            // Three steps from the king over empty squares: the squares
-            // next to the king on its side are covered, the back rank is not.
-            "4k4/9/9/9/4m4/9/9/4K4/9 w - - 0 10",
-            // The same Minister behind a wall of pawns it cannot pass: a pawn
-            // that steps off the wall opens a path to the king.
-            "4k4/9/9/9/9/4m4/3PPP3/4K4/9 w - - 0 10",
-            // Three steps away, one path across a void (the Minister may
-            // cross it), one across a knight (it may not).
-            "4k4/9/9/9/4m4/9/9/3NK4/9 w - - 0 10 void:e4",
-            // Two Ministers (one from a promotion), one near and one far; a
-            // knight keeps the near one from the king, which may not take a
-            // pawn the Minister guards.
-            "m3k4/9/9/9/9/2m6/3N5/3pK4/9 w - - 0 10",
-            // Black to move, the white Minister three steps from the king.
-            "9/4k4/9/9/4M4/9/9/9/4K4 b - - 0 10",
-        ] {
-            let b = fen::parse(rules, fen).unwrap();
-            let (fast, slow, used) = both_routes(rules, &mailbox, &b);
-            assert_eq!(fast, slow, "{fen}");
-            assert!(used, "{fen} fell back");
-            assert!(!fast.is_empty(), "{fen}");
-        }
-    }
-
-    /// Every square's attackers and every piece's mobility, by sets and by
-    /// cells: the search asks both at every node.
-    fn attacks_and_reach_agree(rules: &Rules, mailbox: &Rules, b: &Board) {
-        let (files, ranks) = (rules.def.size.files(), rules.def.size.ranks());
-        for f in 0..files {
-            for r in 0..ranks {
-                let sq = Square::new(f, r);
-                for by in [Color::White, Color::Black] {
-                    assert_eq!(
-                        movegen::attacked(rules, b, sq, by),
-                        movegen::attacked(mailbox, b, sq, by),
-                        "{sq:?} attacked by {by:?} in {}",
-                        fen::format(rules, b)
-                    );
-                }
-                assert_eq!(
-                    movegen::reach(rules, b, sq),
-                    movegen::reach(mailbox, b, sq),
-                    "reach of {sq:?} in {}",
-                    fen::format(rules, b)
-                );
-            }
-        }
-    }
-
-    /// Random games of both variants: at every position the two routes list
-    /// the same moves and agree on attacks and mobility, and counting agrees
-    /// with listing.
-    #[test]
-    fn random_games_agree_with_the_mailbox() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut used = 0;
-        let mut positions = 0;
-        for rules in [variants::standard(), variants::void()] {
-            let mailbox = mailbox_only(rules);
-            for _ in 0..60 {
-                let mut b = fen::parse(rules, rules.def.start_fen).unwrap();
-                for _ in 0..150 {
-                    let (fast, slow, u) = both_routes(rules, &mailbox, &b);
-                    assert_eq!(fast, slow, "{}", fen::format(rules, &b));
-                    attacks_and_reach_agree(rules, &mailbox, &b);
-                    positions += 1;
-                    used += u as usize;
-                    let mut moves = MoveList::new();
-                    movegen::legal_moves(&mailbox, &b, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    let mv = moves[(state % moves.len() as u64) as usize];
-                    b = movegen::make(rules, &b, &mv);
-                }
-            }
-        }
-        // Most positions should not need the fallback.
-        assert!(
-            used * 2 > positions,
-            "bitboard route used in {used} of {positions}"
-        );
-    }
 }

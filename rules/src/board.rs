@@ -4,7 +4,7 @@
 //! [`Rules`](crate::Rules) interpret it. It is copied to make a move (copy-make):
 //! at well under a kilobyte that is cheaper than undoing tile effects.
 
-use crate::bitboard::{self, BoardBits};
+use crate::bits::{self, BoardBits};
 use crate::square::CELLS;
 use crate::tile::Unstable;
 use crate::{zobrist, BoardSize, CastlingSide, Color, Piece, Role, Square, SquareSet, Tile};
@@ -221,7 +221,7 @@ impl Board {
         }
         self.hash ^= zobrist::piece(c, sq);
         if self.width != 0 {
-            let b = 1 << bitboard::bit(sq, self.width);
+            let b = 1 << bits::bit(sq, self.width);
             self.bits.color[color.index()] |= b;
             if let Some(set) = self.bits.role.get_mut(role.index()) {
                 *set |= b;
@@ -250,7 +250,7 @@ impl Board {
         }
         self.hash ^= zobrist::piece(c, sq);
         if self.width != 0 {
-            let b = !(1 << bitboard::bit(sq, self.width));
+            let b = !(1 << bits::bit(sq, self.width));
             self.bits.color[piece.color.index()] &= b;
             if let Some(set) = self.bits.role.get_mut(piece.role.index()) {
                 *set &= b;
@@ -266,14 +266,14 @@ impl Board {
             *cell = VOID;
             self.voids.insert(sq);
             if self.width != 0 {
-                self.bits.void |= 1 << bitboard::bit(sq, self.width);
+                self.bits.void |= 1 << bits::bit(sq, self.width);
             }
         } else {
             debug_assert_eq!(*cell, VOID);
             *cell = EMPTY;
             self.voids.remove(sq);
             if self.width != 0 {
-                self.bits.void &= !(1 << bitboard::bit(sq, self.width));
+                self.bits.void &= !(1 << bits::bit(sq, self.width));
             }
         }
         self.hash ^= zobrist::void(sq);
@@ -373,7 +373,7 @@ impl Board {
                 let b = if cell == WALL {
                     0
                 } else {
-                    1 << bitboard::bit(sq, self.width)
+                    1 << bits::bit(sq, self.width)
                 };
                 if let Some(p) = piece_of(cell) {
                     bits.color[p.color.index()] |= b;

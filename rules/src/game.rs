@@ -118,9 +118,7 @@ impl GameKind {
 
     /// The rules of this game.
     pub fn rules(self) -> &'static Rules {
-        variants::all()
-            .find(|r| r.name() == self.name())
-            .expect("every game is registered")
+        variants::of(self)
     }
 
     /// Whether the sides are Player 1 and Player 2 with colours of their

@@ -25,10 +25,12 @@
 //! (the games and their registry).
 
 mod bitboard;
+mod bits;
 mod board;
 mod color;
 pub mod fen;
 mod game;
+mod legal;
 mod movegen;
 pub mod movement;
 mod moves;

@@ -7,7 +7,6 @@
 //! expose the king. King moves, evasions, en passant, castling and the rest
 //! are played on a copy of the board and the king's square tested.
 
-use crate::bitboard;
 use crate::board::{code, is_color, is_piece, role_of, Board, EMPTY, VOID, WALL};
 use crate::movement::Vector;
 use crate::program::Reach;
@@ -757,34 +756,6 @@ pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
     }
 }
 
-/// Fills `out` with the legal moves of the side to move. A full list may
-/// have left some out (Black Holes with many holes): [`all_legal_moves`]
-/// lists them all.
-pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
-    out.clear();
-    if let Some(t) = &rules.bitboards {
-        if t.legal(rules, b, &mut bitboard::List { rules, out }) {
-            return;
-        }
-        out.clear();
-    }
-    plain_legal_moves(rules, b, out);
-    rules.variant.filter_moves(rules, b, out);
-}
-
-/// Every legal move, however many: on the heap, and asked of the variant
-/// when a [`MoveList`] cannot hold them.
-pub(crate) fn all_legal_moves(rules: &Rules, b: &Board) -> Vec<Move> {
-    let mut moves = MoveList::new();
-    legal_moves(rules, b, &mut moves);
-    if moves.is_full() {
-        if let Some(all) = rules.variant.all_legal_moves(rules, b) {
-            return all;
-        }
-    }
-    moves.to_vec()
-}
-
 /// The legal moves by the pieces' own rules, before the variant's
 /// [`crate::variant::Variant::filter_moves`].
 pub(crate) fn plain_legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
@@ -802,19 +773,9 @@ pub(crate) fn plain_legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     out.truncate(kept);
 }
 
-/// Counts the legal moves without keeping them (perft's last ply).
-fn count_legal(rules: &Rules, b: &Board) -> u64 {
-    if rules.variant.filters_moves() {
-        let mut moves = MoveList::new();
-        legal_moves(rules, b, &mut moves);
-        if moves.is_full() {
-            return all_legal_moves(rules, b).len() as u64;
-        }
-        return moves.len() as u64;
-    }
-    if let Some(count) = rules.bitboards.as_ref().and_then(|t| t.count(rules, b)) {
-        return count;
-    }
+/// Counts the legal moves by the mailbox, without keeping them (perft's
+/// last ply, in a variant that filters no moves).
+pub(crate) fn plain_count(rules: &Rules, b: &Board) -> u64 {
     let mut moves = MoveList::new();
     pseudo_moves(rules, b, &mut moves);
     castling_moves(rules, b, &mut moves);
@@ -941,28 +902,6 @@ impl Legality {
 pub(crate) fn in_check(rules: &Rules, b: &Board) -> bool {
     rules.def.royal.is_some()
         && b.kings[b.turn.index()].is_some_and(|k| attacked(rules, b, k, !b.turn))
-}
-
-/// Counts leaf nodes of the legal move tree to `depth`.
-pub(crate) fn perft(rules: &Rules, b: &Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return count_legal(rules, b);
-    }
-    let mut moves = MoveList::new();
-    legal_moves(rules, b, &mut moves);
-    if moves.is_full() {
-        return all_legal_moves(rules, b)
-            .iter()
-            .map(|m| perft(rules, &make(rules, b, m), depth - 1))
-            .sum();
-    }
-    moves
-        .iter()
-        .map(|m| perft(rules, &make(rules, b, m), depth - 1))
-        .sum()
 }
 
 /// Records a new unstable tile of `owner`, made in full move `since`.

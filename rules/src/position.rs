@@ -50,7 +50,7 @@ impl Position {
         if self.board.ep.is_none() {
             return;
         }
-        let moves = movegen::all_legal_moves(&self.rules, &self.board);
+        let moves = crate::legal::all_legal_moves(&self.rules, &self.board);
         if !moves.iter().any(|m| m.kind == MoveKind::EnPassant) {
             self.board.set_ep(None);
         }
@@ -95,7 +95,7 @@ impl Position {
     /// (see [`crate::MAX_MOVES`]), too big to pass around by value or keep in
     /// an async task's state.
     pub fn legal_moves(&self) -> Vec<Move> {
-        movegen::all_legal_moves(&self.rules, &self.board)
+        crate::legal::all_legal_moves(&self.rules, &self.board)
     }
 
     pub fn is_legal(&self, mv: &Move) -> bool {
@@ -316,7 +316,7 @@ impl Position {
     /// Leaf nodes of the legal move tree to `depth` (draw rules ignored, as
     /// perft conventionally does).
     pub fn perft(&self, depth: u32) -> u64 {
-        movegen::perft(&self.rules, &self.board, depth)
+        crate::legal::perft(&self.rules, &self.board, depth)
     }
 
     /// Perft split by first move, in SAN.
@@ -327,7 +327,7 @@ impl Position {
                 let n = if depth <= 1 {
                     1
                 } else {
-                    movegen::perft(
+                    crate::legal::perft(
                         &self.rules,
                         &movegen::make(&self.rules, &self.board, m),
                         depth - 1,

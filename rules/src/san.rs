@@ -96,7 +96,7 @@ impl Position {
         let after = make(rules, b, mv);
         if movegen::in_check(rules, &after) {
             let mut replies = MoveList::new();
-            movegen::legal_moves(rules, &after, &mut replies);
+            crate::legal::legal_moves(rules, &after, &mut replies);
             s.push(if replies.is_empty() { '#' } else { '+' });
         }
         s

@@ -221,13 +221,15 @@ pub(crate) async fn colour(
         .player_color(&me.id)
         .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
     let chosen = match colour {
-        None => return Ok(Done::text(format!(
+        None => {
+            return Ok(Done::text(format!(
             "In game #{id} your pieces are {} and {}'s are {}. Choose with `colour <name>`: {}.",
             g.colour_of(side),
             g.name(!side),
             g.colour_of(!side),
             names.join(", ")
-        ))),
+        )))
+        }
         Some(Paint::Unknown(word)) => {
             return refuse(format!(
                 "`{word}` is not a colour I paint; choose one of {}.",

@@ -2,7 +2,8 @@
 //! (`voidmate migrate-db`): every table a running bot keeps, row by row,
 //! each value read as the destination's column type.
 
-use super::*;
+use super::{backend_of, begin_write, Backend};
+use sqlx::AnyPool;
 use sqlx::Row as _;
 
 /// The tables copied, parents before children. `processes` is left out:

@@ -1,6 +1,7 @@
 //! Handled event ids: a redelivered event is recognised, and old ids pruned.
 
-use super::*;
+use super::{now, Tx};
+use sqlx::AnyPool;
 
 /// Forgets handled event ids recorded before `before` (seconds since the
 /// epoch, as [`now`]); returns how many.

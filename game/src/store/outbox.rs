@@ -1,7 +1,8 @@
 //! The outbox: notices owed to channels, their retries and parking.
 
-use super::*;
+use super::{backend_of, begin_write, now, Tx};
 use crate::contract::{players_stored, Player, Text};
+use sqlx::{Any, AnyPool, FromRow};
 
 /// The platform whose adapter posts a notice for `players` (they are its
 /// identities); `None` when the notice names nobody.

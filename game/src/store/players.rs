@@ -1,7 +1,7 @@
 //! The `players` table: the name each platform identity was last seen
 //! with. Seats hold ids; names are only for what replies show.
 
-use super::*;
+use super::{now, Tx};
 use crate::contract::{Player, PlayerId};
 
 /// Records `who`'s current display name (a rename shows from now on).

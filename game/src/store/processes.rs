@@ -1,6 +1,7 @@
 //! The `processes` table: who works on this database and how they are.
 
-use super::*;
+use super::Flag;
+use sqlx::{AnyPool, FromRow};
 
 /// One process as it last reported itself.
 #[derive(Debug, Clone, FromRow)]

@@ -1,6 +1,7 @@
 //! Per-channel settings, and the adapters' own values (`adapter_state`).
 
-use super::*;
+use super::{Flag, Tx};
+use sqlx::{Any, AnyPool, FromRow};
 
 #[derive(Debug, Clone, FromRow)]
 pub struct Settings {

@@ -1,6 +1,7 @@
 //! Deadlines and clocks of the games, and what is due for the periodic check.
 
-use super::*;
+use super::{backend_of, backend_of_tx, indexed_by, GameRow, Tx, GAME_COLUMNS};
+use sqlx::AnyPool;
 
 /// When the player to move must move, and when to remind them (seconds
 /// since the epoch).

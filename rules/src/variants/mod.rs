@@ -8,29 +8,39 @@ pub mod suicide_void;
 pub mod super16;
 pub mod void;
 
-use crate::{GameKind, Program, ProgramError, Rules, SharedRules};
+use crate::variant::Variant;
+use crate::{ByKind, GameKind, Program, ProgramError, Rules, SharedRules};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Every variant's rules, built on first use.
-fn registry() -> &'static [Rules] {
-    static ALL: OnceLock<Vec<Rules>> = OnceLock::new();
-    ALL.get_or_init(|| {
-        vec![
-            Rules::new(&standard::Standard),
-            Rules::new(&void::VoidChess),
-            Rules::new(&antichess::Antichess),
-            Rules::new(&suicide_void::SuicideVoid {
-                promotion_wins: false,
-            }),
-            Rules::new(&suicide_void::SuicideVoid {
-                promotion_wins: true,
-            }),
-            Rules::new(&chess99::Chess99),
-            Rules::new(&black_holes::BlackHoles),
-            Rules::new(&super16::Super16),
-        ]
-    })
+/// The variant that defines `kind`'s rules: one arm per game, so a new
+/// game does not compile until its rules are written.
+fn variant_of(kind: GameKind) -> &'static dyn Variant {
+    match kind {
+        GameKind::Standard => &standard::Standard,
+        GameKind::Void => &void::VoidChess,
+        GameKind::Antichess => &antichess::Antichess,
+        GameKind::SuicideVoid => &suicide_void::SuicideVoid {
+            promotion_wins: false,
+        },
+        GameKind::SuicideVoidPromotionWins => &suicide_void::SuicideVoid {
+            promotion_wins: true,
+        },
+        GameKind::Chess99 => &chess99::Chess99,
+        GameKind::BlackHoles => &black_holes::BlackHoles,
+        GameKind::Super16 => &super16::Super16,
+    }
+}
+
+/// Every game's rules, built on first use.
+fn registry() -> &'static ByKind<Rules> {
+    static ALL: OnceLock<ByKind<Rules>> = OnceLock::new();
+    ALL.get_or_init(|| ByKind::from_fn(|kind| Rules::new(variant_of(kind))))
+}
+
+/// The rules of `kind` (see [`GameKind::rules`]).
+pub(crate) fn of(kind: GameKind) -> &'static Rules {
+    &registry()[kind]
 }
 
 /// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).
@@ -81,7 +91,7 @@ pub fn programmed(
 
 /// All variants, in the order we present them.
 pub fn all() -> impl Iterator<Item = &'static Rules> {
-    registry().iter()
+    registry().iter().map(|(_, rules)| rules)
 }
 
 /// Looks a variant up by its name or a common alias (`chess`, `void-chess`),

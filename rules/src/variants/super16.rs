@@ -216,7 +216,8 @@ pub fn guarded(board: &Board, sq: Square, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::board::Board;
-    use crate::movegen::{in_check, legal_moves};
+    use crate::legal::legal_moves;
+    use crate::movegen::in_check;
     use crate::{Color, MoveList, Role, Square};
 
     /// Is there a checkmate of a bare Black king by White's king and one
