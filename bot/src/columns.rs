@@ -60,6 +60,11 @@ mod tests {
                 assert!(lines.iter().any(|l| matches!(l, Line::Row(..))));
             }
         }
-        assert!(columns(&big).is_some());
+        // Ten thousand rows, every one read as a row.
+        let rows = columns(&big).expect("a table");
+        assert_eq!(
+            rows.iter().filter(|l| matches!(l, Line::Row(..))).count(),
+            10_000
+        );
     }
 }

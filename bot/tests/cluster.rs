@@ -153,6 +153,9 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
     let url = postgres::database();
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
+    // The processes ask for the message-content intent, which the
+    // application has (the Developer Portal's switch).
+    fake.allow_privileged(1 << 15);
     let pool = {
         sqlx::any::install_default_drivers();
         sqlx::AnyPool::connect(&url).await.unwrap()

@@ -4,7 +4,7 @@
 mod fake_discord;
 
 use fake_discord::{
-    message, user, FakeDiscord, APP, BOT_NAME, BOT_ROLE, CHANNEL, CLUB_ROLE, GUILD,
+    message, user, FakeDiscord, Logged, APP, BOT_NAME, BOT_ROLE, CHANNEL, CLUB_ROLE, GUILD,
 };
 use serde_json::{json, Value};
 use std::path::Path;
@@ -223,7 +223,8 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     );
     let buttons = challenge.buttons();
     assert_eq!(buttons, ["vm:y:c:11:22", "vm:n:c:11:22"]);
-    let question = id;
+    // The buttons are on the response's message.
+    let question = fake.original(id).expect("the challenge's message");
 
     // carol may not answer it.
     let id = fake.press(CAROL, &buttons[0], question);
@@ -1317,6 +1318,8 @@ async fn bare_moves_need_the_message_content_intent_and_texts_say_what_works() {
     // move is played.
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
+    // The Developer Portal's switch for the intent is on.
+    fake.allow_privileged(1 << 15);
     let bot = start_bot(&fake, dir.path(), "message_content = true").await;
     let intents = fake.identify().unwrap()["intents"].as_u64().unwrap();
     assert_ne!(intents & (1 << 15), 0, "intents {intents:b}");
@@ -1438,4 +1441,241 @@ async fn a_rate_limited_answer_is_posted_after_the_wait() {
     let refused = fake.requests().iter().filter(|r| r.status == 429).count();
     assert_eq!(refused, 2);
     bot.abort();
+}
+
+/// Issue 41, point 13: a 429 on the edit of a deferred answer (with
+/// `api_url`, serenity's own limiter is off) is waited out by the wait
+/// Discord asks for and sent again: the player is not left with "Voidmate
+/// is thinking...".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limited_edit_of_a_deferred_answer_is_waited_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "defer_after_ms = 0").await;
+    let id = fake.slash(ALICE, "variants", json!([]), json!({}));
+    fake.rate_limit_route("PATCH", "/webhooks/", 1, 1.2);
+    let deferred = fake.callback(id).await;
+    assert_eq!(deferred.json["type"], 5, "deferred first");
+    let token = format!("tok{id}");
+    let edited = fake
+        .wait_for("the edit, after the 429", |r| {
+            r.method == "PATCH" && r.path.contains(&token) && r.status == 200
+        })
+        .await;
+    assert!(edited.content().contains("I play:"), "{}", edited.content());
+    let tries: Vec<u16> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "PATCH" && r.path.contains(&token))
+        .map(|r| r.status)
+        .collect();
+    // Refused once, then sent again once the wait was over (a try within
+    // the wait would have been refused again).
+    assert_eq!(tries, [429, 200]);
+    bot.abort();
+}
+
+/// A global 429 holds back every request but the interaction endpoints
+/// until it ends; the answer is posted after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_rate_limit_is_waited_out_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    fake.rate_limit_globally(1, 1.0);
+    let mention = json!([user(APP, BOT_NAME)]);
+    let said = fake.say(ALICE, &format!("<@{APP}> variants"), mention, None);
+    fake.wait_for("the answer, after the global 429", |r| {
+        r.json["message_reference"]["message_id"] == said.to_string().as_str() && r.status == 200
+    })
+    .await;
+    let refused = fake.refused_for_rate();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    bot.abort();
+}
+
+/// An interaction whose first response comes too late (Discord: 404
+/// Unknown Interaction, 10062) still gets its answer, as a channel message;
+/// so does one whose token no longer works (401, 50027) for the edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missed_interaction_is_answered_in_the_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    fake.set_response_window(std::time::Duration::ZERO);
+    let id = fake.slash(ALICE, "variants", json!([]), json!({}));
+    let late = fake.callback(id).await;
+    assert_eq!((late.status, late.json["type"].as_u64()), (404, Some(4)));
+    let posted = fake
+        .wait_for("the answer in the channel", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages") && r.status == 200
+        })
+        .await;
+    assert!(posted.content().contains("I play:"), "{}", posted.content());
+    bot.abort();
+
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "defer_after_ms = 0").await;
+    fake.set_token_life(std::time::Duration::ZERO);
+    let id = fake.slash(ALICE, "variants", json!([]), json!({}));
+    assert_eq!(fake.callback(id).await.json["type"], 5);
+    let token = format!("tok{id}");
+    let refused = fake
+        .wait_for("the edit, refused", |r| {
+            r.path.contains(&token) && r.method == "PATCH"
+        })
+        .await;
+    assert_eq!(refused.status, 401);
+    let posted = fake
+        .wait_for("the answer in the channel", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages") && r.status == 200
+        })
+        .await;
+    assert!(posted.content().contains("I play:"), "{}", posted.content());
+    bot.abort();
+}
+
+/// Issue 41, point 13: asked to reconnect (op 7), the bot resumes its
+/// session at READY's `resume_gateway_url`, and the events sent meanwhile
+/// are replayed to it and answered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_resumes_at_the_sessions_own_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    fake.reconnect(0);
+    let mention = json!([user(APP, BOT_NAME)]);
+    let said = fake.say(ALICE, &format!("<@{APP}> variants"), mention, None);
+    fake.wait_for_gateway("a resume", |log| {
+        log.iter()
+            .any(|l| matches!(l, Logged::Resume { accepted: true, .. }))
+    })
+    .await;
+    let resumes: Vec<String> = fake
+        .gateway_log()
+        .iter()
+        .filter_map(|l| match l {
+            Logged::Resume { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resumes, ["/resume"], "resumed at the session's address");
+    fake.wait_for("the answer", |r| {
+        r.json["message_reference"]["message_id"] == said.to_string().as_str()
+    })
+    .await;
+    // Anything doubled has time to show.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let answers = fake
+        .requests()
+        .iter()
+        .filter(|r| r.json["message_reference"]["message_id"] == said.to_string().as_str())
+        .count();
+    assert_eq!(answers, 1);
+    // No new session was needed: one identify in all.
+    let identifies = fake
+        .gateway_log()
+        .iter()
+        .filter(|l| matches!(l, Logged::Identify { .. }))
+        .count();
+    assert_eq!(identifies, 1);
+    bot.abort();
+}
+
+/// Issue 41, point 13: after an Invalid Session that cannot be resumed
+/// (op 9, `d: false`) the bot waits at least a second before identifying
+/// again, at the gateway's address; what was sent while it had no session
+/// is lost, as on Discord, and what comes after is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_session_is_followed_by_a_new_identify_after_a_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    fake.invalidate(0);
+    let mention = json!([user(APP, BOT_NAME)]);
+    fake.say(ALICE, &format!("<@{APP}> variants"), mention.clone(), None);
+    fake.wait_for_gateway("a new identify", |log| {
+        log.iter()
+            .filter(|l| matches!(l, Logged::Identify { .. }))
+            .count()
+            == 2
+    })
+    .await;
+    let log = fake.gateway_log();
+    let invalidated = log
+        .iter()
+        .find_map(|l| match l {
+            Logged::InvalidSession { at, .. } => Some(*at),
+            _ => None,
+        })
+        .unwrap();
+    let (path, identified) = log
+        .iter()
+        .filter_map(|l| match l {
+            Logged::Identify { path, at, .. } => Some((path.clone(), *at)),
+            _ => None,
+        })
+        .nth(1)
+        .unwrap();
+    assert_eq!(path, "/", "identifies go to the gateway's address");
+    assert!(
+        identified.duration_since(invalidated) >= std::time::Duration::from_secs(1),
+        "identified again {:?} after the invalid session",
+        identified.duration_since(invalidated)
+    );
+    assert!(
+        log.iter()
+            .any(|l| matches!(l, Logged::Lost { t } if t == "MESSAGE_CREATE")),
+        "the message sent without a session is lost: {log:?}"
+    );
+    let said = fake.say(ALICE, &format!("<@{APP}> variants"), mention, None);
+    fake.wait_for("the answer after the new session", |r| {
+        r.json["message_reference"]["message_id"] == said.to_string().as_str()
+    })
+    .await;
+    bot.abort();
+}
+
+/// Asking for the message-content intent without the Developer Portal's
+/// switch: Discord closes the gateway with 4014, and the bot stops with an
+/// error that says what to do (it does not reconnect in a loop).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disallowed_intent_stops_the_bot_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    // SAFETY: every test in this file sets the same value.
+    unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token") };
+    let path = dir.path().join("voidmate.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[database]\npath = \"{}\"\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
+             message_content = true\n",
+            dir.path().join("voidmate.db").display(),
+            fake.api_url
+        ),
+    )
+    .unwrap();
+    let cfg = Config::load(Some(&path)).unwrap();
+    let core = Core::open(&cfg).await.unwrap();
+    let discord = DiscordConfig::from_section(&cfg.discord).unwrap();
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        discord::run_bot(core, discord),
+    )
+    .await
+    .expect("the bot stops instead of reconnecting for ever");
+    let err = format!("{:#}", ended.unwrap_err());
+    assert!(
+        err.contains("message-content intent") && err.contains("4014"),
+        "{err}"
+    );
+    let identifies = fake
+        .gateway_log()
+        .iter()
+        .filter(|l| matches!(l, Logged::Identify { .. }))
+        .count();
+    assert_eq!(identifies, 1, "no identify after the refusal");
 }

@@ -123,22 +123,21 @@ fn it_plays_only_legal_moves_in_every_variant() {
 
 #[test]
 fn it_stops_when_its_time_is_up() {
-    // Loose on purpose: the point is that the search stops by itself, not
-    // how fast the machine is (speed is measured in docs/performance.md).
+    // Behaviour, not speed (speed is measured in docs/performance.md): with
+    // its time up before it starts, the search goes no deeper than its first
+    // iteration and still plays a legal move; with time to spare, it ends by
+    // itself (this test would hang otherwise) with a legal move.
     for rules in variants::all() {
         let p = Position::new(rules);
+        let r = search(&p, &Limits::time(Duration::ZERO), &mut Table::new(1 << 16)).unwrap();
+        assert!(r.depth <= 1, "{}: depth {}", rules.name(), r.depth);
+        assert!(p.is_legal(&r.best), "{}", rules.name());
         let r = search(
             &p,
             &Limits::time(Duration::from_millis(100)),
             &mut Table::new(1 << 16),
         )
         .unwrap();
-        assert!(
-            r.elapsed < Duration::from_secs(3),
-            "{}: {:?}",
-            rules.name(),
-            r.elapsed
-        );
         assert!(p.is_legal(&r.best));
     }
     // The smallest budget still plays a move from a finished iteration,

@@ -45,9 +45,11 @@ pub(crate) fn error_reply(text: String) -> Reply {
 /// "went wrong"; either way nothing was changed.
 pub(crate) fn db_failure(e: sqlx::Error) -> Reply {
     let busy = match &e {
+        // SQLite's "database is locked"; PostgreSQL's lock_not_available
+        // (55P03), which `lock_timeout` raises (see `Store::open_postgres_with`).
         sqlx::Error::Database(d) => {
             let m = d.message().to_ascii_lowercase();
-            m.contains("locked") || m.contains("busy")
+            m.contains("locked") || m.contains("busy") || d.code().as_deref() == Some("55P03")
         }
         sqlx::Error::PoolTimedOut => true,
         _ => false,

@@ -395,5 +395,13 @@ mod tests {
         }
         assert_eq!(kind_of_tag("standard"), Some(GameKind::Standard));
         assert_eq!(kind_of_tag("Giveaway"), Some(GameKind::Antichess));
+        // The names other programs read (python-chess, lichess), as they
+        // spell them; and no two games share a tag.
+        assert_eq!(variant_tag(GameKind::Standard), "Standard");
+        assert_eq!(variant_tag(GameKind::Antichess), "Antichess");
+        let mut tags: Vec<&str> = GameKind::ALL.iter().map(|k| variant_tag(*k)).collect();
+        tags.sort();
+        tags.dedup();
+        assert_eq!(tags.len(), GameKind::COUNT);
     }
 }

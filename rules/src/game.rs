@@ -313,6 +313,26 @@ mod tests {
             }
         }
         assert_eq!(variants::all().count(), GameKind::ALL.len());
+        // Each game's rules are that game's, not another's: its board.
+        let boards: Vec<(GameKind, String)> = GameKind::ALL
+            .iter()
+            .map(|k| (*k, k.rules().size().to_string()))
+            .collect();
+        for (kind, size) in [
+            (GameKind::Standard, "8x8"),
+            (GameKind::Void, "9x9"),
+            (GameKind::Antichess, "8x8"),
+            (GameKind::SuicideVoid, "8x8"),
+            (GameKind::SuicideVoidPromotionWins, "8x8"),
+            (GameKind::Chess99, "9x9"),
+            (GameKind::BlackHoles, "5x8"),
+            (GameKind::Super16, "16x16"),
+        ] {
+            assert!(
+                boards.contains(&(kind, size.to_string())),
+                "{kind}: {boards:?}"
+            );
+        }
         assert_eq!(GameKind::from_name("Void Chess"), Some(GameKind::Void));
         assert_eq!(GameKind::from_name("super_chess"), Some(GameKind::Super16));
         assert_eq!(GameKind::from_name("xiangqi"), None);

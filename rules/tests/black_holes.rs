@@ -239,7 +239,10 @@ fn endings_are_those_of_chess() {
     let mut cut = pos("k4/5/K4/5/5/5/5/3R1 w - - 0 1");
     cut.play_text("Rd8+").unwrap();
     assert_eq!(cut.outcome(), None);
-    assert!(cut.parse_move("(Hc8)").is_ok());
+    let drop = cut.parse_move("(Hc8)").unwrap();
+    assert_eq!(drop.to.to_string(), "c8");
+    let after = cut.after(&drop);
+    assert!(!after.is_check(), "the drop cuts the check");
     // A queen next to the king, guarded, cannot be blocked: mate.
     let mut mate = pos("k4/4Q/1K3/5/5/5/5/5 w - - 0 1");
     mate.play_text("Qb7#").unwrap();
@@ -351,7 +354,8 @@ fn the_piece_letter_and_the_capture_sign_are_checked() {
         .iter()
         .find(|s| s.matches('-').count() == 3)
         .expect("a relativistic move by the rook");
-    assert!(p.parse_move(capture).is_ok());
+    let mv = p.parse_move(capture).unwrap();
+    assert_eq!(&p.san(&mv), capture, "written back as read");
     let as_knight = capture.replacen('R', "N", 1);
     let e = p.parse_move(&as_knight).unwrap_err().to_string();
     assert!(e.contains("is a rook, not a knight"), "{e}");
@@ -375,7 +379,9 @@ fn only_holes_are_dropped_and_no_void_is_mentioned() {
         let e = p.parse_move(text).unwrap_err().to_string();
         assert!(e.contains("only holes are dropped"), "{text}: {e}");
     }
-    assert!(p.parse_move("(Hb1)").is_ok());
+    let drop = p.parse_move("(Hb1)").unwrap();
+    assert_eq!(drop.to.to_string(), "b1");
+    assert_eq!(p.san(&drop), "(Hb1)");
     for text in ["@e5", "e2e4@e5", "Nf3@e5", "(Nb1)"] {
         let e = p.parse_move(text).unwrap_err().to_string();
         assert!(!e.contains("void"), "{text}: {e}");

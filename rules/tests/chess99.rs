@@ -306,5 +306,7 @@ fn a_promotion_without_a_square_asks_where_the_piece_goes() {
     let e = p.parse_move("c9=N").unwrap_err().to_string();
     assert!(e.contains("say where") && e.contains("c9=Nb7"), "{e}");
     assert!(!e.contains("your own pawn"), "{e}");
-    assert!(p.parse_move("c9=Nb7").is_ok());
+    let mv = p.parse_move("c9=Nb7").unwrap();
+    assert_eq!(mv.promotion, Some(Role::Knight));
+    assert_eq!(mv.to.to_string(), "b7", "the knight goes where it was told");
 }

@@ -136,8 +136,13 @@ proptest! {
             if let Ok(p) = Position::from_fen(rules, &fen) {
                 // A FEN that reads back must give a position that plays.
                 let _ = p.outcome();
+                // And reads back as the same position: its FEN a fixed
+                // point, its moves the same.
                 let again = Position::from_fen(rules, &p.fen());
                 prop_assert!(again.is_ok(), "{} from {fen}", p.fen());
+                let again = again.unwrap();
+                prop_assert_eq!(again.fen(), p.fen());
+                prop_assert_eq!(again.legal_moves().len(), p.legal_moves().len());
             }
         }
     }

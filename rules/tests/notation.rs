@@ -201,8 +201,13 @@ fn typographic_signs_are_read_and_other_scripts_refused() {
         "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
     )
     .unwrap();
-    assert!(p.clone().play_text("e4×d5").is_ok());
-    assert!(p.clone().play_text("d2–d3").is_ok());
+    // Read as the moves they stand for, not merely accepted.
+    for (typographic, plain) in [("e4×d5", "exd5"), ("d2–d3", "d3")] {
+        let mut q = p.clone();
+        q.play_text(typographic).unwrap();
+        let want = p.after(&p.parse_move(plain).unwrap());
+        assert_eq!(q.fen(), want.fen(), "{typographic}");
+    }
     for text in ["é4", "ｅ4", "e４", "Nf3é", "日本"] {
         assert!(p.play_text(text).is_err(), "{text}");
     }

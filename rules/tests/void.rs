@@ -334,7 +334,13 @@ fn castling_is_blocked_by_a_void_and_by_attacked_squares() {
         attacked.parse_move("O-O").unwrap_err().to_string(),
         "O-O is illegal: your king would cross or land on f1, which is attacked"
     );
-    assert!(attacked.parse_move("O-O-O").is_ok());
+    let castle = attacked.parse_move("O-O-O").unwrap();
+    let after = attacked.after(&castle);
+    // The king on c1 and the rook beside it on d1, on the long side.
+    assert_eq!(
+        after.fen().split(' ').next().unwrap().rsplit('/').next(),
+        Some("2KR4R")
+    );
 }
 
 #[test]

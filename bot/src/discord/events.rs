@@ -5,7 +5,7 @@ use super::address;
 use super::buttons::parse_custom_id;
 use super::outgoing::Outgoing;
 use super::responder::Responder;
-use super::send::{refusal, send_patiently};
+use super::send::{discord_code, refusal, send_patiently};
 use super::{player, Data, Error};
 use crate::game::command::OfferKind;
 use crate::game::{Action, Incoming, Input, Mentioned};
@@ -76,6 +76,7 @@ async fn on_button(
         id: press.id,
         token: &press.token,
         channel: press.channel_id,
+        direct: press.guild_id.is_none(),
     };
     if &who.id != action.who() {
         let what = match action {
@@ -109,16 +110,20 @@ async fn on_button(
         sent_ms: None,
     };
     respond.answer(data, incoming).await?;
-    // The question is answered: its buttons go.
-    press
+    // The question is answered: its buttons go (unless the message went
+    // first: 10008 Unknown Message, `topics/opcodes-and-status-codes`).
+    let edited = press
         .channel_id
         .edit_message(
             &ctx.http,
             press.message.id,
             EditMessage::new().components(Vec::new()),
         )
-        .await?;
-    Ok(())
+        .await;
+    match edited {
+        Err(e) if discord_code(&e) != Some(10008) => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// A message that mentions the bot, replies to one of its messages, or

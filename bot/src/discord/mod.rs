@@ -21,7 +21,9 @@ mod choices;
 mod commands;
 mod config;
 mod events;
+mod gateway;
 mod outgoing;
+mod patience;
 mod responder;
 mod send;
 
@@ -249,11 +251,19 @@ fn post_notices(http: Arc<serenity::Http>, data: Data) -> AbortOnDrop {
 /// Connects to Discord and answers until the connection ends for good.
 pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
     let mut http = serenity::HttpBuilder::new(&cfg.token);
-    if let Some(url) = &cfg.api_url {
-        http = http
-            .proxy(url.trim_end_matches('/'))
-            .ratelimiter_disabled(true);
-    }
+    // With `api_url`, serenity's limiter must be off (it ignores a proxy),
+    // and this forwarder waits out the rate limits instead (see
+    // `patience`). Without it, serenity's limiter waits them out itself.
+    let _patience = match &cfg.api_url {
+        Some(url) => {
+            let patience = patience::Patience::start(url)
+                .await
+                .context("cannot start the rate-limit forwarder")?;
+            http = http.proxy(patience.url.as_str()).ratelimiter_disabled(true);
+            Some(patience)
+        }
+        None => None,
+    };
     let http = http.build();
     core.set_command_style(
         PLATFORM,
@@ -340,6 +350,13 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
         .framework(framework)
         .await
         .context("cannot set up the Discord client")?;
+    // Every shard connects through the relay (see `gateway`), which sends
+    // resumes to their session's own address.
+    let upstream = client.ws_url.lock().await.clone();
+    let relay = gateway::Relay::start(upstream)
+        .await
+        .context("cannot start the gateway relay")?;
+    *client.ws_url.lock().await = relay.url.clone();
     let started = match cfg.shards {
         Shards::Auto => client.start_autosharded().await,
         Shards::Count(n) => client.start_shards(n).await,
@@ -347,7 +364,13 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
         Shards::Range { first, last, total } => client.start_shard_range(first..last, total).await,
     };
     drop(ticker);
-    started.context("the Discord connection ended")
+    drop(relay);
+    started.map_err(|e| match e {
+        serenity::Error::Gateway(serenity::GatewayError::DisallowedGatewayIntents) => anyhow::anyhow!(
+            "Discord refused the message-content intent (close code 4014): enable it for the bot in the Developer Portal (Bot, Privileged Gateway Intents), or set message_content = false in [discord]"
+        ),
+        other => anyhow::Error::new(other).context("the Discord connection ended"),
+    })
 }
 
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {

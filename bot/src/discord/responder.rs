@@ -2,6 +2,7 @@
 //! deferred first and then completed.
 
 use super::outgoing::Outgoing;
+use super::send::{discord_code, refusal, send_patiently};
 use super::{player, Ctx, Data, Error};
 use crate::game::command::Command;
 use crate::game::{Incoming, Input, Reply};
@@ -28,13 +29,44 @@ pub struct Responder<'a> {
     pub token: &'a str,
     /// Where the interaction happened.
     pub channel: ChannelId,
+    /// Whether that is a direct conversation (only the author reads it).
+    pub direct: bool,
 }
 
 /// Discord's answer when an interaction already has its response (error
 /// 40060, "Interaction has already been acknowledged").
 fn already_acknowledged(e: &serenity::Error) -> bool {
-    matches!(e, serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))
-        if r.error.code == 40060)
+    discord_code(e) == Some(40060)
+}
+
+/// Discord's answer to a message that is not there (10008 Unknown
+/// Message): a placeholder already gone needs no deleting.
+fn unknown_message(e: &serenity::Error) -> bool {
+    discord_code(e) == Some(10008)
+}
+
+/// Discord's answers to a call with an interaction's token that is no
+/// longer good: 401 Invalid Webhook Token (50027), or the interaction or its
+/// webhook unknown (10062, 10015).
+fn token_gone(e: &serenity::Error) -> bool {
+    let status = match e {
+        serenity::Error::Http(http) => http.status_code().map(|s| s.as_u16()),
+        _ => None,
+    };
+    status == Some(401) || matches!(discord_code(e), Some(50027 | 10062 | 10015))
+}
+
+/// What became of the interaction's one response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Ours: the "thinking" placeholder, to edit or replace.
+    Placeholder,
+    /// Another process answered first (40060): its answer stands.
+    Taken,
+    /// Missed: the response could not be made within Discord's 3 seconds
+    /// (a 429 that outlasted them, or 10062 Unknown Interaction). The
+    /// answer goes to the channel as a message instead.
+    Missed,
 }
 
 impl Responder<'_> {
@@ -51,7 +83,7 @@ impl Responder<'_> {
                 .await
                 .map_err(|_| ())
         };
-        let (reply, placeholder) = match quick {
+        let (reply, slot) = match quick {
             Ok(done) => {
                 let Some(reply) = done? else {
                     return Ok(());
@@ -59,45 +91,61 @@ impl Responder<'_> {
                 if reply.thread.is_some() {
                     // Opening a thread and posting in it may take longer
                     // than Discord waits for the first response.
-                    (Some(reply), self.defer(private).await?)
+                    (Some(reply), self.defer(private).await)
                 } else {
                     return self.respond_now(data, reply).await;
                 }
             }
             Err(_) => {
-                let placeholder = self.defer(private).await?;
-                (work.await?, placeholder)
+                let slot = self.defer(private).await;
+                (work.await?, slot)
             }
         };
+        let placeholder = slot == Slot::Placeholder;
         let Some(reply) = reply else {
             // Handled elsewhere: that handler answers with a follow-up;
             // our placeholder must not stay "thinking" beside it.
             if placeholder {
-                self.http
-                    .delete_original_interaction_response(self.token)
-                    .await?;
+                self.delete_placeholder().await?;
             }
             return Ok(());
         };
         let reply = data.place(self.http, self.channel, reply).await;
         let out = Outgoing::new(reply);
+        if slot == Slot::Missed {
+            return self.post_instead(data, out).await;
+        }
         let entries = out.deliveries.clone();
         // Edited into the placeholder only when that loses nothing: the
         // audience matches (a private placeholder takes anything, a public
         // one only a public answer) and nobody needs a notification.
         let fits = private || !out.ephemeral;
         let pings = !out.ephemeral && !out.mentions.is_empty();
-        if placeholder && fits && !pings {
-            out.edit().execute(self.http, self.token).await?;
+        let sent = if placeholder && fits && !pings {
+            out.clone()
+                .edit()
+                .execute(self.http, self.token)
+                .await
+                .map(|_| ())
         } else {
             if placeholder {
-                self.http
-                    .delete_original_interaction_response(self.token)
-                    .await?;
+                self.delete_placeholder().await?;
             }
-            out.followup()
+            out.clone()
+                .followup()
                 .execute(self.http, (None, self.token))
-                .await?;
+                .await
+                .map(|_| ())
+        };
+        match sent {
+            Ok(()) => {}
+            // The interaction's token no longer works (it lives 15 minutes):
+            // the answer goes to the channel instead.
+            Err(e) if token_gone(&e) => {
+                tracing::warn!("an interaction's token no longer works: {e}");
+                return self.post_instead(data, out).await;
+            }
+            Err(e) => return Err(e.into()),
         }
         data.confirm(&entries).await;
         Ok(())
@@ -121,24 +169,63 @@ impl Responder<'_> {
                     .execute(self.http, (None, self.token))
                     .await?;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                tracing::warn!("cannot answer an interaction in time: {e}");
+                return self.post_instead(data, again).await;
+            }
         }
         data.confirm(&entries).await;
         Ok(())
     }
 
-    /// Defers the response ("thinking"); `true` if this placeholder is
-    /// ours, `false` if another process answered the interaction first.
-    async fn defer(&self, private: bool) -> Result<bool, Error> {
+    /// The "thinking" placeholder goes (one already gone is fine).
+    async fn delete_placeholder(&self) -> Result<(), Error> {
+        match self
+            .http
+            .delete_original_interaction_response(self.token)
+            .await
+        {
+            Err(e) if !unknown_message(&e) => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The interaction's response was missed: the answer goes to the
+    /// channel as a message, when everyone there may see it (an answer for
+    /// the author alone is not posted where others read; its outbox entry,
+    /// if any, is confirmed only by a post).
+    async fn post_instead(&self, data: &Data, out: Outgoing) -> Result<(), Error> {
+        if out.ephemeral && !self.direct {
+            tracing::warn!(channel = %self.channel, "an answer for its author alone could not be given");
+            return Ok(());
+        }
+        let entries = out.deliveries.clone();
+        match send_patiently(self.http, self.channel, || out.clone().message()).await {
+            Ok(_) => data.confirm(&entries).await,
+            Err(e) => {
+                for entry in entries {
+                    data.core.failed(entry, refusal(&e)).await;
+                }
+                return Err(e.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Defers the response ("thinking"), and says whose the response is.
+    async fn defer(&self, private: bool) -> Slot {
         let deferred = CreateInteractionResponse::Defer(
             CreateInteractionResponseMessage::new().ephemeral(private),
         )
         .execute(self.http, (self.id, self.token))
         .await;
         match deferred {
-            Ok(()) => Ok(true),
-            Err(e) if already_acknowledged(&e) => Ok(false),
-            Err(e) => Err(e.into()),
+            Ok(()) => Slot::Placeholder,
+            Err(e) if already_acknowledged(&e) => Slot::Taken,
+            Err(e) => {
+                tracing::warn!("cannot defer an interaction in time: {e}");
+                Slot::Missed
+            }
         }
     }
 }
@@ -171,6 +258,7 @@ pub async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Err
         id: interaction.id,
         token: &interaction.token,
         channel: interaction.channel_id,
+        direct: interaction.guild_id.is_none(),
     }
     .answer(data, incoming)
     .await

@@ -1,27 +1,60 @@
 #![allow(dead_code)]
 //! A small stand-in for Discord on 127.0.0.1: the REST endpoints the bot
-//! calls and a gateway that says hello, accepts identify, sends ready and then
-//! whatever events a test pushes. Payloads follow Discord's documented shapes
-//! (API v10), so the real adapter runs over real HTTP and WebSocket.
+//! calls and a gateway (`gateway.rs`) that identifies, resumes and
+//! dispatches what a test pushes. Payloads follow Discord's documented
+//! shapes (API v10), so the real adapter runs over real HTTP and WebSocket.
+//!
+//! It behaves as Discord documents, including the unpleasant parts the bot
+//! must cope with, each with its source
+//! (https://docs.discord.com/developers/... unless said otherwise):
+//! - an interaction's first response later than 3 s after the interaction
+//!   gets 404 Unknown Interaction, code 10062
+//!   (`interactions/receiving-and-responding#responding-to-an-interaction`:
+//!   "you must send an initial response within 3 seconds");
+//! - an interaction's token is good for 15 minutes (same page); after that
+//!   its webhook calls get 401 Invalid Webhook Token, code 50027 (the code
+//!   Discord answers, reported in discord/discord-api-docs#6851);
+//! - editing or deleting a message that was never sent or is gone gets 404
+//!   Unknown Message, code 10008 (`topics/opcodes-and-status-codes#json`);
+//! - a second response to one interaction gets 400, code 40060;
+//! - 429 Too Many Requests on any route, per route or global
+//!   (`topics/rate-limits`): `Retry-After` and `X-RateLimit-Scope` headers,
+//!   `X-RateLimit-Global` for the global limit, a body with `retry_after`
+//!   and `global`; a request sent again before the wait is over is refused
+//!   again. The global limit leaves the interaction endpoints alone ("not
+//!   bound to the application's Global Rate Limit");
+//! - a message create with `enforce_nonce` and a nonce seen in the last
+//!   minutes returns the first message and posts nothing
+//!   (`resources/message#create-message`);
+//! - 403 Missing Permissions (50013), 404 Unknown Channel (10003), 400 for
+//!   an archived thread (50083), a reply to a deleted message refused unless
+//!   `fail_if_not_exists` is false (`resources/message#message-reference-structure`);
+//! - ids are snowflakes: milliseconds since Discord's epoch in the high
+//!   bits (`reference#snowflakes`), which the bot reads an interaction's
+//!   age from.
 //!
 //! Every request is recorded, with JSON bodies and multipart attachments
 //! decoded, for the test to check.
 
+mod gateway;
+
+pub use gateway::Logged;
+
 use bytes::Bytes;
-use futures_util::{SinkExt, StreamExt};
+
 use http_body_util::{BodyExt, Full};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, Notify};
-use tokio_tungstenite::tungstenite::Message as Frame;
+use tokio::sync::Notify;
 
 pub const APP: u64 = 1000;
 /// The bot's username: with a space, as many bots have.
@@ -138,46 +171,89 @@ impl Recorded {
     }
 }
 
-struct State {
+/// Discord's epoch in Unix milliseconds (`reference#snowflakes`).
+pub const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
+
+/// A new snowflake: now, in the high bits, and a counter below.
+fn snowflake(counter: &AtomicU64) -> u64 {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    ((ms - DISCORD_EPOCH_MS) << 22) | (counter.fetch_add(1, Ordering::SeqCst) & 0x3f_ffff)
+}
+
+/// A route a limit holds: a method and a path prefix, or `None` for the
+/// global limit.
+type Route = Option<(String, String)>;
+
+/// A rate limit a test set: the next `times` requests that match are
+/// refused with 429, each asking for `retry_after` seconds.
+struct Limit {
+    /// `None`: the global limit (every route but the interaction ones).
+    route: Route,
+    times: u64,
+    retry_after: f64,
+}
+
+/// An interaction as the fake dispatched it.
+struct Interaction {
+    at: Instant,
+    /// Its response's message, once the first response (a message, or the
+    /// "thinking" placeholder) made one; `None` again once deleted.
+    original: Option<String>,
+    /// Follow-up messages made with its token.
+    followups: HashSet<String>,
+}
+
+pub(crate) struct State {
     requests: Mutex<Vec<Recorded>>,
     changed: Notify,
     gateway_url: String,
+    /// Where sessions resume: READY's `resume_gateway_url`.
+    resume_url: String,
     next_id: AtomicU64,
     identify: Mutex<Option<Value>>,
     /// Channels where the bot may not post: Discord answers 403 with code
     /// 50013 Missing Permissions (`topics/opcodes-and-status-codes`).
     forbidden: Mutex<Vec<String>>,
-    /// Channel messages still to refuse with 429 Too Many Requests.
-    rate_limited: AtomicU64,
+    /// Rate limits to come, and the routes refused until a time.
+    limits: Mutex<Vec<Limit>>,
+    blocked: Mutex<Vec<(Route, Instant)>>,
     /// Messages deleted: a reply to one fails unless it says
-    /// `fail_if_not_exists: false` (`resources/message`, message reference).
+    /// `fail_if_not_exists: false`.
     deleted: Mutex<Vec<String>>,
-    /// Interactions that have their one response (`topics/interactions`:
-    /// a second callback fails with 40060, already acknowledged).
-    acknowledged: Mutex<std::collections::HashSet<String>>,
-    /// Messages created with `enforce_nonce`, by nonce (`resources/message.mdx`,
-    /// Create Message: a second create with the same nonce within a few
-    /// minutes returns the first message and posts nothing).
-    nonces: Mutex<std::collections::HashMap<String, Value>>,
+    /// Interactions by id, and their tokens' ids.
+    interactions: Mutex<HashMap<String, Interaction>>,
+    tokens: Mutex<HashMap<String, String>>,
+    /// How long an interaction waits for its first response, and how long
+    /// its token lives (3 s and 15 min; tests may say otherwise).
+    response_window: Mutex<Duration>,
+    token_life: Mutex<Duration>,
+    /// Messages in channels: the bot's own and the users' (by id).
+    messages: Mutex<HashSet<String>>,
+    /// Messages created with `enforce_nonce`, by nonce.
+    nonces: Mutex<HashMap<String, Value>>,
     /// Channels deleted: Discord answers 404 Unknown Channel (10003).
     gone: Mutex<Vec<String>>,
     /// Threads the bot opened: id -> (parent channel, name, archived).
     threads: Mutex<std::collections::BTreeMap<String, (String, String, bool)>>,
-    /// The gateway sessions open now: their shard, and where their events go.
-    sessions: Mutex<Vec<Session>>,
-    /// Events no open session's shard receives yet, in order: they go to the
-    /// next session of their shard (the single-shard tests restart the bot
-    /// between a message and its answer).
-    backlog: Mutex<Vec<(String, Value)>>,
+    /// The gateway's sessions, live or waiting to be resumed.
+    sessions: Mutex<Vec<gateway::Session>>,
+    next_session: AtomicU64,
+    /// The privileged intents the application may use.
+    privileged_allowed: AtomicU64,
+    /// What the gateway saw and did.
+    gateway_log: Mutex<Vec<Logged>>,
     /// Sessions that have been sent their ready event, over the fake's life.
     readies: AtomicU64,
 }
 
-/// One gateway connection, identified as shard `shard` of `total`.
-struct Session {
-    shard: u64,
-    total: u64,
-    events: mpsc::UnboundedSender<(String, Value)>,
+impl State {
+    fn log(&self, what: Logged) {
+        self.gateway_log.lock().unwrap().push(what);
+        self.changed.notify_waiters();
+    }
 }
 
 /// The shard of `total` that receives a guild's events (`events/gateway`,
@@ -190,7 +266,6 @@ pub fn shard_of(guild: Option<u64>, total: u64) -> u64 {
 pub struct FakeDiscord {
     pub api_url: String,
     state: Arc<State>,
-    events: mpsc::UnboundedSender<(String, Value)>,
     next_id: AtomicU64,
     /// Every event dispatched, by its id, for redelivery.
     dispatched: Mutex<std::collections::HashMap<String, (String, Value)>>,
@@ -263,37 +338,107 @@ impl FakeDiscord {
         let http = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let ws = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let api_url = format!("http://{}", http.local_addr().unwrap());
+        let gateway_url = format!("ws://{}", ws.local_addr().unwrap());
         let state = Arc::new(State {
             requests: Mutex::new(Vec::new()),
             changed: Notify::new(),
-            gateway_url: format!("ws://{}", ws.local_addr().unwrap()),
-            next_id: AtomicU64::new(900_000),
+            resume_url: format!("{gateway_url}/resume"),
+            gateway_url,
+            next_id: AtomicU64::new(0),
             identify: Mutex::new(None),
             forbidden: Mutex::new(Vec::new()),
-            nonces: Mutex::new(std::collections::HashMap::new()),
-            acknowledged: Mutex::new(std::collections::HashSet::new()),
+            limits: Mutex::new(Vec::new()),
+            blocked: Mutex::new(Vec::new()),
+            nonces: Mutex::new(HashMap::new()),
+            interactions: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(HashMap::new()),
+            response_window: Mutex::new(Duration::from_secs(3)),
+            token_life: Mutex::new(Duration::from_secs(15 * 60)),
+            messages: Mutex::new(HashSet::new()),
             deleted: Mutex::new(Vec::new()),
-            rate_limited: AtomicU64::new(0),
             threads: Mutex::new(std::collections::BTreeMap::new()),
             gone: Mutex::new(Vec::new()),
             sessions: Mutex::new(Vec::new()),
-            backlog: Mutex::new(Vec::new()),
+            next_session: AtomicU64::new(0),
+            privileged_allowed: AtomicU64::new(0),
+            gateway_log: Mutex::new(Vec::new()),
             readies: AtomicU64::new(0),
         });
-        let (events, rx) = mpsc::unbounded_channel();
         tokio::spawn(serve_http(http, state.clone()));
-        tokio::spawn(serve_gateway(ws, state.clone(), rx));
+        tokio::spawn(gateway::serve(ws, state.clone()));
         FakeDiscord {
             api_url,
             state,
-            events,
-            next_id: AtomicU64::new(500_000),
-            dispatched: Mutex::new(std::collections::HashMap::new()),
+            next_id: AtomicU64::new(1 << 20),
+            dispatched: Mutex::new(HashMap::new()),
         }
     }
 
+    /// The application may use the privileged intents of `mask` (the
+    /// Developer Portal's switches); an IDENTIFY asking for another is
+    /// closed with 4014.
+    pub fn allow_privileged(&self, mask: u64) {
+        self.state.privileged_allowed.store(mask, Ordering::SeqCst);
+    }
+
+    /// What the gateway saw and did so far.
+    pub fn gateway_log(&self) -> Vec<Logged> {
+        self.state.gateway_log.lock().unwrap().clone()
+    }
+
+    /// Waits (up to 20 s) until the gateway's log holds what `pred` looks for.
+    pub async fn wait_for_gateway(&self, what: &str, pred: impl Fn(&[Logged]) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let changed = self.state.changed.notified();
+            if pred(&self.gateway_log()) {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!("no {what} within 20 s; gateway: {:#?}", self.gateway_log());
+            }
+        }
+    }
+
+    /// Discord asks the sessions of `shard` to reconnect (op 7).
+    pub fn reconnect(&self, shard: u64) {
+        gateway::reconnect(&self.state, shard);
+    }
+
+    /// Discord invalidates the sessions of `shard` (op 9, not resumable).
+    pub fn invalidate(&self, shard: u64) {
+        gateway::invalidate(&self.state, shard);
+    }
+
+    /// Discord closes the connections of `shard` with `code`.
+    pub fn drop_connections(&self, shard: u64, code: u16) {
+        gateway::drop_connections(&self.state, shard, code);
+    }
+
+    /// How long interactions wait for their first response (3 s).
+    pub fn set_response_window(&self, window: Duration) {
+        *self.state.response_window.lock().unwrap() = window;
+    }
+
+    /// How long interaction tokens live (15 minutes).
+    pub fn set_token_life(&self, life: Duration) {
+        *self.state.token_life.lock().unwrap() = life;
+    }
+
+    /// The message an interaction's first response made, once made.
+    pub fn original(&self, interaction: u64) -> Option<u64> {
+        let interactions = self.state.interactions.lock().unwrap();
+        interactions
+            .get(&interaction.to_string())?
+            .original
+            .as_ref()?
+            .parse()
+            .ok()
+    }
+
+    /// A new id: a snowflake of now.
     fn id(&self) -> u64 {
-        self.next_id.fetch_add(1, Ordering::SeqCst)
+        snowflake(&self.next_id)
     }
 
     /// The bot loses (or, with `false`, regains) the permission to post in
@@ -357,8 +502,30 @@ impl FakeDiscord {
         if let Some(id) = d["id"].as_str() {
             let mut seen = self.dispatched.lock().unwrap();
             seen.insert(id.to_string(), (t.to_string(), d.clone()));
+            match t {
+                "INTERACTION_CREATE" => {
+                    let token = d["token"].as_str().unwrap_or("").to_string();
+                    self.state
+                        .tokens
+                        .lock()
+                        .unwrap()
+                        .insert(token, id.to_string());
+                    self.state.interactions.lock().unwrap().insert(
+                        id.to_string(),
+                        Interaction {
+                            at: Instant::now(),
+                            original: None,
+                            followups: HashSet::new(),
+                        },
+                    );
+                }
+                "MESSAGE_CREATE" => {
+                    self.state.messages.lock().unwrap().insert(id.to_string());
+                }
+                _ => {}
+            }
         }
-        self.events.send((t.to_string(), d)).unwrap();
+        gateway::route(&self.state, t.to_string(), d);
     }
 
     /// `who` writes a message and deletes it at once, before the bot can
@@ -372,7 +539,37 @@ impl FakeDiscord {
     /// The next `n` channel messages are refused with 429, as Discord does
     /// when a route's rate limit is used up (`topics/rate-limits`).
     pub fn rate_limit(&self, n: u64) {
-        self.state.rate_limited.store(n, Ordering::SeqCst);
+        self.rate_limit_route("POST", "/channels/", n, 0.6);
+    }
+
+    /// The next `times` requests of `method` whose path starts with
+    /// `prefix` (without `/api/v10`) are refused with 429, asking for
+    /// `retry_after` seconds.
+    pub fn rate_limit_route(&self, method: &str, prefix: &str, times: u64, retry_after: f64) {
+        self.state.limits.lock().unwrap().push(Limit {
+            route: Some((method.to_string(), prefix.to_string())),
+            times,
+            retry_after,
+        });
+    }
+
+    /// The next `times` requests to routes under the global limit (every
+    /// route but the interaction endpoints) are refused with a global 429.
+    pub fn rate_limit_globally(&self, times: u64, retry_after: f64) {
+        self.state.limits.lock().unwrap().push(Limit {
+            route: None,
+            times,
+            retry_after,
+        });
+    }
+
+    /// The 429s the fake answered, with their method and path.
+    pub fn refused_for_rate(&self) -> Vec<(String, String)> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.status == 429)
+            .map(|r| (r.method, r.path))
+            .collect()
     }
 
     /// Delivers event `id` once more, unchanged: what a second process on
@@ -385,7 +582,7 @@ impl FakeDiscord {
             .get(&id.to_string())
             .cloned();
         let (t, d) = again.expect("an event dispatched before");
-        self.events.send((t, d)).unwrap();
+        gateway::route(&self.state, t, d);
     }
 
     /// The threads the bot opened, oldest first: id, parent channel, name.
@@ -560,8 +757,36 @@ async fn serve_http(listener: TcpListener, state: Arc<State>) {
     }
 }
 
-fn reply(status: u16, body: Value) -> Result<Response<Full<Bytes>>, Infallible> {
+/// An answer: status, body, and for a 429 what the headers say.
+struct Answer {
+    status: u16,
+    body: Value,
+    /// A 429's scope (`user`, `global`, `shared`).
+    scope: Option<&'static str>,
+}
+
+impl Answer {
+    fn of(status: u16, body: Value) -> Answer {
+        Answer {
+            status,
+            body,
+            scope: None,
+        }
+    }
+
+    fn error(status: u16, code: u64, message: &str) -> Answer {
+        Answer::of(status, json!({"message": message, "code": code}))
+    }
+}
+
+fn reply(answer: Answer) -> Result<Response<Full<Bytes>>, Infallible> {
+    let Answer {
+        status,
+        body,
+        scope,
+    } = answer;
     let retry_after = body["retry_after"].as_f64();
+    let global = body["global"].as_bool() == Some(true);
     let body = if status == 204 {
         Bytes::new()
     } else {
@@ -571,10 +796,18 @@ fn reply(status: u16, body: Value) -> Result<Response<Full<Bytes>>, Infallible> 
         .status(status)
         .header("content-type", "application/json");
     if let (429, Some(after)) = (status, retry_after) {
-        // `topics/rate-limits`: the wait in seconds, in a header and the body.
+        // `topics/rate-limits`: the wait in seconds, in a header and the
+        // body; the limit's scope; the global limit says so.
         response = response
             .header("retry-after", after.ceil().to_string())
-            .header("x-ratelimit-scope", "user");
+            .header("x-ratelimit-scope", scope.unwrap_or("user"))
+            .header("x-ratelimit-limit", "5")
+            .header("x-ratelimit-remaining", "0")
+            .header("x-ratelimit-reset-after", format!("{after:.3}"))
+            .header("x-ratelimit-bucket", "fake-bucket");
+        if global {
+            response = response.header("x-ratelimit-global", "true");
+        }
     }
     Ok(response.body(Full::new(body)).unwrap())
 }
@@ -613,46 +846,113 @@ async fn handle(
     let earlier = nonce
         .as_ref()
         .and_then(|n| state.nonces.lock().unwrap().get(n).cloned());
-    let (status, body) = respond(&state, &method, &parts, &json, nonce, earlier.clone());
+    let (answer, deduplicated) = match (rate_limited(&state, &method, &path, &parts), earlier) {
+        (Some(refused), _) => (refused, false),
+        (None, Some(first)) => (Answer::of(200, first), true),
+        (None, None) => (respond(&state, &method, &parts, &json, nonce), false),
+    };
     let rec = Recorded {
         method: method.clone(),
         path: path.clone(),
         json: json.clone(),
         files,
-        deduplicated: earlier.is_some(),
-        status,
+        deduplicated,
+        status: answer.status,
     };
     state.requests.lock().unwrap().push(rec);
     state.changed.notify_waiters();
-    reply(status, body)
+    reply(answer)
 }
 
-/// What Discord answers to one request: status and body.
+/// Whether the interaction endpoints (not bound to the global limit).
+fn interaction_route(parts: &[&str]) -> bool {
+    matches!(parts, ["interactions", ..] | ["webhooks", ..])
+}
+
+/// A 429 for this request, if a limit holds it back: a wait not yet over
+/// (a request sent again too soon is refused again), or a limit a test set.
+fn rate_limited(state: &State, method: &str, path: &str, parts: &[&str]) -> Option<Answer> {
+    let now = Instant::now();
+    let matches = |route: &Route| match route {
+        None => !interaction_route(parts),
+        Some((m, prefix)) => m == method && path.starts_with(prefix.as_str()),
+    };
+    let refuse = |wait: f64, global: bool| {
+        let mut a = Answer::of(
+            429,
+            json!({"message": "You are being rate limited.", "retry_after": wait, "global": global}),
+        );
+        a.scope = Some(if global { "global" } else { "user" });
+        a
+    };
+    {
+        let mut blocked = state.blocked.lock().unwrap();
+        blocked.retain(|(_, until)| *until > now);
+        if let Some((route, until)) = blocked.iter().find(|(route, _)| matches(route)) {
+            return Some(refuse((*until - now).as_secs_f64(), route.is_none()));
+        }
+    }
+    let mut limits = state.limits.lock().unwrap();
+    let limit = limits
+        .iter_mut()
+        .find(|l| l.times > 0 && matches(&l.route))?;
+    limit.times -= 1;
+    let until = now + Duration::from_secs_f64(limit.retry_after);
+    state
+        .blocked
+        .lock()
+        .unwrap()
+        .push((limit.route.clone(), until));
+    Some(refuse(limit.retry_after, limit.route.is_none()))
+}
+
+/// The interaction a webhook token belongs to, if the token is good now.
+fn token_ok(state: &State, token: &str) -> Result<String, Answer> {
+    let invalid = || Answer::error(401, 50027, "Invalid Webhook Token");
+    let id = state
+        .tokens
+        .lock()
+        .unwrap()
+        .get(token)
+        .cloned()
+        .ok_or_else(invalid)?;
+    let life = *state.token_life.lock().unwrap();
+    let interactions = state.interactions.lock().unwrap();
+    match interactions.get(&id) {
+        Some(i) if i.at.elapsed() <= life => Ok(id),
+        _ => Err(invalid()),
+    }
+}
+
+/// What Discord answers to one request that no rate limit holds back.
 fn respond(
     state: &State,
     method: &str,
     parts: &[&str],
     json: &Value,
     nonce: Option<String>,
-    earlier: Option<Value>,
-) -> (u16, Value) {
-    if let Some(first) = earlier {
-        return (200, first);
-    }
+) -> Answer {
     let new_message = |content: &Value| {
-        let id = state.next_id.fetch_add(1, Ordering::SeqCst);
+        let id = snowflake(&state.next_id);
         let mut m = message(id, user(APP, "voidmate"), content.as_str().unwrap_or(""));
         m["components"] = json.get("components").cloned().unwrap_or(json!([]));
+        state.messages.lock().unwrap().insert(id.to_string());
         m
     };
+    let unknown_message = || Answer::error(404, 10008, "Unknown Message");
     if let ["channels", channel, ..] = parts {
         if state.gone.lock().unwrap().iter().any(|c| c == channel) {
-            return (404, json!({"message": "Unknown Channel", "code": 10003}));
+            return Answer::error(404, 10003, "Unknown Channel");
+        }
+    }
+    if let ["webhooks", _, token, ..] = parts {
+        if let Err(refused) = token_ok(state, token) {
+            return refused;
         }
     }
     match (method, parts) {
-        ("GET", ["gateway"]) => (200, json!({"url": state.gateway_url})),
-        ("GET", ["gateway", "bot"]) => (
+        ("GET", ["gateway"]) => Answer::of(200, json!({"url": state.gateway_url})),
+        ("GET", ["gateway", "bot"]) => Answer::of(
             200,
             json!({"url": state.gateway_url, "shards": 1, "session_start_limit":
                 {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
@@ -674,18 +974,7 @@ fn respond(
                     c
                 })
                 .collect();
-            (200, Value::Array(commands))
-        }
-        ("POST", ["channels", _, "messages"])
-            if state
-                .rate_limited
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok() =>
-        {
-            (
-                429,
-                json!({"message": "You are being rate limited.", "retry_after": 0.6, "global": false}),
-            )
+            Answer::of(200, Value::Array(commands))
         }
         ("POST", ["channels", _, "messages"])
             if json["message_reference"]["message_id"]
@@ -693,7 +982,7 @@ fn respond(
                 .is_some_and(|m| state.deleted.lock().unwrap().iter().any(|d| d == m))
                 && json["message_reference"]["fail_if_not_exists"] != false =>
         {
-            (
+            Answer::of(
                 400,
                 json!({"message": "Invalid Form Body", "code": 50035, "errors": {"message_reference":
                     {"_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE", "message": "Unknown message"}]}}}),
@@ -707,15 +996,12 @@ fn respond(
                 .get(*channel)
                 .is_some_and(|t| t.2) =>
         {
-            (400, json!({"message": "Thread is archived", "code": 50083}))
+            Answer::error(400, 50083, "Thread is archived")
         }
         ("POST", ["channels", parent, "threads"]) => {
             if state.threads.lock().unwrap().contains_key(*parent) {
                 // A thread cannot hold threads.
-                return (
-                    400,
-                    json!({"message": "Cannot execute action on this channel type", "code": 50024}),
-                );
+                return Answer::error(400, 50024, "Cannot execute action on this channel type");
             }
             // `resources/channel`, Start Thread without Message: a name of
             // 1 to 100 characters, an archive duration Discord offers.
@@ -724,15 +1010,15 @@ fn respond(
             if !(1..=100).contains(&name.chars().count())
                 || ![60, 1440, 4320, 10080].contains(&duration)
             {
-                return (400, json!({"message": "Invalid Form Body", "code": 50035}));
+                return Answer::error(400, 50035, "Invalid Form Body");
             }
-            let id = state.next_id.fetch_add(1, Ordering::SeqCst).to_string();
+            let id = snowflake(&state.next_id).to_string();
             state
                 .threads
                 .lock()
                 .unwrap()
                 .insert(id.clone(), (parent.to_string(), name.clone(), false));
-            (200, thread(&id, parent, &name, false))
+            Answer::of(200, thread(&id, parent, &name, false))
         }
         ("PATCH", ["channels", id]) if state.threads.lock().unwrap().contains_key(*id) => {
             let mut threads = state.threads.lock().unwrap();
@@ -740,39 +1026,96 @@ fn respond(
             if let Some(archived) = json["archived"].as_bool() {
                 t.2 = archived;
             }
-            (200, thread(id, &t.0, &t.1, t.2))
+            Answer::of(200, thread(id, &t.0, &t.1, t.2))
         }
         ("POST", ["channels", channel, "messages"])
             if state.forbidden.lock().unwrap().iter().any(|c| c == channel) =>
         {
-            (
-                403,
-                json!({"message": "Missing Permissions", "code": 50013}),
-            )
+            Answer::error(403, 50013, "Missing Permissions")
         }
         ("POST", ["interactions", id, _, "callback"]) => {
-            if state.acknowledged.lock().unwrap().insert(id.to_string()) {
-                (204, Value::Null)
-            } else {
-                (
-                    400,
-                    json!({"message": "Interaction has already been acknowledged.", "code": 40060}),
-                )
+            let window = *state.response_window.lock().unwrap();
+            let mut interactions = state.interactions.lock().unwrap();
+            let Some(i) = interactions.get_mut(*id) else {
+                return Answer::error(404, 10062, "Unknown interaction");
+            };
+            if i.original.is_some() || i.followups.contains("acknowledged") {
+                return Answer::error(400, 40060, "Interaction has already been acknowledged.");
             }
+            if i.at.elapsed() > window {
+                return Answer::error(404, 10062, "Unknown interaction");
+            }
+            // A message (4) or the "thinking" placeholder (5) makes the
+            // original response; an update (6, 7) edits the button's message.
+            match json["type"].as_u64() {
+                Some(4 | 5) => i.original = Some(snowflake(&state.next_id).to_string()),
+                _ => {
+                    i.followups.insert("acknowledged".into());
+                }
+            }
+            Answer::of(204, Value::Null)
         }
-        ("GET", ["guilds", _, "roles"]) => (200, guild()["roles"].clone()),
-        ("DELETE", ["webhooks", _, _, "messages", _]) => (204, Value::Null),
-        ("PATCH", ["webhooks", _, _, "messages", _])
-        | ("POST", ["webhooks", _, _])
-        | ("PATCH", ["channels", _, "messages", _]) => (200, new_message(&json["content"])),
+        ("GET", ["guilds", _, "roles"]) => Answer::of(200, guild()["roles"].clone()),
+        ("DELETE" | "PATCH", ["webhooks", _, token, "messages", which]) => {
+            let id = state
+                .tokens
+                .lock()
+                .unwrap()
+                .get(*token)
+                .cloned()
+                .unwrap_or_default();
+            let mut interactions = state.interactions.lock().unwrap();
+            let Some(i) = interactions.get_mut(&id) else {
+                return unknown_message();
+            };
+            let exists = match *which {
+                "@original" => i.original.is_some(),
+                other => i.followups.contains(other),
+            };
+            if !exists {
+                return unknown_message();
+            }
+            if method == "DELETE" {
+                match *which {
+                    "@original" => i.original = None,
+                    other => {
+                        i.followups.remove(other);
+                    }
+                }
+                return Answer::of(204, Value::Null);
+            }
+            drop(interactions);
+            Answer::of(200, new_message(&json["content"]))
+        }
+        ("POST", ["webhooks", _, token]) => {
+            let id = state
+                .tokens
+                .lock()
+                .unwrap()
+                .get(*token)
+                .cloned()
+                .unwrap_or_default();
+            let m = new_message(&json["content"]);
+            if let Some(i) = state.interactions.lock().unwrap().get_mut(&id) {
+                i.followups
+                    .insert(m["id"].as_str().unwrap_or("").to_string());
+            }
+            Answer::of(200, m)
+        }
+        ("PATCH", ["channels", _, "messages", message_id]) => {
+            if !state.messages.lock().unwrap().contains(*message_id) {
+                return unknown_message();
+            }
+            Answer::of(200, new_message(&json["content"]))
+        }
         ("POST", ["channels", _, "messages"]) => {
             let m = new_message(&json["content"]);
             if let Some(n) = nonce {
                 state.nonces.lock().unwrap().insert(n, m.clone());
             }
-            (200, m)
+            Answer::of(200, m)
         }
-        _ => (404, json!({"message": "Unknown route", "code": 0})),
+        _ => Answer::error(404, 0, "Unknown route"),
     }
 }
 
@@ -829,178 +1172,4 @@ fn split<'a>(mut body: &'a [u8], delimiter: &[u8]) -> Vec<&'a [u8]> {
     }
     out.push(body);
     out
-}
-
-/// Whether a snowflake (a string in Discord's JSON) is `id`.
-fn is_id(v: &Value, id: u64) -> bool {
-    v.as_str().and_then(|s| s.parse::<u64>().ok()) == Some(id)
-}
-
-/// Without the message-content intent (1 << 15) a guild message arrives
-/// with its content, embeds, attachments and components empty, unless it
-/// mentions the bot (as a user, which a reply to the bot with the ping on
-/// does, or as its managed role) or is the bot's own (`events/gateway`,
-/// Message Content Intent; a reply with the ping off mentions nobody).
-fn hide_content(m: &mut Value, intents: u64) {
-    let dm = m["guild_id"].is_null();
-    let mentions_bot = m["mentions"]
-        .as_array()
-        .is_some_and(|u| u.iter().any(|u| is_id(&u["id"], APP)))
-        || m["mention_roles"]
-            .as_array()
-            .is_some_and(|r| r.iter().any(|r| r == &json!(BOT_ROLE.to_string())));
-    let own = is_id(&m["author"]["id"], APP);
-    if intents & (1 << 15) != 0 || dm || mentions_bot || own {
-        return;
-    }
-    m["content"] = json!("");
-    m["embeds"] = json!([]);
-    m["attachments"] = json!([]);
-    m["components"] = json!([]);
-}
-
-async fn serve_gateway(
-    listener: TcpListener,
-    state: Arc<State>,
-    mut events: mpsc::UnboundedReceiver<(String, Value)>,
-) {
-    // Events go to every session whose shard receives their guild's.
-    let router = {
-        let state = state.clone();
-        tokio::spawn(async move {
-            while let Some(event) = events.recv().await {
-                route(&state, event);
-            }
-            // No test sends events any more: the sessions end.
-            state.sessions.lock().unwrap().clear();
-        })
-    };
-    // Any number of connections at once (one per shard, or a bot that
-    // restarts and connects again), each served the same way.
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            return;
-        };
-        if router.is_finished() {
-            return;
-        }
-        let state = state.clone();
-        tokio::spawn(async move {
-            if let Ok(ws) = tokio_tungstenite::accept_async(stream).await {
-                serve_connection(ws, &state).await;
-            }
-        });
-    }
-}
-
-/// Sends an event to the open sessions of its guild's shard, or keeps it
-/// for the next one.
-fn route(state: &State, event: (String, Value)) {
-    let guild = event.1["guild_id"]
-        .as_str()
-        .and_then(|g| g.parse::<u64>().ok());
-    let mut sessions = state.sessions.lock().unwrap();
-    sessions.retain(|s| !s.events.is_closed());
-    let mut sent = false;
-    for s in sessions.iter() {
-        if s.shard == shard_of(guild, s.total) && s.events.send(event.clone()).is_ok() {
-            sent = true;
-        }
-    }
-    if !sent {
-        state.backlog.lock().unwrap().push(event);
-    }
-}
-
-/// Serves one gateway connection until it closes.
-async fn serve_connection(
-    mut ws: tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
-    state: &State,
-) {
-    let send = |v: Value| Frame::Text(v.to_string());
-    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}, "s": null, "t": null});
-    if ws.send(send(hello)).await.is_err() {
-        return;
-    }
-    let mut seq = 0u64;
-    let (tx, mut events) = mpsc::unbounded_channel::<(String, Value)>();
-    let mut tx = Some(tx);
-    let mut intents = 0;
-    loop {
-        tokio::select! {
-            frame = ws.next() => {
-                let Some(Ok(frame)) = frame else { return };
-                let Ok(text) = frame.to_text() else { continue };
-                let Ok(v) = serde_json::from_str::<Value>(text) else { continue };
-                match v["op"].as_u64() {
-                    Some(1) => {
-                        let ack = json!({"op": 11, "d": null, "s": null, "t": null});
-                        if ws.send(send(ack)).await.is_err() {
-                            return;
-                        }
-                    }
-                    Some(2) => {
-                        *state.identify.lock().unwrap() = Some(v["d"].clone());
-                        intents = v["d"]["intents"].as_u64().unwrap_or(0);
-                        // `events/gateway`, Identify: `shard` is [shard_id, num_shards].
-                        let shard = v["d"]["shard"][0].as_u64().unwrap_or(0);
-                        let total = v["d"]["shard"][1].as_u64().unwrap_or(1).max(1);
-                        seq += 1;
-                        let ready_event = json!({"op": 0, "s": seq, "t": "READY", "d": {
-                            "v": 10, "user": user(APP, BOT_NAME), "guilds": [],
-                            "session_id": format!("fake-session-{shard}"),
-                            "resume_gateway_url": state.gateway_url,
-                            "shard": [shard, total], "application": {"id": APP.to_string(), "flags": 0},
-                        }});
-                        if ws.send(send(ready_event)).await.is_err() {
-                            return;
-                        }
-                        // Then each guild of this shard, as Discord sends
-                        // them after ready.
-                        for g in [GUILD, GUILD_B] {
-                            if shard_of(Some(g), total) != shard || (g == GUILD_B && total == 1) {
-                                continue;
-                            }
-                            seq += 1;
-                            let guild_event = json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild_with_id(g)});
-                            if ws.send(send(guild_event)).await.is_err() {
-                                return;
-                            }
-                        }
-                        let Some(tx) = tx.take() else { continue };
-                        {
-                            // Held while the backlog is handed over, so that
-                            // nothing routed meanwhile overtakes it.
-                            let mut sessions = state.sessions.lock().unwrap();
-                            let mut backlog = state.backlog.lock().unwrap();
-                            let (mine, rest): (Vec<_>, Vec<_>) = backlog.drain(..).partition(|(_, d)| {
-                                let guild = d["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok());
-                                shard_of(guild, total) == shard
-                            });
-                            *backlog = rest;
-                            for event in mine {
-                                let _ = tx.send(event);
-                            }
-                            sessions.push(Session { shard, total, events: tx });
-                        }
-                        state.readies.fetch_add(1, Ordering::SeqCst);
-                        state.changed.notify_waiters();
-                    }
-                    _ => {}
-                }
-            }
-            event = events.recv() => {
-                let Some((t, mut d)) = event else { return };
-                if t == "MESSAGE_CREATE" {
-                    hide_content(&mut d, intents);
-                }
-                seq += 1;
-                if ws.send(send(json!({"op": 0, "s": seq, "t": t, "d": d}))).await.is_err() {
-                    // Lost with the connection, as Discord would lose it
-                    // for a session that cannot resume.
-                    return;
-                }
-            }
-        }
-    }
 }
