@@ -1443,6 +1443,14 @@ async fn a_rate_limited_answer_is_posted_after_the_wait() {
     bot.abort();
 }
 
+/// How many IDENTIFYs the fake's gateway saw.
+fn identifies(fake: &FakeDiscord) -> usize {
+    fake.gateway_log()
+        .iter()
+        .filter(|l| matches!(l, Logged::Identify { .. }))
+        .count()
+}
+
 /// Issue 41, point 13: a 429 on the edit of a deferred answer (with
 /// `api_url`, serenity's own limiter is off) is waited out by the wait
 /// Discord asks for and sent again: the player is not left with "Voidmate
@@ -1574,11 +1582,7 @@ async fn a_reconnect_resumes_at_the_sessions_own_address() {
         .count();
     assert_eq!(answers, 1);
     // No new session was needed: one identify in all.
-    let identifies = fake
-        .gateway_log()
-        .iter()
-        .filter(|l| matches!(l, Logged::Identify { .. }))
-        .count();
+    let identifies = identifies(&fake);
     assert_eq!(identifies, 1);
     bot.abort();
 }
@@ -1599,7 +1603,7 @@ async fn an_invalid_session_is_followed_by_a_new_identify_after_a_wait() {
         log.iter()
             .filter(|l| matches!(l, Logged::Identify { .. }))
             .count()
-            == 2
+            >= 2
     })
     .await;
     let log = fake.gateway_log();
@@ -1619,6 +1623,8 @@ async fn an_invalid_session_is_followed_by_a_new_identify_after_a_wait() {
         .nth(1)
         .unwrap();
     assert_eq!(path, "/", "identifies go to the gateway's address");
+    // A lower bound the protocol asks for, not a speed: a slow machine only
+    // makes the gap longer.
     assert!(
         identified.duration_since(invalidated) >= std::time::Duration::from_secs(1),
         "identified again {:?} after the invalid session",
@@ -1672,10 +1678,6 @@ async fn a_disallowed_intent_stops_the_bot_with_a_clear_error() {
         err.contains("message-content intent") && err.contains("4014"),
         "{err}"
     );
-    let identifies = fake
-        .gateway_log()
-        .iter()
-        .filter(|l| matches!(l, Logged::Identify { .. }))
-        .count();
+    let identifies = identifies(&fake);
     assert_eq!(identifies, 1, "no identify after the refusal");
 }

@@ -4,6 +4,7 @@
 
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::{Player, PlayerId};
+use crate::error::Failure;
 use crate::record::{GameRecord, Offer, Status};
 use crate::store::MoveRow;
 use crate::words::{clock_face, human_duration};
@@ -34,6 +35,12 @@ impl Game {
     /// The side `user` plays, if they play in this game.
     pub fn player_color(&self, user: &PlayerId) -> Option<Color> {
         self.rec.color_of(user)
+    }
+
+    /// The side `user` plays, or the refusal for someone who does not.
+    pub fn side_of(&self, user: &PlayerId) -> Result<Color, Failure> {
+        self.player_color(user)
+            .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{}.", self.id())))
     }
 
     /// Who plays `color`: their id, and the name they were last seen with.

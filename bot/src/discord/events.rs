@@ -5,7 +5,7 @@ use super::address;
 use super::buttons::parse_custom_id;
 use super::outgoing::Outgoing;
 use super::responder::Responder;
-use super::send::{discord_code, refusal, send_patiently};
+use super::send::discord_code;
 use super::{player, Data, Error};
 use crate::game::command::OfferKind;
 use crate::game::{Action, Incoming, Input, Mentioned};
@@ -196,25 +196,14 @@ async fn on_message(
     };
     let reply = data.place(&ctx.http, msg.channel_id, reply).await;
     let out = Outgoing::new(reply);
-    let entries = out.deliveries.clone();
     // The message answered may be gone by now (deleted by its author or a
     // moderator): Discord then posts the answer as a plain message instead
     // of refusing it (`fail_if_not_exists`, `resources/message`).
     let mut reference = serenity::MessageReference::from(msg);
     reference.fail_if_not_exists = Some(false);
-    let sent = send_patiently(&ctx.http, msg.channel_id, || {
-        out.clone().message().reference_message(reference.clone())
+    data.post(&ctx.http, msg.channel_id, &out, |m| {
+        m.reference_message(reference.clone())
     })
-    .await;
-    match sent {
-        Ok(_) => data.confirm(&entries).await,
-        Err(e) => {
-            // The outbox tries again, backing off, with the same nonce.
-            for entry in entries {
-                data.core.failed(entry, refusal(&e)).await;
-            }
-            return Err(e.into());
-        }
-    }
+    .await?;
     Ok(())
 }

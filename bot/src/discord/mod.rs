@@ -150,6 +150,29 @@ impl Data {
         *roles.entry(guild).or_insert(found)
     }
 
+    /// Posts `out` to `channel` (shaped by `shape`, a reply reference say),
+    /// then tells the core: its outbox entries are delivered, or failed
+    /// (tried again later, with the same nonce).
+    pub async fn post(
+        &self,
+        http: &serenity::Http,
+        channel: ChannelId,
+        out: &Outgoing,
+        shape: impl Fn(serenity::CreateMessage) -> serenity::CreateMessage,
+    ) -> Result<(), serenity::Error> {
+        let sent = send_patiently(http, channel, || shape(out.clone().message())).await;
+        match sent {
+            Ok(_) => self.confirm(&out.deliveries).await,
+            Err(e) => {
+                for entry in &out.deliveries {
+                    self.core.failed(*entry, refusal(&e)).await;
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     /// The reply's outbox entries are posted: the core sends them no more.
     /// (An interaction answered directly cannot carry a nonce; confirming
     /// right after the answer keeps the window for a double post small.)
@@ -208,17 +231,9 @@ impl Data {
                 return here(reply);
             }
         }
+        // If it fails, it is owed in the thread now: the outbox posts it there.
         let out = Outgoing::new(reply);
-        let entries = out.deliveries.clone();
-        match send_patiently(http, opened, || out.clone().message()).await {
-            Ok(_) => self.confirm(&entries).await,
-            Err(e) => {
-                // Owed in the thread now: the outbox posts it there.
-                for entry in entries {
-                    self.core.failed(entry, refusal(&e)).await;
-                }
-            }
-        }
+        let _ = self.post(http, opened, &out, |m| m).await;
         Reply::new(format!(
             "Game #{} is played in its own thread: <#{opened}>.",
             thread.game

@@ -2,7 +2,7 @@
 //! deferred first and then completed.
 
 use super::outgoing::Outgoing;
-use super::send::{discord_code, refusal, send_patiently};
+use super::send::discord_code;
 use super::{player, Ctx, Data, Error};
 use crate::game::command::Command;
 use crate::game::{Incoming, Input, Reply};
@@ -199,16 +199,7 @@ impl Responder<'_> {
             tracing::warn!(channel = %self.channel, "an answer for its author alone could not be given");
             return Ok(());
         }
-        let entries = out.deliveries.clone();
-        match send_patiently(self.http, self.channel, || out.clone().message()).await {
-            Ok(_) => data.confirm(&entries).await,
-            Err(e) => {
-                for entry in entries {
-                    data.core.failed(entry, refusal(&e)).await;
-                }
-                return Err(e.into());
-            }
-        }
+        data.post(self.http, self.channel, &out, |m| m).await?;
         Ok(())
     }
 

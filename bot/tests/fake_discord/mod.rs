@@ -906,6 +906,17 @@ fn rate_limited(state: &State, method: &str, path: &str, parts: &[&str]) -> Opti
     Some(refuse(limit.retry_after, limit.route.is_none()))
 }
 
+/// The interaction a token was given for ("" for a token never given).
+fn interaction_of(state: &State, token: &str) -> String {
+    state
+        .tokens
+        .lock()
+        .unwrap()
+        .get(token)
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The interaction a webhook token belongs to, if the token is good now.
 fn token_ok(state: &State, token: &str) -> Result<String, Answer> {
     let invalid = || Answer::error(401, 50027, "Invalid Webhook Token");
@@ -1057,13 +1068,7 @@ fn respond(
         }
         ("GET", ["guilds", _, "roles"]) => Answer::of(200, guild()["roles"].clone()),
         ("DELETE" | "PATCH", ["webhooks", _, token, "messages", which]) => {
-            let id = state
-                .tokens
-                .lock()
-                .unwrap()
-                .get(*token)
-                .cloned()
-                .unwrap_or_default();
+            let id = interaction_of(state, token);
             let mut interactions = state.interactions.lock().unwrap();
             let Some(i) = interactions.get_mut(&id) else {
                 return unknown_message();
@@ -1088,13 +1093,7 @@ fn respond(
             Answer::of(200, new_message(&json["content"]))
         }
         ("POST", ["webhooks", _, token]) => {
-            let id = state
-                .tokens
-                .lock()
-                .unwrap()
-                .get(*token)
-                .cloned()
-                .unwrap_or_default();
+            let id = interaction_of(state, token);
             let m = new_message(&json["content"]);
             if let Some(i) = state.interactions.lock().unwrap().get_mut(&id) {
                 i.followups

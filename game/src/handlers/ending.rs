@@ -42,9 +42,7 @@ pub(crate) async fn resign(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
     let me = cx.author;
     let g = cx.pick(game, true).await?;
     let id = g.id();
-    let color = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let color = g.side_of(&me.id)?;
     let result = loss_of(color);
     store::finish(cx.tx, id, result, "resignation").await?;
     let text = format!(
@@ -117,9 +115,7 @@ pub(crate) async fn claim(
     let me = cx.author;
     let g = cx.pick(game, true).await?;
     let id = g.id();
-    let color = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let color = g.side_of(&me.id)?;
     if g.pos.turn() != color {
         return refuse(format!(
             "It is not your turn in game #{id}: a draw is claimed by the player to move."

@@ -57,9 +57,7 @@ pub(crate) async fn offer(
     let me = cx.author;
     let g = cx.pick(game, true).await?;
     let id = g.id();
-    let color = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let color = g.side_of(&me.id)?;
     let opponent = g.player(!color);
     let w = words(kind);
     if cx.core.is_bot(&opponent.id) {

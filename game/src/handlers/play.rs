@@ -29,9 +29,7 @@ pub(crate) async fn named_move(
 pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Done, Failure> {
     let me = cx.author;
     let id = g.id();
-    let color = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let color = g.side_of(&me.id)?;
     let waiting = g.awaiting_programs();
     if !waiting.is_empty() {
         return refuse(format!(

@@ -147,9 +147,7 @@ async fn private_program(
         }
     };
     let id = g.id();
-    let color = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let color = g.side_of(&me.id)?;
     if g.rec.mode != ProgramMode::Private {
         return refuse(format!(
             "Game #{id} does not use private programs; `program #{id}` in its channel shows its roster."
@@ -217,9 +215,7 @@ pub(crate) async fn colour(
     let names: Vec<&str> = PieceColour::ALL.iter().map(|c| c.name()).collect();
     let mut g = cx.pick(game, true).await?;
     let id = g.id();
-    let side = g
-        .player_color(&me.id)
-        .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{id}.")))?;
+    let side = g.side_of(&me.id)?;
     let chosen = match colour {
         None => {
             return Ok(Done::text(format!(

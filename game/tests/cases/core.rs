@@ -645,6 +645,28 @@ case! {
             "The stored record of game #1 is damaged (unknown variant 'nonsense'), so I cannot go on with it. Nothing was changed.",
         )
         .await;
+        // Issue 41, point 1: a row that does not convert to a game record
+        // is named by check-db with the reason, and nothing panics: each
+        // coded column is checked when the row is typed (the status has a
+        // CHECK constraint of its own).
+        for (column, value, why) in [
+            ("time_control", "'soon'", "unknown time control 'soon'"),
+            ("mode", "'secret!'", "unknown programming mode 'secret!'"),
+            ("colour_white", "'plaid'", "unknown piece colour 'plaid'"),
+        ] {
+            sqlx::query("UPDATE games SET variant = 'standard', status = 'active', time_control = 'none', mode = 'default', colour_white = NULL")
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE games SET {column} = {value}")))
+                .execute(&pool)
+                .await
+                .unwrap();
+            let (total, bad) = bot.core.check_db().await.unwrap();
+            assert_eq!(total, 1);
+            assert_eq!(bad.len(), 1, "{column}");
+            assert!(bad[0].2.contains(why), "{column}: {}", bad[0].2);
+        }
     }
 }
 
