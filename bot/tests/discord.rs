@@ -38,7 +38,22 @@ impl std::io::Write for LogWriter {
 
 /// Starts the bot against `fake` with `extra` lines in its `[discord]` section.
 async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::JoinHandle<()> {
-    // The bot's warnings and errors are kept for the tests to read.
+    let (core, discord) = bot_config(fake, dir, extra).await;
+    let bot = tokio::spawn(async move {
+        if let Err(e) = discord::run_bot(core, discord).await {
+            panic!("the Discord adapter stopped: {e:#}");
+        }
+    });
+    fake.wait_for("command registration", |r| {
+        r.method == "PUT" && r.path == format!("/applications/{APP}/guilds/{GUILD}/commands")
+    })
+    .await;
+    bot
+}
+
+/// The bot's core and Discord settings against `fake`, with `extra` lines
+/// in `[discord]`; its warnings and errors kept for the tests to read.
+async fn bot_config(fake: &FakeDiscord, dir: &Path, extra: &str) -> (Core, DiscordConfig) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter("warn")
         .with_ansi(false)
@@ -61,16 +76,7 @@ async fn start_bot(fake: &FakeDiscord, dir: &Path, extra: &str) -> tokio::task::
     let cfg = Config::load(Some(&path)).unwrap();
     let core = Core::open(&cfg).await.unwrap();
     let discord = DiscordConfig::from_section(&cfg.discord).unwrap();
-    let bot = tokio::spawn(async move {
-        if let Err(e) = discord::run_bot(core, discord).await {
-            panic!("the Discord adapter stopped: {e:#}");
-        }
-    });
-    fake.wait_for("command registration", |r| {
-        r.method == "PUT" && r.path == format!("/applications/{APP}/guilds/{GUILD}/commands")
-    })
-    .await;
-    bot
+    (core, discord)
 }
 
 /// The slash commands as the bot registered them.
@@ -1650,23 +1656,7 @@ async fn an_invalid_session_is_followed_by_a_new_identify_after_a_wait() {
 async fn a_disallowed_intent_stops_the_bot_with_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeDiscord::start().await;
-    // SAFETY: every test in this file sets the same value.
-    unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token") };
-    let path = dir.path().join("voidmate.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "[database]\npath = \"{}\"\n[discord]\nenabled = true\n\
-             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
-             message_content = true\n",
-            dir.path().join("voidmate.db").display(),
-            fake.api_url
-        ),
-    )
-    .unwrap();
-    let cfg = Config::load(Some(&path)).unwrap();
-    let core = Core::open(&cfg).await.unwrap();
-    let discord = DiscordConfig::from_section(&cfg.discord).unwrap();
+    let (core, discord) = bot_config(&fake, dir.path(), "message_content = true").await;
     let ended = tokio::time::timeout(
         std::time::Duration::from_secs(30),
         discord::run_bot(core, discord),

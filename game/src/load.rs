@@ -10,7 +10,7 @@ use crate::error::{damaged, refuse, Failure};
 use crate::game::Game;
 use crate::record::GameRecord;
 use crate::store::{self, GameRow, Tx};
-use voidmate_rules::{variants, Position, Program, SharedRules};
+use voidmate_rules::{variants, Color, Position, Program, SharedRules};
 
 /// A stored program text, read again.
 fn stored_program(
@@ -171,6 +171,14 @@ impl Ctx<'_> {
                 ))
             }
         }
+    }
+
+    /// The author's game in progress that a command is about, and their
+    /// side in it.
+    pub async fn pick_mine(&mut self, game: GameRef) -> Result<(Game, Color), Failure> {
+        let g = self.pick(game, true).await?;
+        let side = g.side_of(&self.author.id)?;
+        Ok((g, side))
     }
 
     /// A game to look at: named, in progress, or the author's latest.

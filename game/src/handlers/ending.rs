@@ -40,9 +40,8 @@ fn loss_of(loser: Color) -> &'static str {
 
 pub(crate) async fn resign(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
     let me = cx.author;
-    let g = cx.pick(game, true).await?;
+    let (g, color) = cx.pick_mine(game).await?;
     let id = g.id();
-    let color = g.side_of(&me.id)?;
     let result = loss_of(color);
     store::finish(cx.tx, id, result, "resignation").await?;
     let text = format!(
@@ -113,9 +112,8 @@ pub(crate) async fn claim(
     game: GameRef,
 ) -> Result<Done, Failure> {
     let me = cx.author;
-    let g = cx.pick(game, true).await?;
+    let (g, color) = cx.pick_mine(game).await?;
     let id = g.id();
-    let color = g.side_of(&me.id)?;
     if g.pos.turn() != color {
         return refuse(format!(
             "It is not your turn in game #{id}: a draw is claimed by the player to move."

@@ -55,9 +55,8 @@ pub(crate) async fn offer(
     game: GameRef,
 ) -> Result<Done, Failure> {
     let me = cx.author;
-    let g = cx.pick(game, true).await?;
+    let (g, color) = cx.pick_mine(game).await?;
     let id = g.id();
-    let color = g.side_of(&me.id)?;
     let opponent = g.player(!color);
     let w = words(kind);
     if cx.core.is_bot(&opponent.id) {

@@ -213,9 +213,8 @@ pub(crate) async fn colour(
 ) -> Result<Done, Failure> {
     let me = cx.author;
     let names: Vec<&str> = PieceColour::ALL.iter().map(|c| c.name()).collect();
-    let mut g = cx.pick(game, true).await?;
+    let (mut g, side) = cx.pick_mine(game).await?;
     let id = g.id();
-    let side = g.side_of(&me.id)?;
     let chosen = match colour {
         None => {
             return Ok(Done::text(format!(
