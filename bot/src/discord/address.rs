@@ -163,6 +163,20 @@ mod tests {
         assert!(!a.addressed);
     }
 
+    /// Any text: multi-byte, empty, oversized, a mention cut short.
+    #[test]
+    fn odd_text_is_read_without_panic() {
+        let long = format!("<@10> {}", "é🎉 ".repeat(10_000));
+        for content in ["", "<@", "<@10", "<@10>", "  <@!10>日本", long.as_str()] {
+            let _ = read(&msg(content, &[10], &[]), BOT);
+        }
+        assert_eq!(read(&msg("<@10>", &[10], &[]), BOT).unwrap().text, "");
+        let a = read(&msg("  <@!10>日本  語", &[10], &[]), BOT).unwrap();
+        assert_eq!(a.text, "日本 語");
+        let a = read(&msg(&long, &[10], &[]), BOT).unwrap();
+        assert_eq!(a.text.chars().count(), 3 * 10_000 - 1);
+    }
+
     #[test]
     fn bots_are_never_answered() {
         let from_bot = Message {

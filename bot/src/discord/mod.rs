@@ -1,19 +1,23 @@
 //! The Discord adapter: slash commands, buttons and autocomplete in, embeds
 //! with board images out.
 //!
-//! It only translates. Every slash command becomes the same chat text the
-//! other adapters send (`/move e4` is `move e4`), buttons become the answer
-//! their question asks for, and the core's [`Reply`] becomes one message: the
-//! text with the players to notify, an embed card for a board, the PNG, and
-//! Accept/Decline buttons for a question.
+//! It only translates. Every slash command becomes the core's typed command
+//! (`commands`, with its choice lists converted in `choices`), a button the
+//! answer its question asks for (`buttons`), a message said to the bot the
+//! chat line it carries (`address` decides whether it is), and the core's
+//! [`Reply`] one message (`outgoing`): the text with the players to notify,
+//! an embed card for a board, the PNG, and Accept/Decline buttons for a
+//! question. `responder` answers interactions within Discord's 3 seconds;
+//! `send` posts to channels; `gateway` and `patience` make up for what
+//! serenity 0.12 does not do as Discord documents (resuming, rate limits).
 //!
-//! The bot asks for no privileged intent. Without the message-content intent
-//! Discord still shows it messages that mention it and replies to its own
-//! messages, so `@Voidmate e4` and a reply `e4` to a board both play.
+//! The bot asks for no privileged intent unless configured to. Without the
+//! message-content intent Discord still shows it messages that mention it
+//! and replies to its own messages, so `@Voidmate e4` and a reply `e4` to a
+//! board both play.
 //!
-//! Players are known by their Discord username (unique since 2023): it is what
-//! the images and the texts show. The username-to-id map is kept in the
-//! database, so mentions still notify after a restart.
+//! Players are known by their Discord user id, which a rename keeps; the
+//! name they go by now is what images and texts show.
 
 mod address;
 mod buttons;

@@ -378,6 +378,44 @@ mod tests {
         );
     }
 
+    /// The typed readers take any text: multi-byte, empty, oversized, and
+    /// name what they could not read instead of panicking.
+    #[test]
+    fn odd_text_is_read_or_refused_never_panics() {
+        let long = "é🎉".repeat(5_000);
+        for text in [
+            "colour 日本",
+            "colour",
+            "settings theme 🎉",
+            "settings threads 日本",
+            "settings ",
+            "challenge @bob ヴォイド",
+            "challenge @bob void ヴォイド",
+            "challenge @ëve promotion-wins 🎉",
+            "rules 🎉",
+            "draw 🎉",
+            "",
+            long.as_str(),
+        ] {
+            let _ = parse(text);
+        }
+        assert_eq!(
+            parse("colour 日本").unwrap(),
+            Command::Colour {
+                colour: Some(Paint::Unknown("日本".into())),
+                game: None
+            }
+        );
+        assert!(parse("challenge @bob ヴォイド")
+            .unwrap_err()
+            .0
+            .starts_with("'ヴォイド' is not a variant I know"));
+        assert_eq!(
+            parse(&format!("settings theme {long}")).unwrap_err().0,
+            format!("`{long}` is not a theme; use classic or high-contrast.")
+        );
+    }
+
     /// A colour and a setting are read once, into the renderer's own types;
     /// a word that names neither is kept for the reply to name.
     #[test]
