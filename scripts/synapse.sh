@@ -15,13 +15,20 @@ VENV="$CACHE/synapse-venv"
 SECRET="voidmate-test-registration-secret"
 
 install() {
+    mkdir -p "$CACHE"
+    # One install at a time (tests start servers in parallel); an install
+    # cut off half-way (a machine shut down) is started again from scratch.
+    exec 9>"$CACHE/synapse-install.lock"
+    flock 9
     if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import synapse" 2>/dev/null; then
+        flock -u 9
         return 0
     fi
-    mkdir -p "$CACHE"
+    rm -rf "$VENV"
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet --upgrade pip
     "$VENV/bin/pip" install --quiet matrix-synapse
+    flock -u 9
 }
 
 start() {

@@ -94,7 +94,124 @@ pub async fn run(games: usize) -> Result<String> {
         ms(pct(99)),
         seq_moves as f64 / seq.as_secs_f64(),
         conc_moves as f64 / conc.as_secs_f64(),
-    ) + tick_and_suggestions(&dir).await?.as_str())
+    ) + tick_and_suggestions(&dir).await?.as_str()
+        + ratings(&dir).await?.as_str())
+}
+
+/// Ratings (issue 38): `leaderboard` in a community of 10,000 rated
+/// players, and what rating a game adds to its end (the same resignation
+/// in rated and in casual games, between players with no games before).
+async fn ratings(dir: &std::path::Path) -> Result<String> {
+    std::fs::create_dir_all(dir)?;
+    let mut cfg = Config::default();
+    cfg.database.path = dir.join("ratings.db");
+    let core = Core::open(&cfg).await?;
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as i64;
+    const COMMUNITY: &str = "ladder";
+    // 10,000 players with ratings spread over 800-2400, deviations over
+    // 45-120, 1 to 60 games, the last up to 40 days ago: about half of
+    // them stand on the board.
+    let mut tx = core.store().pool().begin().await?;
+    for i in 0..10_000i64 {
+        let spread = (i * 7919) % 10_000;
+        sqlx::query(
+            "INSERT INTO ratings (community, player, variant, pool, rating, deviation, volatility, \
+             games, best, last_game_ms) VALUES ($1, $2, 'void', 'live', $3, $4, 0.06, $5, $3, $6)",
+        )
+        .bind(COMMUNITY)
+        .bind(format!("{PLATFORM}:r{i}"))
+        .bind(800.0 + spread as f64 * 0.16)
+        .bind(45.0 + (i % 76) as f64)
+        .bind(1 + i % 60)
+        .bind(now_ms - (i % 40) * 86_400_000)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    let mut n = 0u64;
+    let mut say = |channel: &str, author: &str, text: &str| {
+        n += 1;
+        let mut ev = line(format!("rated-{n}"), channel, author, text);
+        ev.community = Some(COMMUNITY.to_string());
+        ev
+    };
+    let mut boards = Vec::new();
+    for i in 0..400 {
+        // Players on the board, off it, and with no rating at all.
+        let asker = format!(
+            "r{}",
+            (i * 37) % 10_000 + if i % 5 == 0 { 20_000 } else { 0 }
+        );
+        let ev = say("hall", &asker, "leaderboard void live");
+        let t = Instant::now();
+        let reply = core.handle(&ev).await.expect("new event");
+        boards.push(t.elapsed());
+        anyhow::ensure!(
+            !reply.is_error && reply.text.to_string().lines().count() >= 11,
+            "a full board: {}",
+            reply.text
+        );
+    }
+    boards.sort();
+
+    // 200 rated and 200 casual games, each between two new players, to
+    // their second ply; then each resigned, alternately.
+    const GAMES: usize = 200;
+    for g in 0..GAMES {
+        for (kind, terms) in [("rated", "rated"), ("casual", "casual")] {
+            let ch = format!("{kind}-{g}");
+            let (w, b) = (format!("{kind}-w{g}"), format!("{kind}-b{g}"));
+            for (who, text) in [
+                (w.as_str(), format!("challenge @{b} void 10+5 {terms}")),
+                (b.as_str(), "accept".to_string()),
+                (w.as_str(), "e4".to_string()),
+                (b.as_str(), "e6".to_string()),
+            ] {
+                let reply = core.handle(&say(&ch, who, &text)).await.expect("new");
+                anyhow::ensure!(!reply.is_error, "{text}: {}", reply.text);
+            }
+        }
+    }
+    let (mut rated, mut casual) = (Vec::new(), Vec::new());
+    for g in 0..GAMES {
+        for kind in ["rated", "casual"] {
+            let ev = say(&format!("{kind}-{g}"), &format!("{kind}-b{g}"), "resign");
+            let t = Instant::now();
+            let reply = core.handle(&ev).await.expect("new event");
+            let took = t.elapsed();
+            let said = reply.text.to_string();
+            anyhow::ensure!(
+                !reply.is_error && (kind == "casual") != said.contains(" Ratings: "),
+                "{kind}: {said}"
+            );
+            if kind == "rated" {
+                rated.push(took)
+            } else {
+                casual.push(took)
+            }
+        }
+    }
+    rated.sort();
+    casual.sort();
+    core.store().pool().close().await;
+    std::fs::remove_dir_all(dir).ok();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let at = |v: &[Duration], p: usize| v[(v.len() * p / 100).min(v.len() - 1)];
+    Ok(format!(
+        "leaderboard among 10,000 rated players, 400 asks:\n  \
+         median {:.2} ms, p99 {:.2} ms\n\
+         a game's end (resignation), {GAMES} rated and {GAMES} casual games:\n  \
+         rated median {:.2} ms (p99 {:.2}), casual median {:.2} ms (p99 {:.2}): rating adds {:.2} ms\n",
+        ms(at(&boards, 50)),
+        ms(at(&boards, 99)),
+        ms(at(&rated, 50)),
+        ms(at(&rated, 99)),
+        ms(at(&casual, 50)),
+        ms(at(&casual, 99)),
+        ms(at(&rated, 50)) - ms(at(&casual, 50)),
+    ))
 }
 
 /// The periodic check with 10,000 clock games and 10,000 correspondence
@@ -126,9 +243,35 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
     );
     let mut tx = core.store().begin().await?;
     for i in 0..10_000 {
-        let id = store::insert_game(&mut tx, &format!("c{i}"), void, seats, &start, &blitz).await?;
+        let id = store::insert_game(
+            &mut tx,
+            store::Venue {
+                channel: &format!("c{i}"),
+                community: None,
+                rated: false,
+                at_ms: now_ms,
+            },
+            void,
+            seats,
+            &start,
+            &blitz,
+        )
+        .await?;
         store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
-        let id = store::insert_game(&mut tx, &format!("d{i}"), void, seats, &start, &days).await?;
+        let id = store::insert_game(
+            &mut tx,
+            store::Venue {
+                channel: &format!("d{i}"),
+                community: None,
+                rated: false,
+                at_ms: now_ms,
+            },
+            void,
+            seats,
+            &start,
+            &days,
+        )
+        .await?;
         let at = now_ms / 1000 + 3 * 86_400;
         store::set_deadline(
             &mut tx,

@@ -145,6 +145,8 @@ impl Console {
                 mentions: contract::handles(text, PLATFORM),
                 addressed: true,
                 private,
+                // The terminal is one community; its direct messages none.
+                community: (!private).then(|| "console".to_string()),
                 sent_ms: None,
             };
             if let Some(reply) = self.core.handle(&ev).await {

@@ -92,17 +92,41 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     }
     let core = Core::inspect(&cfg).await?;
     let (total, bad) = core.check_db().await?;
-    if bad.is_empty() {
+    let ratings = core.check_ratings().await?;
+    let rated = format!(
+        "{} rated games recomputed, {} ratings compared",
+        ratings.games, ratings.ratings
+    );
+    if bad.is_empty() && ratings.problems.is_empty() {
         return Ok(format!(
-            "{total} games checked: every one replays to its stored position\n"
+            "{total} games checked: every one replays to its stored position\n\
+             {rated}: every rating is as its games make it\n"
         ));
     }
-    let mut text = format!(
-        "{total} games checked; {} do not hold together:\n",
-        bad.len()
-    );
+    let mut text = String::new();
+    if bad.is_empty() {
+        text.push_str(&format!(
+            "{total} games checked: every one replays to its stored position\n"
+        ));
+    } else {
+        text.push_str(&format!(
+            "{total} games checked; {} do not hold together:\n",
+            bad.len()
+        ));
+    }
     for (id, channel, why) in &bad {
         text.push_str(&format!("  game #{id} in {channel}: {why}\n"));
+    }
+    if ratings.problems.is_empty() {
+        text.push_str(&format!("{rated}: every rating is as its games make it\n"));
+    } else {
+        text.push_str(&format!(
+            "{rated}; {} differ from what the games make them:\n",
+            ratings.problems.len()
+        ));
+    }
+    for why in &ratings.problems {
+        text.push_str(&format!("  {why}\n"));
     }
     bail!("{}", text.trim_end())
 }

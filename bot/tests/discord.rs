@@ -165,6 +165,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert_eq!(
         names,
         [
+            "abort",
             "accept",
             "board",
             "challenge",
@@ -175,9 +176,13 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "games",
             "help",
             "history",
+            "leaderboard",
             "move",
             "moves",
+            "profile",
             "program",
+            "rating",
+            "rematch",
             "resign",
             "roster",
             "rules",
@@ -1070,6 +1075,126 @@ async fn a_kill_during_the_engines_thinking_loses_and_doubles_nothing() {
     let board = fake.callback(id).await;
     assert!(!board.ephemeral(), "{}", board.content());
     assert_eq!(board.field("To move").as_deref(), Some("alice"));
+}
+
+/// Issue 38, tests: the process is killed (SIGKILL) between a rated game's
+/// last move (bob resigns) and its reply, which Discord holds back with a
+/// long rate limit. Restarted, the bot posts the result with the rating
+/// changes once, and the ratings changed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_between_a_rated_games_end_and_its_reply_rates_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let config = dir.path().join("voidmate.toml");
+    let log = dir.path().join("bot.log");
+    let db = dir.path().join("voidmate.db");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
+             tick_seconds = 1\n",
+            db.display(),
+            fake.api_url
+        ),
+    )
+    .unwrap();
+    let bot = BotProcess::start(&config, &log);
+    let registration = registration(&fake).await;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = fake.slash(
+        ALICE,
+        "challenge",
+        json!([
+            option("user", 6, json!("22")),
+            option("variant", 4, json!(standard))
+        ]),
+        json!({"users": {"22": user(22, "bob")}}),
+    );
+    let asked = fake.callback(id).await;
+    assert!(
+        asked.content().contains("(no time limit, rated)"),
+        "{}",
+        asked.content()
+    );
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    let begun = fake.callback(id).await;
+    assert!(
+        begun.content().contains("rated (alice 1500?, bob 1500?)"),
+        "{}",
+        begun.content()
+    );
+    for (who, mv) in [(ALICE, "e4"), (BOB, "e5")] {
+        let id = fake.slash(
+            who,
+            "move",
+            json!([option("move", 3, json!(mv))]),
+            json!({}),
+        );
+        assert!(!fake.callback(id).await.ephemeral());
+    }
+    // Discord holds channel messages back (5 s at a time, for as long as
+    // the test wants).
+    let messages = format!("/channels/{CHANNEL}/messages");
+    fake.rate_limit_route("POST", &messages, 1000, 5.0);
+    fake.say(
+        BOB,
+        &format!("<@{APP}> resign"),
+        json!([user(APP, BOT_NAME)]),
+        None,
+    );
+    fake.wait_for("the result, held back", |r| {
+        r.status == 429 && r.path == messages
+    })
+    .await;
+    bot.kill();
+    let ratings_said = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| r.creates_visible_message() && r.content().contains(" Ratings: "))
+            .count()
+    };
+    assert_eq!(ratings_said(&fake), 0, "nothing was posted before the kill");
+
+    // The limit is lifted (the last wait still runs out); a new process.
+    fake.clear_rate_limits();
+    let _bot = BotProcess::start(&config, &log);
+    let posted = fake
+        .wait_for("the owed result", |r| {
+            r.creates_visible_message() && r.content().contains(" Ratings: ")
+        })
+        .await;
+    assert!(
+        posted
+            .content()
+            .contains("bob resigns game #1. alice wins (1-0). Ratings: alice 1500? -> 1662? (+162), bob 1500? -> 1338? (-162)."),
+        "{}",
+        posted.content()
+    );
+    // Anything late or doubled has time to show.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    assert_eq!(ratings_said(&fake), 1, "the result, once");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let changes: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_changes")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(changes, 2, "one change for each player");
+    let rows: Vec<(String, i64, String)> =
+        sqlx::query_as("SELECT player, games, community FROM ratings ORDER BY player")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let community = format!("discord:guild:{GUILD}");
+    assert_eq!(
+        rows,
+        [
+            ("discord:11".to_string(), 1, community.clone()),
+            ("discord:22".to_string(), 1, community)
+        ]
+    );
 }
 
 /// Issue 17, point 3 / issue 19, point 4: players are Discord user ids.

@@ -182,7 +182,7 @@ fn console_mode_plays_a_game_from_standard_input() {
     };
     let out = run(script);
     assert!(out.contains("(now speaking as bob)"), "{out}");
-    assert!(out.contains("Game #1 begins: Void Chess, alice (White) vs bob (Black), no time limit. alice, your move."), "{out}");
+    assert!(out.contains("Game #1 begins: Void Chess, alice (White) vs bob (Black), no time limit, rated (alice 1500?, bob 1500?). alice, your move."), "{out}");
     assert!(
         out.contains("#1: alice played e4. bob, your move."),
         "{out}"
@@ -507,7 +507,8 @@ fn moves_read_numbers_joined_to_moves() {
 }
 
 /// Issue 17, point 7: reads trust the stored position, so `check-db`
-/// replays every game and names any whose record does not hold together.
+/// replays every game and names any whose record does not hold together;
+/// issue 38, point 5: it recomputes every rating from the rated games too.
 #[test]
 fn check_db_replays_every_game_and_names_a_damaged_one() {
     let dir = tempfile::tempdir().unwrap();
@@ -519,6 +520,11 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
             ("bob", "accept"),
             ("alice", "e4"),
             ("bob", "e6"),
+            ("carol", "challenge @dave standard"),
+            ("dave", "accept"),
+            ("carol", "e4"),
+            ("dave", "e5"),
+            ("dave", "resign"),
         ],
     );
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -527,13 +533,18 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     assert!(ok, "{err}");
     assert_eq!(
         out,
-        "1 games checked: every one replays to its stored position\n"
+        "2 games checked: every one replays to its stored position\n\
+         1 rated games recomputed, 2 ratings compared: every rating is as its games make it\n"
     );
     rt.block_on(async {
         let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
             .await
             .unwrap();
-        sqlx::query("UPDATE moves SET coordinate = 'e8e7' WHERE ply = 2")
+        sqlx::query("UPDATE moves SET coordinate = 'e8e7' WHERE ply = 2 AND game_id = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE ratings SET rating = 1700 WHERE player = 'console:dave'")
             .execute(&pool)
             .await
             .unwrap();
@@ -543,6 +554,16 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     assert!(!ok);
     assert!(err.contains("game #1 in room"), "{err}");
     assert!(err.contains("does not match its moves"), "{err}");
+    assert!(
+        err.contains(
+            "1 rated games recomputed, 2 ratings compared; 1 differ from what the games make them:"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("console:dave's standard correspondence rating in room is 1700"),
+        "{err}"
+    );
     let (ok, _, err) = voidmate(&["check-db", "--db", "/nonexistent/v.db"]);
     assert!(!ok && err.contains("there is no database"), "{err}");
 }

@@ -151,6 +151,36 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
         notice(e).is_some_and(|t| t.contains("bob to move"))
     })
     .await;
+    // Issue 38: the room is a community; bob resigns and both ratings
+    // change in the result's message; the room's default pool is
+    // correspondence.
+    say(&bob_room, "!vm resign").await;
+    let ended = expect(&mut seen, &rid, "the result with ratings", |e| {
+        notice(e).is_some_and(|t| t.contains("bob resigns game #1"))
+    })
+    .await;
+    assert!(
+        notice(&ended).is_some_and(|t| t.ends_with(
+            "alice wins (1-0). Ratings: alice 1500? -> 1662? (+162), bob 1500? -> 1338? (-162)."
+        )),
+        "{:?}",
+        notice(&ended)
+    );
+    say(&room, "!vm rating").await;
+    expect(&mut seen, &rid, "alice's rating", |e| {
+        notice(e).is_some_and(|t| {
+            t.starts_with("Ratings of alice here:\n  Void Chess, correspondence  1662? (deviation ")
+        })
+    })
+    .await;
+    say(&room, "!vm leaderboard void").await;
+    expect(&mut seen, &rid, "the room's leaderboard", |e| {
+        notice(e).is_some_and(|t| {
+            t.starts_with("Leaderboard: Void Chess, correspondence: nobody yet")
+                && t.contains("You (1662?, 1 rated game) are not on the board yet")
+        })
+    })
+    .await;
     // Nothing else came back from before: every reply so far answered a new event once.
     let mut answered = std::collections::HashMap::new();
     while let Ok((r, ev)) = seen.try_recv() {

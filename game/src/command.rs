@@ -3,6 +3,7 @@
 //! choices, a button), and the core reads no text again.
 
 use crate::contract::Player;
+use crate::ratings::Pool;
 use std::fmt;
 use voidmate_render::{PieceColour, Theme};
 use voidmate_rules::GameKind;
@@ -42,6 +43,9 @@ pub struct ChallengeOptions {
     /// Play the game in a thread of its own (`Some(true)`), in the
     /// channel (`Some(false)`), or as the channel's setting says.
     pub thread: Option<bool>,
+    /// Rated (`Some(true)`) or casual (`Some(false)`); rated when it can be
+    /// if the challenge does not say.
+    pub rated: Option<bool>,
 }
 
 /// A colour as asked for: one the renderer paints, or a word that names
@@ -106,7 +110,10 @@ pub enum Command {
         answer: Answer,
         game: GameRef,
     },
-    Games,
+    /// The games in progress here, or (`finished`) the last ones to end.
+    Games {
+        finished: bool,
+    },
     History {
         game: GameRef,
         pgn: bool,
@@ -143,6 +150,29 @@ pub enum Command {
     /// Show or choose one's piece colour in a game.
     Colour {
         colour: Option<Paint>,
+        game: GameRef,
+    },
+    /// A player's ratings in this community (the author's if nobody is
+    /// named), in every game and pool or in `game`.
+    Rating {
+        who: Option<Someone>,
+        game: Option<GameKind>,
+    },
+    /// The community's best players in a game and pool.
+    Leaderboard {
+        game: Option<GameKind>,
+        pool: Option<Pool>,
+    },
+    /// A player's record in this community.
+    Profile {
+        who: Option<Someone>,
+    },
+    /// The same game again against the same opponent, sides swapped.
+    Rematch {
+        game: GameRef,
+    },
+    /// Call off a game before both sides have moved.
+    Abort {
         game: GameRef,
     },
     /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,
@@ -186,8 +216,11 @@ impl Command {
         match self {
             Command::Board { .. }
             | Command::Moves { .. }
-            | Command::Games
+            | Command::Games { .. }
             | Command::History { .. }
+            | Command::Rating { .. }
+            | Command::Leaderboard { .. }
+            | Command::Profile { .. }
             | Command::Variants
             | Command::Rules { .. }
             | Command::Help { .. }
@@ -202,6 +235,8 @@ impl Command {
             | Command::Claim { .. }
             | Command::Program { .. }
             | Command::Colour { .. }
+            | Command::Rematch { .. }
+            | Command::Abort { .. }
             | Command::Bare { .. } => false,
         }
     }

@@ -62,6 +62,13 @@ impl<'a> Ctx<'a> {
         self.event.is_some_and(|e| e.addressed)
     }
 
+    /// The community the request belongs to, for ratings: a Discord
+    /// server, a Matrix room, the console; `None` in a direct conversation
+    /// or for the bot's own work.
+    pub fn community(&self) -> Option<&'a str> {
+        self.event?.community.as_deref()
+    }
+
     /// The author's platform (`discord`, `matrix`, ...).
     pub fn platform(&self) -> &str {
         self.author.id.platform()

@@ -48,11 +48,17 @@ impl Core {
             let mover = g.pos.turn();
             let (to_move, other) = (g.player(mover), g.player(!mover));
             if now >= deadline {
-                let (text, notify) = {
+                let lost = {
                     let mut cx = Ctx::of_bot(self, &mut tx, &channel, &to_move);
-                    lost_on_time(&mut cx, &g).await?
+                    lost_on_time(&mut cx, &g).await
                 };
-                store::queue_notice(&mut tx, &channel, &text, &notify).await?;
+                match lost {
+                    Ok((text, notify)) => {
+                        store::queue_notice(&mut tx, &channel, &text, &notify).await?
+                    }
+                    Err(Failure::Storage(e)) => return Err(e),
+                    Err(_) => {}
+                }
             } else if remind && !g.rec.reminded && deadline - now <= period / 4 {
                 store::mark_reminded(&mut tx, g.id()).await?;
                 let text = Text::new().mention(&to_move).say(format!(

@@ -106,6 +106,15 @@ impl Core {
             }
             Err(e) => tracing::error!("cannot look for games that are due: {e}"),
         }
+        match store::any_to_abort(self.store.pool(), self.time.now_ms()).await {
+            Ok(false) => {}
+            Ok(true) => {
+                if let Err(e) = self.decide_aborts().await {
+                    tracing::error!("abort check failed: {e}");
+                }
+            }
+            Err(e) => tracing::error!("cannot look for games to abort: {e}"),
+        }
         self.heartbeat().await;
         self.report_process().await;
         let now = self.time.now_ms();

@@ -4,7 +4,9 @@ use crate::command::Command;
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::Failure;
-use crate::handlers::{challenge, ending, info, moves, offers, play, programs, settings};
+use crate::handlers::{
+    after, challenge, ending, info, moves, offers, play, programs, ratings, settings,
+};
 
 pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Failure> {
     match cmd {
@@ -29,7 +31,8 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Resign { game } => ending::resign(cx, game).await,
         Command::Offer { kind, answer, game } => offers::offer(cx, kind, answer, game).await,
         Command::Claim { text, game } => ending::claim(cx, text, game).await,
-        Command::Games => info::games(cx).await,
+        Command::Games { finished: false } => info::games(cx).await,
+        Command::Games { finished: true } => after::finished(cx).await,
         Command::History { game, pgn } => info::history(cx, game, pgn).await,
         Command::Variants => Ok(info::variants()),
         Command::Rules { game, query } => info::rules(cx, game, &query).await,
@@ -38,5 +41,10 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Direct => Ok(info::direct(cx)),
         Command::Program { text, game } => programs::program(cx, text, game).await,
         Command::Colour { colour, game } => programs::colour(cx, colour, game).await,
+        Command::Rating { who, game } => ratings::rating(cx, who, game).await,
+        Command::Leaderboard { game, pool } => ratings::leaderboard(cx, game, pool).await,
+        Command::Profile { who } => ratings::profile(cx, who).await,
+        Command::Rematch { game } => after::rematch(cx, game).await,
+        Command::Abort { game } => after::abort(cx, game).await,
     }
 }

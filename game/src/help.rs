@@ -151,7 +151,9 @@ const VOID: &[Topic] = &[
         keywords: &["castle", "castling", "o-o", "0-0"],
         text: "Castle as in chess: the king moves two squares towards a rook and the rook jumps over it. Short: \
                king e1 to g1, rook i1 to f1. Long: king e1 to c1, rook a1 to d1. The squares between must be \
-               empty (a void is not empty), and the king may not be in check or cross an attacked square.",
+               empty (a void is not empty), and the king may not be in check or cross an attacked square. \
+               So you never castle through an unstable tile: it holds the capturing piece until it collapses, \
+               and then it is a void.",
         diagram: None,
     },
     Topic {
@@ -215,8 +217,7 @@ const SUICIDE_VOID: &[Topic] = &[
         text: "Giveaway chess with a hole in the board. Lose all your pieces, or be left without a move, and \
                you win. A capture is compulsory when one is possible (any capture will do). The king is an \
                ordinary piece: no check, no castling, and pawns may promote to a king. Repetition three \
-               times, or 50 moves without a capture or pawn move, is a draw. Topics: void, capture, \
-               promotion-wins.",
+               times, or 50 moves without a capture or pawn move, is a draw.",
         diagram: None,
     },
     Topic {
@@ -270,7 +271,7 @@ const CHESS99: &[Topic] = &[
         text: "Chess 99 is played on 9x9 with a new piece, the paladin (written A), which moves as a knight \
                and as a bishop. The queens stand to the left of their kings and do not face each other. The \
                goal is to capture the enemy king, not to mate it: you may leave your own king attacked, at \
-               your own risk. Topics: pawns, castling, promotion, draws.",
+               your own risk.",
         diagram: Some(Diagram {
             fen: "rnbakqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKABNR w - - 0 1",
             select: None,
@@ -283,7 +284,8 @@ const CHESS99: &[Topic] = &[
         title: "The paladin",
         keywords: &["paladin", "a", "piece", "pieces", "knight", "bishop", "leap", "slide"],
         text: "The paladin (letter A) combines two pieces you know: it leaps like a knight and slides along \
-               diagonals like a bishop. Each side has one, on the 9x9 board's extra file.",
+               diagonals like a bishop. Each side has one: White's starts on f1, beside its king, and Black's on \
+               d9, beside its king too (the queens stand on the other side, so they do not face each other).",
         diagram: Some(Diagram {
             fen: "4k4/9/9/9/4A4/9/9/9/4K4 w - - 0 1",
             select: Some("e5"),
@@ -353,7 +355,7 @@ const BLACK_HOLES: &[Topic] = &[
         text: "Chess on a 5x8 board (files a to e) plus holes, which carry pieces across the board. \
                Everything else is as in chess: checkmate wins; stalemate, threefold repetition and the \
                50-move rule draw; castling is long only (king e1 to c1, rook to d1). Knights may be written \
-               S as on the original page. Topics: hole, relativistic.",
+               S as on the original page.",
         diagram: Some(Diagram {
             fen: "rnbqk/ppppp/5/5/5/5/PPPPP/RNBQK w Qq - 0 1",
             select: None,
@@ -404,8 +406,7 @@ const SUPER16: &[Topic] = &[
                (G), and sixteen Super Pawns that may advance one or two squares on any move. Checkmate wins; \
                stalemate, threefold repetition and bare kings draw; after 100 moves each without a capture \
                or pawn move a player may `claim` a draw. Player 1 moves first; who that is, and whether the \
-               pieces are reprogrammed (default, symmetric or private), is chosen at the challenge. Topics: \
-               pieces, fortress, castling, programs.",
+               pieces are reprogrammed (default, symmetric or private), is chosen at the challenge.",
         diagram: Some(Diagram {
             fen: "rnbhusqkigbhunfr/5f3f6/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/5F3F6/RNBHUSQKIGBHUNFR w KQkq - 0 1",
             select: None,
@@ -417,11 +418,14 @@ const SUPER16: &[Topic] = &[
         key: "pieces",
         title: "Super Chess pieces",
         keywords: &["prince", "princess", "archbishop", "knight", "programmable", "move", "moves", "piece"],
-        text: "Prince: up to four squares in any direction, jumping over anything. Princess: up to four \
-               squares in any direction, sliding (she stops at a blocker). Archbishop: three squares \
+        text: "Each piece with its letter (as in moves and FEN). King K, Queen Q, Rook R, Bishop B and \
+               Knight N move as in chess. Super Pawn (P): one or two empty squares forward on every move, \
+               capturing one square diagonally forward. Prince (I): up to four squares in any direction, jumping over anything. Princess (S): up to \
+               four squares in any direction, sliding (she stops at a blocker). Archbishop (H): three squares \
                diagonally, then one square up, down, left or right; every square on the way must be empty. \
-               Super Knight: three squares straight, then one diagonally, jumping (so it also moves like a \
-               knight). Fortress: one square any way. Programmable Piece, unprogrammed: one square straight.",
+               Super Knight (U): three squares straight, then one diagonally, jumping (so it also moves like \
+               a knight). Fortress (F): one square any way. Programmable Piece (G), unprogrammed: one square \
+               straight.",
         diagram: Some(Diagram {
             fen: "k15/16/16/16/16/16/16/16/7H8/16/16/16/16/16/16/15K w - - 0 1",
             select: Some("h8"),
@@ -458,10 +462,13 @@ const SUPER16: &[Topic] = &[
 /// What a `rules` question comes to.
 #[derive(Debug, Clone, Copy)]
 pub enum Found {
-    /// The topic that answers it.
+    /// The topic named by its key (`rules void castling`).
     Topic(&'static Topic),
     /// A game named and nothing more: its overview and topics.
     Game(GameKind),
+    /// A question in the player's words: the passage of our text that
+    /// answers it best (and a second one that scores nearly as well).
+    Passage(crate::passages::Hit),
     /// Nothing about it; `game` is the game it was asked about.
     Nothing(GameKind),
 }
@@ -480,8 +487,10 @@ const GAME_WORDS: &[(&str, GameKind)] = &[
 /// Answers a `rules` question: the game named in it (at the start, or by
 /// an unmistakable name anywhere), else `context` (the game being played
 /// where it was asked), else Void Chess; then that game's topic named by
-/// its key or found by its words. A question about nothing in that game
-/// (`rules paladin` in a Void Chess channel) looks through every game.
+/// its key, or else the passage of its rules text that answers the
+/// question best ([`crate::passages`]). A question about nothing in that
+/// game (`rules paladin` in a Void Chess channel) looks through every game
+/// unless a game was named.
 pub fn answer(query: &str, context: Option<GameKind>) -> Found {
     let mut words: Vec<String> = query
         .to_lowercase()
@@ -499,39 +508,57 @@ pub fn answer(query: &str, context: Option<GameKind>) -> Found {
     }
     let named = take_game(&mut words);
     let game = named.or(context).unwrap_or(GameKind::DEFAULT).base();
-    if words.is_empty() {
+    // A topic named by its key: `rules void castling`, `rules minister-blocked`.
+    let joined = words.join("-");
+    if let Some(t) = topics_of(game).into_iter().find(|t| t.key == joined) {
+        return Found::Topic(t);
+    }
+    // Only words that say nothing left (`rules standard chess`): the game.
+    if words.iter().all(|w| crate::passages::says_nothing(w)) {
         return match named {
             Some(kind) => Found::Game(kind),
             None => Found::Game(game),
         };
     }
-    let topics = topics_of(game);
-    // A topic named by its key: `rules void castling`, `rules minister-blocked`.
-    let joined = words.join("-");
-    if let Some(t) = topics.iter().find(|t| t.key == joined) {
-        return Found::Topic(t);
+    let question = words.join(" ");
+    if let Some(hit) = crate::passages::search(&question, Some(game)) {
+        return Found::Passage(hit);
     }
-    if let Some(t) = best_among(&topics, &words) {
-        return Found::Topic(t);
-    }
-    // A piece of this game with no topic of its own: the game's overview.
+    // A piece of this game that its text does not name: the overview.
     let piece_here = words.iter().any(|w| {
         voidmate_rules::Role::ALL
             .iter()
             .any(|r| r.name() == w && game.rules().letter(*r).is_some())
     });
     if piece_here {
-        return topics
+        return topics_of(game)
             .first()
             .map_or(Found::Nothing(game), |t| Found::Topic(t));
     }
     if named.is_none() {
-        let everything: Vec<&'static Topic> = all_topics().collect();
-        if let Some(t) = best_among(&everything, &words) {
-            return Found::Topic(t);
+        if let Some(hit) = crate::passages::search(&question, None) {
+            return Found::Passage(hit);
         }
     }
     Found::Nothing(game)
+}
+
+/// Whether a line that is no command is a question to answer from the
+/// rules: it starts with a question word (`how does the minister move`),
+/// or it has three words or more and ends with `?`.
+pub fn is_question(text: &str) -> bool {
+    const ASKING: &[&str] = &[
+        "how", "what", "whats", "what's", "why", "when", "where", "which", "who", "can", "could",
+        "may", "does", "do", "is", "are", "should", "must", "if",
+    ];
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let first = first.to_lowercase();
+    let first = first.trim_end_matches([',', '?']);
+    (words.len() >= 2 && ASKING.contains(&first))
+        || (words.len() >= 3 && text.trim_end().ends_with('?'))
 }
 
 /// Takes the game named in `words` out of them: a name or alias at the
@@ -574,29 +601,6 @@ fn take_game(words: &mut Vec<String>) -> Option<GameKind> {
     None
 }
 
-/// The topic whose words fit best. Each matching word counts by how rare it
-/// is among the topics, so a telling word ("cross") outweighs a common one
-/// ("minister").
-fn best_among(topics: &[&'static Topic], words: &[String]) -> Option<&'static Topic> {
-    // A plural finds its singular ("captures", "capture").
-    let mentions = |t: &Topic, w: &str| {
-        let one = w.strip_suffix('s').unwrap_or(w);
-        t.key == w || t.keywords.contains(&w) || t.keywords.contains(&one)
-    };
-    let mut best: Option<(f32, &'static Topic)> = None;
-    for t in topics {
-        let score: f32 = words
-            .iter()
-            .filter(|w| mentions(t, w))
-            .map(|w| 1.0 / topics.iter().filter(|o| mentions(o, w)).count() as f32)
-            .sum();
-        if score > 0.0 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, t));
-        }
-    }
-    best.map(|(_, t)| t)
-}
-
 /// The topics of a variant, for a `rules VARIANT` listing.
 pub fn topics_of(variant: GameKind) -> Vec<&'static Topic> {
     topics_for(variant).iter().collect()
@@ -617,66 +621,56 @@ pub fn commands() -> &'static str {
     })
 }
 
-/// Help for one command word (or alias).
+/// How ratings work, for `help rating` (and the other rating commands).
+pub const RATINGS: &str = "How ratings work:
+  Each Discord server, Matrix room and the console keeps its own ratings. You have one rating per game (Suicide Void Chess with promotion wins is a game of its own) and per pool: live (games on a clock) and correspondence (days per move, or no limit).
+  The method is Glicko-2 (Mark Glickman's). Everyone starts at 1500 with a deviation of 350, which says how unsure the rating still is, and a volatility of 0.06 (tau 0.75). Every rated game is a rating period of its own, so your rating moves after each game.
+  The longer you stay away from a pool, the less sure your rating is: before your next game there, and whenever it is shown, the deviation grows by 0.21436 days' worth of volatility per day away (as on lichess). The deviation stays between 45 and 350, and a rating never falls below 400.
+  A rating is provisional, shown with a `?` (`1662?`), while its deviation is 110 or more.
+  Which games count: a challenge between two people is rated unless it says `casual`. Games against me, games in direct conversations, and games that end before both sides have moved (`abort`) are never rated. Two players get at most 3 rated games against each other per pool in 24 hours; after that their challenges say they will be casual.
+  The end of a rated game shows both changes (`alice 1500? -> 1662? (+162)`). `leaderboard` lists players with at least 2 rated games, a deviation of at most 75 and a rated game in the last 30 days.";
+
+/// Help for one command word (or alias); the rating commands explain how
+/// ratings work as well.
 pub fn command_help(word: &str) -> Option<String> {
-    crate::command::words::lookup(word).map(|c| c.help_line())
+    use crate::command::words::Word;
+    crate::command::words::lookup(word).map(|c| match c.word {
+        Word::Rating | Word::Leaderboard => format!("{}\n\n{RATINGS}", c.help_line()),
+        _ => c.help_line(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The topic that best answers `query` asked outside any game.
-    fn best_topic(query: &str) -> Option<&'static Topic> {
-        match answer(query, None) {
-            Found::Topic(t) => Some(t),
-            Found::Game(kind) => topics_of(kind).first().copied(),
+    /// Where a question lands: the game, and the topic's key or the
+    /// rules page's section.
+    fn landing(query: &str, ctx: Option<GameKind>) -> Option<(GameKind, String)> {
+        match answer(query, ctx) {
+            Found::Topic(t) => Some((t.variant, t.key.to_string())),
+            Found::Game(kind) => Some((kind.base(), "overview".to_string())),
+            Found::Passage(hit) => Some((hit.best.game, hit.best.section.clone())),
             Found::Nothing(_) => None,
         }
     }
 
+    /// Questions in players' words land in the right game and passage
+    /// (the full set is `tests/data/rules_questions.txt`).
     #[test]
-    fn free_form_questions_find_their_topic() {
+    fn free_form_questions_find_their_passage() {
+        let at = |q: &str| landing(q, None).unwrap_or_else(|| panic!("{q}: nothing"));
+        assert_eq!(at("how does the minister move").0, GameKind::Void);
+        assert_eq!(at("castling").1, "castling");
+        assert_eq!(at("standard chess").0, GameKind::Standard);
+        assert!(landing("xyzzy", None).is_none());
+        assert_eq!(at("giveaway captures").0, GameKind::Antichess);
+        assert_eq!(at("suicide placing the void").0, GameKind::SuicideVoid);
         assert_eq!(
-            best_topic("can the minister cross a void?").unwrap().key,
-            "healing"
+            at("black holes: how do relativistic moves work").0,
+            GameKind::BlackHoles
         );
-        assert_eq!(
-            best_topic("how does the minister move").unwrap().key,
-            "minister"
-        );
-        assert_eq!(
-            best_topic("what happens after a capture").unwrap().key,
-            "unstable"
-        );
-        assert_eq!(best_topic("when is it a draw").unwrap().key, "endings");
-        assert_eq!(best_topic("castling").unwrap().key, "castling");
-        assert_eq!(
-            best_topic("standard chess").unwrap().variant,
-            GameKind::Standard
-        );
-        assert!(best_topic("xyzzy").is_none());
-        assert_eq!(
-            best_topic("giveaway captures").unwrap().variant,
-            GameKind::Antichess
-        );
-        assert_eq!(
-            best_topic("suicide where does the void go after a capture")
-                .unwrap()
-                .key,
-            "capture"
-        );
-        assert_eq!(best_topic("suicide placing the void").unwrap().key, "void");
-        assert_eq!(
-            best_topic("black holes: how do relativistic moves work")
-                .unwrap()
-                .key,
-            "relativistic"
-        );
-        assert_eq!(
-            best_topic("chess 99 castling").unwrap().variant,
-            GameKind::Chess99
-        );
+        assert_eq!(at("chess 99 castling").0, GameKind::Chess99);
     }
 
     /// Every topic of every game is reached both ways players ask: with
@@ -721,11 +715,12 @@ mod tests {
                 .into_iter()
                 .filter(|r| kind.rules().letter(*r).is_some())
             {
-                let found = match answer(role.name(), Some(kind)) {
-                    Found::Topic(t) => t,
+                let (game, text) = match answer(role.name(), Some(kind)) {
+                    Found::Topic(t) => (t.variant, t.text.to_string()),
+                    Found::Passage(hit) => (hit.best.game, hit.best.text.clone()),
                     other => panic!("{} in {kind:?}: {other:?}", role.name()),
                 };
-                assert_eq!(found.variant, kind.base(), "{} in {kind:?}", role.name());
+                assert_eq!(game, kind.base(), "{} in {kind:?}", role.name());
                 let orthodox = matches!(
                     role,
                     Role::Pawn
@@ -736,12 +731,10 @@ mod tests {
                         | Role::King
                 );
                 if !orthodox {
-                    let text = found.text.to_lowercase();
                     assert!(
-                        text.contains(role.name()),
-                        "{} in {kind:?}: {}",
+                        text.to_lowercase().contains(role.name()),
+                        "{} in {kind:?}: {text}",
                         role.name(),
-                        found.key
                     );
                 }
             }
@@ -751,9 +744,8 @@ mod tests {
     /// The questions of the report, answered from the right game.
     #[test]
     fn questions_resolve_by_game_then_topic() {
-        let key = |q: &str, ctx: Option<GameKind>| match answer(q, ctx) {
-            Found::Topic(t) => (t.variant, t.key),
-            other => panic!("{q}: {other:?}"),
+        let key = |q: &str, ctx: Option<GameKind>| {
+            landing(q, ctx).unwrap_or_else(|| panic!("{q}: nothing"))
         };
         for (q, want) in [
             ("void minister", "minister"),
@@ -762,23 +754,23 @@ mod tests {
             ("void promotion", "promotion"),
             ("void endings", "endings"),
         ] {
-            assert_eq!(key(q, None), (GameKind::Void, want), "{q}");
+            assert_eq!(key(q, None), (GameKind::Void, want.to_string()), "{q}");
         }
-        assert_eq!(key("super16 pieces", None), (GameKind::Super16, "pieces"));
+        assert_eq!(
+            key("super16 pieces", None),
+            (GameKind::Super16, "pieces".into())
+        );
         assert_eq!(
             key("chess99 castling", None),
-            (GameKind::Chess99, "castling")
+            (GameKind::Chess99, "castling".into())
         );
         assert_eq!(
             key("castling", Some(GameKind::Chess99)),
-            (GameKind::Chess99, "castling")
+            (GameKind::Chess99, "castling".into())
         );
         assert_eq!(key("void fortress", None).0, GameKind::Void);
-        assert_eq!(key("paladin", None), (GameKind::Chess99, "paladin"));
-        assert_eq!(
-            key("paladin", Some(GameKind::Void)),
-            (GameKind::Chess99, "paladin")
-        );
+        assert_eq!(key("paladin", None), (GameKind::Chess99, "paladin".into()));
+        assert_eq!(key("paladin", Some(GameKind::Void)).0, GameKind::Chess99);
         assert!(matches!(
             answer("chess99", None),
             Found::Game(GameKind::Chess99)
@@ -829,9 +821,35 @@ mod tests {
             for w in std::iter::once(&c.name).chain(c.aliases) {
                 let line = command_help(w).unwrap_or_else(|| panic!("{w}"));
                 assert!(line.starts_with(c.name), "{w}: {line}");
-                assert!(commands().contains(&line), "{w} is in the list");
+                let first = line.lines().next().unwrap();
+                assert!(commands().contains(first), "{w} is in the list");
             }
         }
         assert!(command_help("dance").is_none());
+    }
+
+    /// `help rating` explains the choices the ratings rest on.
+    #[test]
+    fn help_rating_explains_how_ratings_work() {
+        for word in ["rating", "ratings", "leaderboard", "top"] {
+            let text = command_help(word).unwrap();
+            for fact in [
+                "1500",
+                "350",
+                "0.06",
+                "0.75",
+                "0.21436",
+                "45",
+                "400",
+                "110",
+                "`?`",
+                "3 rated games",
+                "casual",
+                "abort",
+            ] {
+                assert!(text.contains(fact), "{word}: {fact} missing");
+            }
+        }
+        assert!(!command_help("resign").unwrap().contains("Glicko"));
     }
 }

@@ -34,6 +34,10 @@ pub struct Incoming {
     /// a Discord command answered privately). Super Chess programs in
     /// private mode may only be sent so.
     pub private: bool,
+    /// The community it belongs to, for ratings: a Discord server
+    /// (`discord:guild:ID`), a Matrix room, the console; `None` in a direct
+    /// conversation (games there are not rated).
+    pub community: Option<String>,
     /// When the platform received it (Matrix's `origin_server_ts`), in
     /// milliseconds since the epoch, if it says: a correspondence move is
     /// judged by this time, not by when the bot got to it.
@@ -49,9 +53,11 @@ impl Incoming {
         text: impl Into<String>,
         addressed: bool,
     ) -> Incoming {
+        let channel = channel.into();
         Incoming {
             event_id: event_id.into(),
-            channel: channel.into(),
+            community: Some(channel.clone()),
+            channel,
             author,
             input: Input::Line(text.into()),
             mentions: Vec::new(),

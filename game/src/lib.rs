@@ -23,10 +23,13 @@ pub mod contract;
 pub mod engine;
 pub mod help;
 pub mod isolate;
+pub mod passages;
 pub mod pgn;
+pub mod ratings;
 pub mod record;
 pub mod store;
 
+mod audit;
 mod core;
 mod ctx;
 mod deadlines;
@@ -53,6 +56,7 @@ mod words;
 mod tests;
 
 pub use crate::core::{CommandStyle, Core, CoreSettings};
+pub use audit::RatingCheck;
 pub use contract::{Mentioned, Player, PlayerId, Segment, Text};
 pub use delivery::{Refusal, NOTICE_LEASE_MS, PARK_AFTER};
 pub use engine_turns::ENGINE_LEASE_MS;

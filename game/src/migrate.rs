@@ -66,6 +66,13 @@ impl Core {
                 bad.len()
             );
         }
+        let ratings = to.check_ratings().await?;
+        if let Some(why) = ratings.problems.first() {
+            anyhow::bail!(
+                "{} copied ratings differ from what their games make them; the first: {why}",
+                ratings.problems.len()
+            );
+        }
         let (games, moves) = records(from_pool).await?;
         let (games_there, moves_there) = records(to_pool).await?;
         if let Some((a, b)) = games.iter().zip(&games_there).find(|(a, b)| a != b) {

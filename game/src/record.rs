@@ -110,6 +110,16 @@ pub struct GameRecord {
     pub low_time_warned: bool,
     /// Super Chess reprogramming.
     pub mode: ProgramMode,
+    /// The community it is played in; `None`: nowhere that rates (a direct
+    /// conversation).
+    pub community: Option<String>,
+    /// Rated when it ends after both sides have moved.
+    pub rated: bool,
+    /// When it ended (ms).
+    pub finished_ms: Option<i64>,
+    /// A clock game before both sides have moved: when the bot aborts it
+    /// if the next first move has not come.
+    pub abort_at_ms: Option<i64>,
 }
 
 impl GameRecord {
@@ -250,6 +260,10 @@ impl TryFrom<GameRow> for GameRecord {
             turn_started_ms: row.turn_started_ms,
             low_time_warned: row.low_time_warned,
             mode: mode(&row.mode)?,
+            community: row.community,
+            rated: row.rated,
+            finished_ms: row.finished_ms,
+            abort_at_ms: row.abort_at_ms,
         })
     }
 }
@@ -270,6 +284,9 @@ pub struct ChallengeRecord {
     /// `Some(true)`: in a thread of its own; `Some(false)`: in the channel;
     /// `None`: as the channel's setting says.
     pub thread: Option<bool>,
+    /// Where it was made, and whether the game is to be rated.
+    pub community: Option<String>,
+    pub rated: bool,
 }
 
 impl TryFrom<ChallengeRow> for ChallengeRecord {
@@ -291,6 +308,8 @@ impl TryFrom<ChallengeRow> for ChallengeRecord {
             mode: mode(&row.mode)?,
             program: row.program,
             thread: row.in_thread.map(|t| t != 0),
+            community: row.community,
+            rated: row.rated,
         })
     }
 }
@@ -332,6 +351,10 @@ mod tests {
             colour_black: None,
             white_name: Some("Alice".into()),
             black_name: None,
+            community: Some("room".into()),
+            rated: true,
+            finished_ms: None,
+            abort_at_ms: None,
         }
     }
 
@@ -418,6 +441,8 @@ mod tests {
             challenger_name: None,
             challenged_name: Some("Bob".into()),
             in_thread: Some(1),
+            community: None,
+            rated: false,
         };
         let c = ChallengeRecord::try_from(row.clone()).unwrap();
         assert_eq!(c.kind, GameKind::Super16);

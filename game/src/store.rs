@@ -38,20 +38,22 @@ mod moves;
 mod outbox;
 mod players;
 mod processes;
+mod ratings;
 mod settings;
 mod time;
 
 pub use challenges::{
     close_challenge, insert_challenge, pending_challenges, set_challenge_program,
-    set_challenge_thread, ChallengeRow,
+    set_challenge_rating, set_challenge_thread, ChallengeRow,
 };
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
 pub use events::{event_acted, event_seen, mark_acted, prune_events, record_event};
 pub use games::{
-    active_games, all_games, claim_engine_turn, engine_games, engine_queue, finish, game,
-    game_anywhere, insert_game, latest_game, private_games_of, release_engine_claims,
-    renew_engine_lease, set_colour, set_engine_level, set_engine_turn, set_offer, set_programs,
-    EngineLease, GameRow,
+    active_games, all_games, any_to_abort, claim_engine_turn, engine_games, engine_queue, finish,
+    finished_games, finished_games_of, game, game_anywhere, games_to_abort, insert_game,
+    latest_game, private_games_of, rated_between, rated_games, recent_games_of,
+    release_engine_claims, renew_engine_lease, set_abort_at, set_colour, set_engine_level,
+    set_engine_turn, set_offer, set_programs, set_unrated, EngineLease, GameRow, Venue,
 };
 use games::{bump, GAME_COLUMNS};
 pub use moves::{append_move, moves, take_back_to, MoveRow};
@@ -61,6 +63,10 @@ pub use outbox::{
 };
 pub use players::{players_named, rename_player, see_player};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
+pub use ratings::{
+    all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,
+    Board, Change, ChangeRow, RatingRow, StoredRating,
+};
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,
 };

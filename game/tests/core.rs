@@ -16,3 +16,4 @@ macro_rules! case {
 }
 
 include!("cases/core.rs");
+include!("cases/ratings.rs");

@@ -343,6 +343,24 @@ fn castling_is_blocked_by_a_void_and_by_attacked_squares() {
     );
 }
 
+/// Decision 7: an unstable tile always holds the piece that captured there
+/// until it collapses, and it collapses as that piece leaves, so no
+/// castling ever crosses one: first a piece stands in the way, then a void.
+#[test]
+fn castling_never_crosses_an_unstable_tile() {
+    let held = pos("r3k3r/9/9/9/9/9/9/9/R3Kb2R w KQkq - 0 5 unstable:f1b4");
+    assert!(
+        held.parse_move("O-O").is_err(),
+        "Black's bishop stands on f1"
+    );
+    let mut p = pos("r3k3r/9/9/9/9/9/9/9/R3Kb2R b KQkq - 0 5 unstable:f1b4");
+    play(&mut p, "Bb5");
+    assert_eq!(
+        p.parse_move("O-O").unwrap_err().to_string(),
+        "O-O is illegal: castling on the king side needs f1, and it is a void"
+    );
+}
+
 #[test]
 fn a_rook_lost_to_the_void_takes_its_castling_right_with_it() {
     // The rook on i1 captured there last move; White plays elsewhere and loses it.

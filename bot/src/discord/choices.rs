@@ -3,6 +3,7 @@
 //! `examples/feature_showcase/choice_parameter.rs`).
 
 use crate::game::command::{Answer, ColorChoice, ProgramMode, TimeControl};
+use crate::game::ratings::Pool;
 use poise::ChoiceParameter;
 use voidmate_render::{PieceColour, Theme};
 use voidmate_rules::GameKind;
@@ -212,6 +213,35 @@ impl From<ThemeChoice> for Theme {
     }
 }
 
+/// A rating pool, as a slash-command choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ChoiceParameter)]
+pub enum PoolChoice {
+    #[name = "Live (on a clock)"]
+    Live,
+    #[name = "Correspondence (days per move, or no limit)"]
+    Correspondence,
+}
+
+impl From<PoolChoice> for Pool {
+    fn from(choice: PoolChoice) -> Pool {
+        match choice {
+            PoolChoice::Live => Pool::Live,
+            PoolChoice::Correspondence => Pool::Correspondence,
+        }
+    }
+}
+
+/// Both ways exhaustive, as for the games: a new pool is offered or the
+/// build fails.
+impl From<Pool> for PoolChoice {
+    fn from(pool: Pool) -> PoolChoice {
+        match pool {
+            Pool::Live => PoolChoice::Live,
+            Pool::Correspondence => PoolChoice::Correspondence,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +288,19 @@ mod tests {
                 }
                 TimeControl::Clock { .. } => assert!(name.ends_with(&time.code()), "{name}"),
             }
+        }
+    }
+
+    /// Each pool is offered once, named by the word a chat line uses.
+    #[test]
+    fn every_pool_is_offered_by_its_word() {
+        let offered: Vec<Pool> = all::<PoolChoice>().into_iter().map(Pool::from).collect();
+        assert_eq!(offered, Pool::ALL.to_vec());
+        for pool in Pool::ALL {
+            let choice = PoolChoice::from(pool);
+            assert_eq!(Pool::from(choice), pool);
+            let word = choice.name().split_whitespace().next().unwrap();
+            assert_eq!(Pool::from_name(word), Some(pool), "{}", choice.name());
         }
     }
 

@@ -3,7 +3,8 @@
 //! again.
 
 use super::choices::{
-    AnswerChoice, ModeChoice, PaintChoice, SideChoice, ThemeChoice, TimeChoice, VariantChoice,
+    AnswerChoice, ModeChoice, PaintChoice, PoolChoice, SideChoice, ThemeChoice, TimeChoice,
+    VariantChoice,
 };
 use super::responder::{run, run_as};
 use super::{player, Ctx, Data, Error};
@@ -12,6 +13,7 @@ use crate::game::command::{
     TimeControl,
 };
 use crate::game::help;
+use crate::game::ratings::Pool;
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAutocompleteResponse, User};
 use voidmate_render::{PieceColour, Theme};
@@ -36,6 +38,24 @@ async fn complete_move(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
         moves
             .into_iter()
             .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+/// The author's games here, newest first, for `rematch` and `abort`:
+/// `#12 vs Bob (Void Chess), ended` with the number as the value.
+async fn complete_game(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let me = player(ctx.author());
+    let channel = ctx.channel_id().to_string();
+    let games = ctx
+        .data()
+        .core
+        .suggest_games(&channel, &me.id, partial, MAX_SUGGESTIONS)
+        .await;
+    CreateAutocompleteResponse::new().set_choices(
+        games
+            .into_iter()
+            .map(|(label, id)| serenity::AutocompleteChoice::new(label, id))
             .collect(),
     )
 }
@@ -70,6 +90,7 @@ async fn challenge(
     >,
     #[description = "Play the game in a thread of its own (default: this channel's setting)"]
     thread: Option<bool>,
+    #[description = "Rated (the default in a server) or casual"] rated: Option<bool>,
 ) -> Result<(), Error> {
     let cmd = Command::Challenge {
         opponent: Someone::Known(player(&user)),
@@ -80,6 +101,7 @@ async fn challenge(
             level,
             mode: programs.map(ProgramMode::from),
             thread,
+            rated,
         },
     };
     run(ctx, cmd).await
@@ -219,10 +241,72 @@ async fn claim(
     run(ctx, Command::claim(mv.as_deref(), game)).await
 }
 
-/// The games and challenges in this channel.
+/// The games and challenges in this channel, or the last games to end here.
 #[poise::command(slash_command)]
-async fn games(ctx: Ctx<'_>) -> Result<(), Error> {
-    run(ctx, Command::Games).await
+async fn games(
+    ctx: Ctx<'_>,
+    #[description = "The last 10 games to end here, with results"] finished: Option<bool>,
+) -> Result<(), Error> {
+    let finished = finished == Some(true);
+    run(ctx, Command::Games { finished }).await
+}
+
+/// A player's ratings in this server.
+#[poise::command(slash_command)]
+async fn rating(
+    ctx: Ctx<'_>,
+    #[description = "Whose (yours if not given)"] user: Option<User>,
+    #[description = "Which game (all you have played if not given)"] variant: Option<VariantChoice>,
+) -> Result<(), Error> {
+    let who = user.map(|u| Someone::Known(player(&u)));
+    let game = variant.map(GameKind::from);
+    run(ctx, Command::Rating { who, game }).await
+}
+
+/// The best players in this server, in a game and pool.
+#[poise::command(slash_command)]
+async fn leaderboard(
+    ctx: Ctx<'_>,
+    #[description = "Which game (the most played here if not given)"] variant: Option<
+        VariantChoice,
+    >,
+    #[description = "Which pool (live if not given)"] pool: Option<PoolChoice>,
+) -> Result<(), Error> {
+    let game = variant.map(GameKind::from);
+    let pool = pool.map(Pool::from);
+    run(ctx, Command::Leaderboard { game, pool }).await
+}
+
+/// A player's games, results, streak and best rating in this server.
+#[poise::command(slash_command)]
+async fn profile(
+    ctx: Ctx<'_>,
+    #[description = "Whose (yours if not given)"] user: Option<User>,
+) -> Result<(), Error> {
+    let who = user.map(|u| Someone::Known(player(&u)));
+    run(ctx, Command::Profile { who }).await
+}
+
+/// Challenge your last opponent here to the same game again, sides swapped.
+#[poise::command(slash_command)]
+async fn rematch(
+    ctx: Ctx<'_>,
+    #[description = "Which game (your last here if not given)"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Command::Rematch { game }).await
+}
+
+/// Call off your game before both sides have moved: no result, not rated.
+#[poise::command(slash_command)]
+async fn abort(
+    ctx: Ctx<'_>,
+    #[description = "Which game"]
+    #[autocomplete = "complete_game"]
+    game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Command::Abort { game }).await
 }
 
 /// The moves of a game so far.
@@ -302,6 +386,11 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         undo(),
         claim(),
         games(),
+        rating(),
+        leaderboard(),
+        profile(),
+        rematch(),
+        abort(),
         history(),
         variants(),
         rules(),

@@ -6,7 +6,7 @@ use super::buttons::parse_custom_id;
 use super::outgoing::Outgoing;
 use super::responder::Responder;
 use super::send::discord_code;
-use super::{player, Data, Error};
+use super::{community, player, Data, Error};
 use crate::game::command::OfferKind;
 use crate::game::{Action, Incoming, Input, Mentioned};
 use poise::serenity_prelude as serenity;
@@ -107,6 +107,7 @@ async fn on_button(
         mentions: Vec::new(),
         addressed: true,
         private: false,
+        community: press.guild_id.map(community),
         sent_ms: None,
     };
     respond.answer(data, incoming).await?;
@@ -189,6 +190,7 @@ async fn on_message(
         mentions: named,
         addressed: read.addressed,
         private: read.private,
+        community: msg.guild_id.map(community),
         sent_ms: None,
     };
     let Some(reply) = data.core.handle(&incoming).await else {

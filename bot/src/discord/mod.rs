@@ -81,6 +81,12 @@ pub fn player(user: &User) -> Player {
     Player::new(PlayerId::new(PLATFORM, &user.id.to_string()), name)
 }
 
+/// A server as a community, for ratings: `discord:guild:81384788765712384`.
+/// Direct messages have none (their games are not rated).
+pub fn community(guild: GuildId) -> String {
+    format!("{PLATFORM}:guild:{guild}")
+}
+
 /// The Discord user behind a player of this platform.
 pub fn user_id(p: &Player) -> Option<UserId> {
     if p.id.platform() != PLATFORM {

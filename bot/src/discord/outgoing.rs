@@ -293,6 +293,21 @@ mod tests {
         assert_eq!(out.mentions, vec![UserId::new(42), UserId::new(43)]);
     }
 
+    /// Issue 38: the leaderboard (as the core writes it) is an embed, a
+    /// field per place, the asker's own rank below.
+    #[test]
+    fn a_leaderboard_is_an_embed_with_a_field_per_place() {
+        let text = "Leaderboard: Void Chess, live\n  1. alice  1703 (12 rated games)\n  \
+                    2. bob  1650 (9 rated games)\n  3. Саша🔥  1602? (2 rated games)\nYou: #14, 1520.";
+        let out = Outgoing::new(Reply::new(text));
+        let embed = serde_json::to_value(out.embed.expect("an embed")).unwrap();
+        assert_eq!(embed["title"], "Leaderboard: Void Chess, live");
+        assert_eq!(embed["fields"][2]["name"], "`3. Саша🔥`");
+        assert_eq!(embed["fields"][2]["value"], "1602? (2 rated games)");
+        assert_eq!(embed["description"], "You: #14, 1520.");
+        assert_eq!(out.content, "");
+    }
+
     #[test]
     fn a_long_text_goes_out_whole_as_a_file() {
         let text = "1. e4 e5 ".repeat(400);

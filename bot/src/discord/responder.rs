@@ -3,7 +3,7 @@
 
 use super::outgoing::Outgoing;
 use super::send::discord_code;
-use super::{player, Ctx, Data, Error};
+use super::{community, player, Ctx, Data, Error};
 use crate::game::command::Command;
 use crate::game::{Incoming, Input, Reply};
 use poise::serenity_prelude as serenity;
@@ -242,6 +242,7 @@ pub async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Err
         mentions: Vec::new(),
         addressed: true,
         private: private || interaction.guild_id.is_none(),
+        community: interaction.guild_id.map(community),
         sent_ms: None,
     };
     Responder {

@@ -341,6 +341,22 @@ mod tests {
         );
     }
 
+    /// Issue 38: the leaderboard (as the core writes it) is a table.
+    #[test]
+    fn a_leaderboard_is_a_table() {
+        let text = "Leaderboard: Void Chess, correspondence\n  1. alice  1703 (12 rated games)\n  \
+                    2. bob  1650 (9 rated games)\n  3. <Саша>  1602? (2 rated games)\nYou: #14, 1520.";
+        let html = html_body(&Reply::new(text)).expect("HTML");
+        assert_eq!(
+            html,
+            "<p>Leaderboard: Void Chess, correspondence</p><table>\
+             <tr><td><code>1. alice</code></td><td>1703 (12 rated games)</td></tr>\
+             <tr><td><code>2. bob</code></td><td>1650 (9 rated games)</td></tr>\
+             <tr><td><code>3. &lt;Саша&gt;</code></td><td>1602? (2 rated games)</td></tr>\
+             </table><p>You: #14, 1520.</p>"
+        );
+    }
+
     #[test]
     fn the_command_list_keeps_its_columns_and_plain_text_stays_plain() {
         let help = Reply::new(crate::game::help::commands().to_string());

@@ -325,6 +325,8 @@ async fn message(
         mentions,
         addressed: addressed.to_bot,
         private: kind.private,
+        // A room is a community, unless it is a direct conversation.
+        community: (!kind.private).then(|| room.room_id().to_string()),
         sent_ms: Some(i64::from(said.at.get())),
     };
     let reply = match edit_of {
@@ -408,6 +410,8 @@ async fn reaction(client: &Client, shared: &Shared, room: &Room, ev: &OriginalSy
         mentions: Vec::new(),
         addressed: true,
         private: false,
+        // An answer to a challenge: the challenge says where it is rated.
+        community: Some(room.room_id().to_string()),
         sent_ms: Some(i64::from(ev.origin_server_ts.get())),
     };
     if let Some(reply) = shared.core.handle(&incoming).await {

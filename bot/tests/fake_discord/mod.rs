@@ -553,6 +553,12 @@ impl FakeDiscord {
         });
     }
 
+    /// Lifts every rate limit still to come (a wait already asked for
+    /// still runs out).
+    pub fn clear_rate_limits(&self) {
+        self.state.limits.lock().unwrap().clear();
+    }
+
     /// The next `times` requests to routes under the global limit (every
     /// route but the interaction endpoints) are refused with a global 429.
     pub fn rate_limit_globally(&self, times: u64, retry_after: f64) {

@@ -6,6 +6,7 @@ use super::{
     Answer, ChallengeOptions, ColorChoice, Command, GameRef, OfferKind, Paint, ProgramMode,
     Setting, Someone, TimeControl,
 };
+use crate::ratings::Pool;
 use std::fmt;
 use voidmate_render::Theme;
 use voidmate_rules::GameKind;
@@ -69,6 +70,8 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let mut variant: Option<&str> = None;
             let mut promotion_wins = false;
             let mut after_level_word = false;
+            // The words that gave a side and a time, to name a conflict.
+            let (mut seen_color, mut seen_time): (Option<&str>, Option<&str>) = (None, None);
             for o in opts {
                 let lower = o.to_ascii_lowercase();
                 let number = lower
@@ -97,6 +100,15 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 after_level_word = false;
                 if matches!(lower.as_str(), "promotion-wins" | "promotionwins" | "pw") {
                     promotion_wins = true;
+                } else if let Some(rated) = match lower.as_str() {
+                    "rated" | "ranked" => Some(true),
+                    "casual" | "unrated" | "friendly" => Some(false),
+                    _ => None,
+                } {
+                    if options.rated.is_some_and(|r| r != rated) {
+                        return err("a game is `rated` or `casual`, not both");
+                    }
+                    options.rated = Some(rated);
                 } else if matches!(lower.as_str(), "thread" | "in-thread") {
                     options.thread = Some(true);
                 } else if matches!(lower.as_str(), "no-thread" | "nothread" | "here") {
@@ -105,18 +117,46 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                     options.mode = Some(m);
                 } else if matches!(lower.as_str(), "white" | "black" | "first" | "second") {
                     // Super Chess's Player 1 is White: whoever moves first.
-                    options.color = Some(if lower == "white" || lower == "first" {
+                    let color = if lower == "white" || lower == "first" {
                         ColorChoice::White
                     } else {
                         ColorChoice::Black
-                    });
+                    };
+                    if options.color.is_some_and(|c| c != color) {
+                        return err(format!(
+                            "`{}` and `{}`? Choose one side",
+                            short(seen_color.unwrap_or(o)),
+                            short(o)
+                        ));
+                    }
+                    seen_color = Some(o);
+                    options.color = Some(color);
                 } else if let Some(t) = TimeControl::parse(o) {
+                    if let Some(first) = seen_time.filter(|_| options.time.as_ref() != Some(&t)) {
+                        return err(format!(
+                            "`{}` and `{}` are two time controls: give one (`{}` or `{}`)",
+                            short(first),
+                            short(o),
+                            short(first),
+                            short(o)
+                        ));
+                    }
+                    seen_time = Some(o);
                     options.time = Some(t);
                 } else if variant.is_none() {
                     variant = Some(o);
+                } else if GameKind::from_name(o).is_some()
+                    && variant.is_some_and(|v| GameKind::from_name(v).is_some())
+                {
+                    return err(format!(
+                        "`{}` and `{}` are two games: challenge to one",
+                        short(variant.unwrap_or_default()),
+                        short(o)
+                    ));
                 } else {
                     return err(format!(
-                        "I do not understand `{o}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`"
+                        "I do not understand `{}` in that challenge: give a variant, a time control (`3d`, `10+5`) and optionally `white` or `black`",
+                        short(o)
                     ));
                 }
             }
@@ -178,7 +218,62 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             answer: answer(rest, "undo")?,
             game,
         },
-        Word::Games => Command::Games,
+        Word::Games => match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+            None => Command::Games { finished: false },
+            Some("finished" | "all" | "done" | "ended") if rest.len() == 1 => {
+                Command::Games { finished: true }
+            }
+            Some(_) => return err(
+                "`games` lists the games in progress here; `games finished` the last ones to end",
+            ),
+        },
+        Word::Rating => {
+            let (who, game) = someone_and_game(rest, "rating")?;
+            Command::Rating { who, game }
+        }
+        Word::Profile => {
+            let (who, game) = someone_and_game(rest, "profile")?;
+            if game.is_some() {
+                return err(
+                    "`profile` shows every game; for one game's ratings say `rating @someone GAME`",
+                );
+            }
+            Command::Profile { who }
+        }
+        Word::Leaderboard => {
+            let (mut game, mut pool) = (None, None);
+            for w in rest {
+                if let Some(p) = Pool::from_name(w) {
+                    pool = Some(p);
+                } else if let Some(k) = GameKind::from_name(w).filter(|_| game.is_none()) {
+                    game = Some(k);
+                } else {
+                    return err(format!(
+                        "`{}`? Say a game and a pool, like `leaderboard void live` (pools: live, correspondence)",
+                        short(w)
+                    ));
+                }
+            }
+            Command::Leaderboard { game, pool }
+        }
+        Word::Rematch | Word::Abort => {
+            let what = if known.word == Word::Rematch {
+                "rematch"
+            } else {
+                "abort"
+            };
+            if let Some(w) = rest.first() {
+                return err(format!(
+                    "`{}`? `{what}` takes only a game's number, like `{what} #3`",
+                    short(w)
+                ));
+            }
+            if known.word == Word::Rematch {
+                Command::Rematch { game }
+            } else {
+                Command::Abort { game }
+            }
+        }
         Word::Claim => Command::Claim {
             text: (!rest.is_empty()).then(|| rest.join("")),
             game,
@@ -226,6 +321,37 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         },
     };
     Ok(cmd)
+}
+
+/// At most 40 characters of a word, for a reply that quotes it.
+fn short(word: &str) -> String {
+    let mut out: String = word.chars().take(40).collect();
+    if word.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// A player (a mention or a name) and a game, in any order, each at most
+/// once: `rating @bob void`.
+fn someone_and_game(
+    words: &[&str],
+    command: &str,
+) -> Result<(Option<Someone>, Option<GameKind>), CommandError> {
+    let (mut who, mut game) = (None, None);
+    for w in words {
+        match GameKind::from_name(w) {
+            Some(k) if game.is_none() && !w.starts_with('@') => game = Some(k),
+            _ if who.is_none() => who = Some(Someone::named(w)),
+            _ => {
+                return err(format!(
+                    "`{}`? Say at most one player and one game, like `{command} @bob void`",
+                    short(w)
+                ))
+            }
+        }
+    }
+    Ok((who, game))
 }
 
 /// The one change `settings KEY VALUE` asks for; `None` for `settings`
@@ -413,6 +539,100 @@ mod tests {
         assert_eq!(
             parse(&format!("settings theme {long}")).unwrap_err().0,
             format!("`{long}` is not a theme; use classic or high-contrast.")
+        );
+    }
+
+    /// The words of the ratings commands, in any order; what is not
+    /// understood is named (cut short when long).
+    #[test]
+    fn ratings_commands_read_their_words() {
+        assert_eq!(
+            parse("rating @bob void").unwrap(),
+            Command::Rating {
+                who: Some(Someone::named("@bob")),
+                game: Some(GameKind::Void)
+            }
+        );
+        assert_eq!(
+            parse("elo chess99").unwrap(),
+            Command::Rating {
+                who: None,
+                game: Some(GameKind::Chess99)
+            }
+        );
+        assert_eq!(
+            parse("top correspondence standard").unwrap(),
+            Command::Leaderboard {
+                game: Some(GameKind::Standard),
+                pool: Some(Pool::Correspondence)
+            }
+        );
+        assert_eq!(
+            parse("leaderboard").unwrap(),
+            Command::Leaderboard {
+                game: None,
+                pool: None
+            }
+        );
+        assert_eq!(parse("stats").unwrap(), Command::Profile { who: None });
+        assert_eq!(
+            parse("games all").unwrap(),
+            Command::Games { finished: true }
+        );
+        assert_eq!(
+            parse("rematch #4").unwrap(),
+            Command::Rematch { game: Some(4) }
+        );
+        assert_eq!(parse("abort").unwrap(), Command::Abort { game: None });
+        let casual = match parse("challenge @bob void casual").unwrap() {
+            Command::Challenge { options, .. } => options.rated,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(casual, Some(false));
+        // Words that would be silently dropped are refused instead.
+        for (text, says) in [
+            ("challenge @bob rated casual", "not both"),
+            ("rematch #١", "`#١`? `rematch` takes only a game's number"),
+            ("abort now", "`now`? `abort` takes only a game's number"),
+            (
+                "games finished today",
+                "`games finished` the last ones to end",
+            ),
+            (
+                "challenge @bob void 3+2 3d",
+                "`3+2` and `3d` are two time controls: give one (`3+2` or `3d`)",
+            ),
+            (
+                "challenge @bob white black",
+                "`white` and `black`? Choose one side",
+            ),
+            (
+                "challenge @bob void standard",
+                "`void` and `standard` are two games",
+            ),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        // Odd words: named, multi-byte and long ones cut short, never a panic.
+        let long = "ж".repeat(500);
+        assert!(parse(&format!("leaderboard {long}"))
+            .unwrap_err()
+            .0
+            .starts_with(&format!("`{}…`?", "ж".repeat(40))));
+        assert!(parse("leaderboard void 日本")
+            .unwrap_err()
+            .0
+            .starts_with("`日本`?"));
+        assert!(parse("rating @a @b").unwrap_err().0.starts_with("`@b`?"));
+        assert!(parse("profile void").is_err());
+        assert!(parse("games 🎉").is_err());
+        assert_eq!(
+            parse("rating 日本").unwrap(),
+            Command::Rating {
+                who: Some(Someone::named("日本")),
+                game: None
+            }
         );
     }
 

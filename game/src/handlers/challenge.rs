@@ -1,11 +1,14 @@
 //! Challenges: to a person or to the bot's engine, accepting and declining.
 
 use crate::command::{ChallengeOptions, ColorChoice, ProgramMode, TimeControl};
-use crate::contract::{Player, Text};
+use crate::contract::{Player, PlayerId, Text};
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::play::start_clocks;
+use crate::handlers::ratings::both_now;
+use crate::load::record;
+use crate::ratings::Pool;
 use crate::record::ChallengeRecord;
 use crate::reply::{Action, GameThread};
 use crate::store;
@@ -39,6 +42,7 @@ pub(crate) async fn challenge(
         level,
         mode,
         thread,
+        rated,
     } = options;
     if thread == Some(true) && !cx.core.command_style(cx.platform()).threads {
         return refuse(
@@ -75,6 +79,7 @@ pub(crate) async fn challenge(
             level,
             mode: None,
             thread,
+            rated,
         };
         return play_the_bot(cx, opponent, options).await;
     }
@@ -119,14 +124,17 @@ pub(crate) async fn challenge(
     )
     .await?;
     store::set_challenge_thread(cx.tx, challenge, thread).await?;
+    let terms = terms(cx, rated, opponent, kind, &time).await?;
+    store::set_challenge_rating(cx.tx, challenge, terms.community.as_deref(), terms.wish).await?;
     let side = match (kind.has_numbered_players(), my_side) {
         (true, Color::White) => "Player 1 and move first".to_string(),
         (true, Color::Black) => "Player 2; you would move first".to_string(),
         (false, side) => kind.side_name(side).to_string(),
     };
     let mut text = Text::new().mention(opponent).say(format!(
-        ", {me} challenges you to {} ({time}{}{}); {me} would play {side}.",
+        ", {me} challenges you to {} ({time}, {}{}{}); {me} would play {side}.{}",
         rules.title(),
+        terms.label,
         match mode {
             ProgramMode::Default => "",
             ProgramMode::Symmetric => ", one programmed roster for both",
@@ -136,6 +144,7 @@ pub(crate) async fn challenge(
             Some(true) => ", in a thread of its own",
             Some(false) | None => "",
         },
+        terms.ratings,
     ));
     match mode {
         ProgramMode::Default => {}
@@ -202,7 +211,14 @@ async fn play_the_bot(
             black: bot,
         }
     };
-    let id = new_game(cx, kind, seats, &time).await?;
+    // Games against the bot are never rated.
+    let venue = store::Venue {
+        at_ms: cx.now_ms,
+        channel: cx.channel,
+        community: cx.community(),
+        rated: false,
+    };
+    let id = new_game(cx, venue, kind, seats, &time).await?;
     store::set_engine_level(cx.tx, id, level as i64).await?;
     store::set_deadline(cx.tx, id, cx.core.deadline(&time, cx.now_ms)).await?;
     start_clocks(cx, id, &time).await?;
@@ -211,7 +227,7 @@ async fn play_the_bot(
     let picture = cx.picture(&g, &me.id, None).await?;
     let thread = game_thread(cx, options.thread, id, seats, kind).await?;
     let intro = format!(
-        "Game #{id} begins: {}, {} ({}) vs {} ({}), {time}; I play at level {level}.",
+        "Game #{id} begins: {}, {} ({}) vs {} ({}), {time}, casual; I play at level {level}.",
         kind.title(),
         seats.white,
         g.side(Color::White),
@@ -262,8 +278,33 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
         white: &white,
         black: &black,
     };
-    let id = new_game(cx, c.kind, seats, &c.clock).await?;
+    let mut rated = c.rated && c.community.is_some();
+    if let (true, Some(community)) = (rated, &c.community) {
+        // Several challenges may have waited at once: the day's limit
+        // holds when they are accepted.
+        let pool = Pool::of(&c.clock);
+        rated = rated_today(cx, community, &white.id, &black.id, pool).await? < RATED_PER_DAY;
+    }
+    let venue = store::Venue {
+        at_ms: cx.now_ms,
+        channel: cx.channel,
+        community: c.community.as_deref(),
+        rated,
+    };
+    let id = new_game(cx, venue, c.kind, seats, &c.clock).await?;
     store::close_challenge(cx.tx, c.id, "accepted", Some(id)).await?;
+    let rating = match (&c.community, rated) {
+        (Some(community), true) => {
+            let pool = Pool::of(&c.clock);
+            let now = both_now(cx, community, seats, c.kind, pool).await?;
+            format!(", rated ({now})")
+        }
+        (Some(_), false) if c.rated => format!(
+            ", casual: you have played {RATED_PER_DAY} rated {} games against each other in the last 24 hours",
+            Pool::of(&c.clock).name()
+        ),
+        _ => ", casual".to_string(),
+    };
     let mut programs = String::new();
     match c.mode {
         ProgramMode::Default => {}
@@ -300,8 +341,9 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
     start_clocks(cx, id, &c.clock).await?;
     // Usually White; in Suicide Void Chess Black places the void first.
     let first = g.player(g.pos.turn());
-    let text =
-        format!("Game #{id} begins: {title}, {names}, {time}.{programs} {first}, your move.");
+    let text = format!(
+        "Game #{id} begins: {title}, {names}, {time}{rating}.{programs} {first}, your move."
+    );
     Ok(Done::board(text, picture)
         .notifying(vec![first])
         .in_thread(thread))
@@ -368,6 +410,7 @@ pub(crate) async fn decline(cx: &mut Ctx<'_>, other: Option<Player>) -> Result<D
 /// Stores a new game of `kind` from its start; its id.
 async fn new_game(
     cx: &mut Ctx<'_>,
+    venue: store::Venue<'_>,
     kind: GameKind,
     seats: ByColor<&Player>,
     time: &TimeControl,
@@ -377,5 +420,99 @@ async fn new_game(
         white: &seats.white.id,
         black: &seats.black.id,
     };
-    store::insert_game(cx.tx, cx.channel, kind, seats, &start, time).await
+    store::insert_game(cx.tx, venue, kind, seats, &start, time).await
+}
+
+/// How many rated games two players may play each other in a day in one
+/// pool; the next are casual (so ratings cannot be farmed).
+const RATED_PER_DAY: usize = 3;
+
+/// How many rated games `a` and `b` began against each other in `pool`
+/// here in the last 24 hours.
+async fn rated_today(
+    cx: &mut Ctx<'_>,
+    community: &str,
+    a: &PlayerId,
+    b: &PlayerId,
+    pool: Pool,
+) -> Result<usize, Failure> {
+    let since = cx.now_ms.div_euclid(1000) - 24 * 3600;
+    Ok(store::rated_between(cx.tx, community, a, b, since)
+        .await?
+        .into_iter()
+        .filter_map(|row| record(row).ok())
+        .filter(|g| Pool::of(&g.clock) == pool)
+        .count())
+}
+
+/// Whether a challenge's game is rated, and what the challenge says of it.
+struct Terms {
+    community: Option<String>,
+    /// Whether rated is asked for (not said: yes) where ratings exist: kept
+    /// with the challenge, so that its acceptance says why a game over the
+    /// day's limit is casual (the limit is checked again then).
+    wish: bool,
+    /// `rated`, `casual`, with the reason a wish for rated is not granted.
+    label: String,
+    /// ` Ratings: alice 1500?, bob 1623.` where there is a community.
+    ratings: String,
+}
+
+/// The terms of a challenge between the author and `opponent`: rated when
+/// asked (or not said) in a community, unless they have played their
+/// rated games of the day in this pool.
+async fn terms(
+    cx: &mut Ctx<'_>,
+    asked: Option<bool>,
+    opponent: &Player,
+    kind: GameKind,
+    time: &TimeControl,
+) -> Result<Terms, Failure> {
+    let me = cx.author;
+    let pool = Pool::of(time);
+    let Some(community) = cx.community().map(str::to_string) else {
+        let label = match asked {
+            Some(true) => "casual: games in direct conversations are not rated",
+            Some(false) | None => "casual",
+        };
+        return Ok(Terms {
+            community: None,
+            wish: false,
+            label: label.into(),
+            ratings: String::new(),
+        });
+    };
+    let seats = ByColor {
+        white: me,
+        black: opponent,
+    };
+    let ratings = format!(
+        " Ratings ({}, {}): {}.",
+        kind.title(),
+        pool.name(),
+        both_now(cx, &community, seats, kind, pool).await?
+    );
+    if asked == Some(false) {
+        return Ok(Terms {
+            community: Some(community),
+            wish: false,
+            label: "casual".into(),
+            ratings,
+        });
+    }
+    let today = rated_today(cx, &community, &me.id, &opponent.id, pool).await?;
+    let label = if today >= RATED_PER_DAY {
+        format!(
+                "casual: you have played {RATED_PER_DAY} rated {} games against each other in the last 24 hours",
+            pool.name()
+        )
+    } else {
+        "rated".to_string()
+    };
+    Ok(Terms {
+        community: Some(community),
+        wish: true,
+        label,
+        ratings,
+    })
 }

@@ -7,7 +7,9 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
+use crate::handlers::after::called_off;
 use crate::handlers::play::play;
+use crate::handlers::ratings::rate;
 use crate::store;
 use voidmate_rules::{Color, DrawReason, GameKind};
 
@@ -30,6 +32,25 @@ fn claim_rule(kind: GameKind) -> Option<&'static str> {
     }
 }
 
+/// Ends `g` with `result` and `termination`, rating it if it counts (see
+/// [`rate`]): the words of the rating change, or nothing.
+pub(crate) async fn conclude(
+    cx: &mut Ctx<'_>,
+    g: &Game,
+    result: &str,
+    termination: &str,
+) -> Result<String, Failure> {
+    if !store::finish(cx.tx, g.id(), result, termination, cx.now_ms).await? {
+        // Ended a moment ago by someone else (a race): it ends once.
+        return refuse(format!("Game #{} has already ended.", g.id()));
+    }
+    if g.ply() < 2 && g.rec.rated {
+        // Too short to count (see `abort`).
+        store::set_unrated(cx.tx, g.id()).await?;
+    }
+    rate(cx, g, result).await
+}
+
 /// The score when `loser` loses.
 fn loss_of(loser: Color) -> &'static str {
     match loser {
@@ -43,9 +64,9 @@ pub(crate) async fn resign(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
     let (g, color) = cx.pick_mine(game).await?;
     let id = g.id();
     let result = loss_of(color);
-    store::finish(cx.tx, id, result, "resignation").await?;
+    let rated = conclude(cx, &g, result, "resignation").await?;
     let text = format!(
-        "{me} resigns game #{id}. {} wins ({result}).",
+        "{me} resigns game #{id}. {} wins ({result}).{rated}",
         g.name(!color)
     );
     Ok(cx
@@ -57,10 +78,15 @@ pub(crate) async fn resign(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
 /// The side to move ran out of time: the other side wins (even when the
 /// flag is only noticed as a late move arrives).
 pub(crate) async fn flag_fell(cx: &mut Ctx<'_>, g: Game) -> Result<Done, Failure> {
+    if g.ply() < 2 {
+        // The first move never came: called off, not lost (see `abort`).
+        let text = called_off(cx.tx, &g, cx.now_ms).await?;
+        return Ok(Done::text(text).notifying(vec![g.player(Color::White), g.player(Color::Black)]));
+    }
     let loser = g.pos.turn();
     let result = loss_of(loser);
     let id = g.id();
-    store::finish(cx.tx, id, result, "time forfeit").await?;
+    let rated = conclude(cx, &g, result, "time forfeit").await?;
     store::set_deadline(cx.tx, id, None).await?;
     let mut clocks = g.rec.seats.clone();
     clocks[loser].clock_ms = Some(0);
@@ -68,7 +94,7 @@ pub(crate) async fn flag_fell(cx: &mut Ctx<'_>, g: Game) -> Result<Done, Failure
     let b = clocks.black.clock_ms.unwrap_or(0);
     store::set_clocks(cx.tx, id, w, b, None).await?;
     let text = format!(
-        "Game #{id}: {}'s time ran out. {} wins on time ({result}).",
+        "Game #{id}: {}'s time ran out. {} wins on time ({result}).{rated}",
         g.name(loser),
         g.name(!loser)
     );
@@ -80,14 +106,14 @@ pub(crate) async fn flag_fell(cx: &mut Ctx<'_>, g: Game) -> Result<Done, Failure
 pub(crate) async fn lost_on_time(
     cx: &mut Ctx<'_>,
     g: &Game,
-) -> Result<(Text, Vec<Player>), sqlx::Error> {
+) -> Result<(Text, Vec<Player>), Failure> {
     let mover = g.pos.turn();
     let (to_move, other) = (g.player(mover), g.player(!mover));
     let result = loss_of(mover);
-    store::finish(cx.tx, g.id(), result, "time forfeit").await?;
+    let rated = conclude(cx, g, result, "time forfeit").await?;
     store::set_deadline(cx.tx, g.id(), None).await?;
     let text = format!(
-        "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).",
+        "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).{rated}",
         g.id()
     );
     Ok((text.into(), vec![to_move, other]))
@@ -97,11 +123,12 @@ pub(crate) async fn lost_on_time(
 /// offered hears of it.
 pub(crate) async fn agree_draw(
     cx: &mut Ctx<'_>,
-    id: i64,
+    g: &Game,
     opponent: Player,
 ) -> Result<Done, Failure> {
-    store::finish(cx.tx, id, "1/2-1/2", "agreement").await?;
-    let text = format!("Game #{id} is drawn by agreement (1/2-1/2).");
+    let id = g.id();
+    let rated = conclude(cx, g, "1/2-1/2", "agreement").await?;
+    let text = format!("Game #{id} is drawn by agreement (1/2-1/2).{rated}");
     Ok(cx.final_board(id, text).await?.notifying(vec![opponent]))
 }
 
@@ -127,9 +154,9 @@ pub(crate) async fn claim(
             ),
         }),
         Some(DrawReason::BothKingsAttacked) => {
-            store::finish(cx.tx, id, "1/2-1/2", "both kings attacked (claimed)").await?;
+            let rated = conclude(cx, &g, "1/2-1/2", "both kings attacked (claimed)").await?;
             Ok(Done::text(format!(
-                "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2)."
+                "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2).{rated}"
             )))
         }
         Some(DrawReason::NinetyNineMoves) => {
@@ -157,9 +184,11 @@ pub(crate) async fn claim(
             let mut done = play(cx, g, &text).await?;
             if after.outcome().is_none() {
                 let result = "1/2-1/2 99-move rule (claimed)";
-                store::finish(cx.tx, id, "1/2-1/2", "99-move rule (claimed)").await?;
+                // Rated as it stands after the move that went with the claim.
+                let played = cx.reload(id).await?.expect("the game just played");
+                let rated = conclude(cx, &played, "1/2-1/2", "99-move rule (claimed)").await?;
                 done.text = format!(
-                    "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2)."
+                    "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2).{rated}"
                 )
                 .into();
                 done.notify.clear();
@@ -178,9 +207,9 @@ pub(crate) async fn claim(
         Some(reason) => {
             // What the game's own words are for it: "claimed under the 100-move rule".
             let words = reason.words();
-            store::finish(cx.tx, id, "1/2-1/2", words).await?;
+            let rated = conclude(cx, &g, "1/2-1/2", words).await?;
             Ok(Done::text(format!(
-                "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2)."
+                "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2).{rated}"
             )))
         }
     }

@@ -105,6 +105,14 @@ pub(crate) fn help(topic: Option<&str>) -> Done {
     })
 }
 
+/// The first sentence of `text` (all of it if it has one sentence).
+fn first_sentence(text: &str) -> &str {
+    match text.find(". ") {
+        Some(i) => &text[..=i],
+        None => text,
+    }
+}
+
 /// `dm`: open a direct conversation with the author, greeting them there.
 pub(crate) fn direct(cx: &Ctx<'_>) -> Done {
     let me = cx.author;
@@ -135,13 +143,6 @@ pub(crate) async fn rules(
     query: &str,
 ) -> Result<Done, Failure> {
     let q = query.trim();
-    if q.is_empty() && game.is_none() {
-        let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
-        return Ok(Done::text(format!(
-            "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
-            names.join(", ")
-        )));
-    }
     // The game named apart from the words, else the one being played here
     // (the author's, else the only one): its rules answer first.
     let context = match game {
@@ -152,18 +153,38 @@ pub(crate) async fn rules(
             Err(_) => None,
         },
     };
-    let found = match (game, q.is_empty()) {
+    if q.is_empty() && context.is_none() {
+        let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+        return Ok(Done::text(format!(
+            "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
+            names.join(", ")
+        )));
+    }
+    let found = match (context, q.is_empty()) {
+        // `rules` alone: the game named, or the one played here.
         (Some(kind), true) => help::Found::Game(kind),
         _ => help::answer(q, context),
     };
-    let topic = match found {
-        help::Found::Topic(t) => t,
+    let (text, topic) = match found {
+        help::Found::Topic(t) => (format!("{}\n{}", t.title, t.text), Some(t)),
+        help::Found::Passage(hit) => {
+            let mut text = format!("{}\n{}", hit.best.title, hit.best.text);
+            if let Some(also) = hit.also {
+                let _ = write!(
+                    text,
+                    "\nAlso close: {}: {}",
+                    also.title,
+                    first_sentence(&also.text)
+                );
+            }
+            (text, hit.best.diagram)
+        }
         help::Found::Game(kind) => {
             let topics = help::topics_of(kind);
             let keys: Vec<&str> = topics.iter().map(|t| t.key).collect();
             let intro = topics.first().map(|t| t.text).unwrap_or("");
             return Ok(Done::text(format!(
-                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`.",
+                "{}: {intro}\nTopics: {}. Ask `rules {} <topic>`, or ask a question in your own words.",
                 kind.title(),
                 keys.join(", "),
                 kind.name()
@@ -178,10 +199,9 @@ pub(crate) async fn rules(
             ));
         }
     };
-    let text = format!("{}\n{}", topic.title, topic.text);
-    let picture = match &topic.diagram {
+    let picture = match topic.and_then(|t| t.diagram.as_ref().map(|d| (t, d))) {
         None => None,
-        Some(d) => {
+        Some((topic, d)) => {
             let pos =
                 Position::from_fen(topic.variant.rules(), d.fen).expect("diagram FENs are tested");
             Some(Picture {

@@ -5,6 +5,7 @@
 //! above the store; none calls another area's handler except through the
 //! shared helpers (`play::play` for a claim's move, `ending` for a game's end).
 
+pub(crate) mod after;
 pub(crate) mod challenge;
 pub(crate) mod ending;
 pub(crate) mod info;
@@ -12,4 +13,5 @@ pub(crate) mod moves;
 pub(crate) mod offers;
 pub(crate) mod play;
 pub(crate) mod programs;
+pub(crate) mod ratings;
 pub(crate) mod settings;

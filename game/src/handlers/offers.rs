@@ -126,7 +126,7 @@ async fn accept(
     opponent: Player,
 ) -> Result<Done, Failure> {
     match kind {
-        OfferKind::Draw => agree_draw(cx, g.id(), opponent).await,
+        OfferKind::Draw => agree_draw(cx, &g, opponent).await,
         OfferKind::Takeback => take_back(cx, g, !color).await,
     }
 }

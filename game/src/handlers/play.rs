@@ -6,7 +6,7 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::handlers::challenge::pending;
-use crate::handlers::ending;
+use crate::handlers::ending::{self, conclude};
 use crate::record::Status;
 use crate::store::{self, MoveRow};
 use crate::words::{and_list, human_duration};
@@ -107,13 +107,19 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     }
     if let Some(outcome) = over {
         let (result, termination) = (outcome.score(), outcome.termination().to_string());
-        store::finish(cx.tx, id, result, &termination).await?;
+        let rated = conclude(cx, &g, result, &termination).await?;
         g.rec.status = Status::Finished;
         g.rec.result = Some(result.into());
         g.rec.termination = Some(termination);
-        let _ = write!(text, " {outcome}. Result: {result}.");
+        let _ = write!(text, " {outcome}. Result: {result}.{rated}");
         store::set_deadline(cx.tx, id, None).await?;
     } else {
+        // A clock game before both sides have moved: the second side's
+        // first move is due in its window too; after it, nothing is.
+        if g.rec.abort_at_ms.is_some() {
+            let next = (ply < 2).then(|| cx.now_ms + abort_window_ms(&g.rec.clock));
+            store::set_abort_at(cx.tx, id, next).await?;
+        }
         let deadline = cx.core.deadline(&g.rec.clock, cx.now_ms);
         store::set_deadline(cx.tx, id, deadline).await?;
         // The board drawn below shows the new move's time.
@@ -161,13 +167,30 @@ pub(crate) async fn start_clocks(
     if let TimeControl::Clock { minutes, .. } = time {
         let base = *minutes as i64 * 60_000;
         store::set_clocks(cx.tx, id, base, base, Some(cx.now_ms)).await?;
+        let first_move_by = cx.now_ms + abort_window_ms(time);
+        store::set_abort_at(cx.tx, id, Some(first_move_by)).await?;
     }
     Ok(())
+}
+
+/// How long a clock game's first mover (and then the other side, for its
+/// first move) has before the bot aborts the game, as on lichess: a tenth
+/// of the base time, at least 30 seconds (0 without a clock).
+pub(crate) fn abort_window_ms(time: &TimeControl) -> i64 {
+    match time {
+        TimeControl::Clock { minutes, .. } => (*minutes as i64 * 6_000).max(30_000),
+        TimeControl::None | TimeControl::Days(_) => 0,
+    }
 }
 
 /// A line that may be a bare move (`e4`, `e4 #2`), said to the bot or not
 /// (see [`crate::Incoming::addressed`]).
 pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<Done, Failure> {
+    // A question said to the bot (`how does the minister move?`) is a
+    // rules question, as if it began with `rules`.
+    if cx.addressed() && crate::help::is_question(text) {
+        return crate::handlers::info::rules(cx, None, text).await;
+    }
     let me = cx.author;
     let unknown =
         || Failure::NotACommand(text.split_whitespace().next().unwrap_or(text).to_string());

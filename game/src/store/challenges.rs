@@ -1,6 +1,6 @@
 //! The `challenges` table: invitations waiting for an answer.
 
-use super::{now, Tx};
+use super::{now, Flag, Tx};
 use crate::command::{ProgramMode, TimeControl};
 use crate::contract::PlayerId;
 use sqlx::FromRow;
@@ -22,6 +22,10 @@ pub struct ChallengeRow {
     /// 1: in a thread of its own, 0: in the channel, NULL: as the channel's
     /// setting says.
     pub in_thread: Option<i64>,
+    /// Where it was made (none in a direct conversation).
+    pub community: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    pub rated: bool,
 }
 
 pub async fn pending_challenges(
@@ -30,6 +34,7 @@ pub async fn pending_challenges(
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, in_thread, \
+         community, rated, \
          (SELECT name FROM players WHERE players.id = challenger) AS challenger_name, \
          (SELECT name FROM players WHERE players.id = challenged) AS challenged_name FROM challenges \
          WHERE channel = $1 AND status = 'pending' ORDER BY id",
@@ -69,6 +74,22 @@ pub async fn insert_challenge(
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
+}
+
+/// Records challenge `id`'s community and whether its game is rated.
+pub async fn set_challenge_rating(
+    tx: &mut Tx,
+    id: i64,
+    community: Option<&str>,
+    rated: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE challenges SET community = $1, rated = $2 WHERE id = $3")
+        .bind(community)
+        .bind(i64::from(rated))
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Records whether challenge `id` asked for a thread of its own.

@@ -12,6 +12,8 @@ pub const COPIED_TABLES: &[&str] = &[
     "games",
     "moves",
     "challenges",
+    "ratings",
+    "rating_changes",
     "channel_settings",
     "players",
     "outbox",

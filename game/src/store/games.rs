@@ -1,7 +1,7 @@
 //! The `games` table: a game's row (typed above the store as a
 //! [`GameRecord`]), its players, result, offers, programs and engine turns.
 
-use super::{backend_of, indexed_by, now, Backend, Flag, Tx};
+use super::{backend_of, backend_of_tx, indexed_by, now, Backend, Flag, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
 use crate::record::GameRecord;
@@ -51,13 +51,20 @@ pub struct GameRow {
     /// The names the seats' players were last seen with.
     pub white_name: Option<String>,
     pub black_name: Option<String>,
+    /// The community it is played in (a Discord server, a Matrix room).
+    pub community: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    pub rated: bool,
+    pub finished_ms: Option<i64>,
+    /// Until when its first moves may come before the bot aborts it.
+    pub abort_at_ms: Option<i64>,
 }
 
 pub(super) const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
      engine_level, engine_wanted_ms, white_ms, black_ms, turn_started_ms, low_time_warned, \
-     mode, program_white, program_black, colour_white, colour_black, \
+     mode, program_white, program_black, colour_white, colour_black, community, rated, finished_ms, abort_at_ms, \
      (SELECT name FROM players WHERE players.id = games.white) AS white_name, \
      (SELECT name FROM players WHERE players.id = games.black) AS black_name";
 
@@ -105,19 +112,32 @@ pub async fn latest_game(
     .await
 }
 
+/// Where and how a new game is played: its channel, its community (none:
+/// unrated), and whether it is rated.
+#[derive(Debug, Clone, Copy)]
+pub struct Venue<'a> {
+    pub channel: &'a str,
+    pub community: Option<&'a str>,
+    pub rated: bool,
+    /// When the game begins, by the core's clock (the day's rated games
+    /// between two players are counted by it).
+    pub at_ms: i64,
+}
+
 /// Stores a new game of `kind` between `seats` from `start_fen`; its id.
 pub async fn insert_game(
     tx: &mut Tx,
-    channel: &str,
+    venue: Venue<'_>,
     kind: GameKind,
     seats: ByColor<&PlayerId>,
     start_fen: &str,
     time: &TimeControl,
 ) -> Result<i64, sqlx::Error> {
-    let t = now();
+    let t = venue.at_ms.div_euclid(1000);
+    let channel = venue.channel;
     let id = sqlx::query_scalar::<_, i64>(
-        "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at, \
+         community, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(channel)
     .bind(kind.name())
@@ -128,6 +148,8 @@ pub async fn insert_game(
     .bind(time.code())
     .bind(t)
     .bind(t)
+    .bind(venue.community)
+    .bind(i64::from(venue.rated))
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -148,24 +170,30 @@ pub(super) async fn bump(tx: &mut Tx, game: &GameRecord, fen: &str) -> Result<bo
     Ok(done.rows_affected() == 1)
 }
 
+/// Ends game `game_id` with `result` (`*` for an aborted game) at
+/// `now_ms`; whether it was still going (`false`: it had ended already, and
+/// nothing was changed).
 pub async fn finish(
     tx: &mut Tx,
     game_id: i64,
     result: &str,
     termination: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    now_ms: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
         "UPDATE games SET status = 'finished', result = $1, termination = $2, version = version + 1, \
          engine_wanted_ms = NULL, engine_claimed_by = NULL, engine_claimed_until = NULL, \
-         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3 WHERE id = $4",
+         draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3, \
+         finished_ms = $4, abort_at_ms = NULL WHERE id = $5 AND status = 'active'",
     )
     .bind(result)
     .bind(termination)
     .bind(now())
+    .bind(now_ms)
     .bind(game_id)
     .execute(&mut **tx)
     .await?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 /// Records (`by` = the proposer) or clears (`by` = `None`) a proposal of
@@ -318,9 +346,12 @@ pub async fn claim_engine_turn(
     };
     let free = "status = 'active' AND engine_wanted_ms IS NOT NULL \
                 AND (engine_claimed_until IS NULL OR engine_claimed_until < $1)";
+    // Through the queue's partial index (`INDEXED BY` on SQLite, which
+    // would otherwise read every active game by the index on status).
+    let index = indexed_by(backend_of(pool), "games_engine_wanted");
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE games SET engine_claimed_by = $2, engine_claimed_until = $3 \
-         WHERE id = (SELECT id FROM games WHERE {free} ORDER BY engine_wanted_ms, id LIMIT 1 {lock}) \
+         WHERE id = (SELECT id FROM games {index} WHERE {free} ORDER BY engine_wanted_ms, id LIMIT 1 {lock}) \
          AND {free} RETURNING id, channel"
     )))
     .bind(now_ms)
@@ -371,5 +402,144 @@ pub async fn engine_queue(pool: &AnyPool, now_ms: i64) -> Result<(i64, i64), sql
     )
     .bind(now_ms)
     .fetch_one(pool)
+    .await
+}
+
+/// Sets (or clears) when game `game_id` is aborted if its next first move
+/// has not come (a clock game before both sides have moved).
+pub async fn set_abort_at(
+    tx: &mut Tx,
+    game_id: i64,
+    at_ms: Option<i64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET abort_at_ms = $1 WHERE id = $2")
+        .bind(at_ms)
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Active games whose first moves are overdue at `now_ms`, through the
+/// partial index (`INDEXED BY`: SQLite would otherwise pick the index on
+/// status and read every active game, as `voidmate bench` showed).
+pub async fn games_to_abort(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+    let backend = backend_of_tx(tx);
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games {} WHERE status = 'active' AND abort_at_ms IS NOT NULL \
+         AND abort_at_ms <= $1 ORDER BY id",
+        indexed_by(backend, "games_abort")
+    )))
+    .bind(now_ms)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Whether any game's first moves are overdue at `now_ms` (through the
+/// partial index, as [`games_to_abort`]).
+pub async fn any_to_abort(pool: &AnyPool, now_ms: i64) -> Result<bool, sqlx::Error> {
+    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT 1 FROM games {} WHERE status = 'active' AND abort_at_ms IS NOT NULL \
+         AND abort_at_ms <= $1 LIMIT 1",
+        indexed_by(backend_of(pool), "games_abort")
+    )))
+    .bind(now_ms)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.is_some())
+}
+
+/// The last `limit` games to end in `channel`, latest first.
+pub async fn finished_games(
+    tx: &mut Tx,
+    channel: &str,
+    limit: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND status = 'finished' \
+         ORDER BY finished_ms DESC, id DESC LIMIT $2"
+    )))
+    .bind(channel)
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// The finished games of `player` in `community`, latest first.
+/// A player's latest games in a channel, newest first (for suggestions).
+pub async fn recent_games_of(
+    tx: &mut Tx,
+    channel: &str,
+    player: &PlayerId,
+    limit: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND (white = $2 OR black = $3) \
+         ORDER BY id DESC LIMIT $4"
+    )))
+    .bind(channel)
+    .bind(player.as_str())
+    .bind(player.as_str())
+    .bind(limit)
+    .fetch_all(&mut **tx)
+    .await
+}
+
+pub async fn finished_games_of(
+    tx: &mut Tx,
+    community: &str,
+    player: &PlayerId,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE community = $1 AND status = 'finished' \
+         AND (white = $2 OR black = $3) ORDER BY finished_ms DESC, id DESC"
+    )))
+    .bind(community)
+    .bind(player.as_str())
+    .bind(player.as_str())
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Rated games between `a` and `b` in `community`, game `kind`, whose time
+/// control is one of `clocks` (a pool's), begun since `since` (seconds).
+pub async fn rated_between(
+    tx: &mut Tx,
+    community: &str,
+    a: &PlayerId,
+    b: &PlayerId,
+    since: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE community = $1 AND rated = 1 AND created_at >= $2 \
+         AND ((white = $3 AND black = $4) OR (white = $5 AND black = $6)) ORDER BY id"
+    )))
+    .bind(community)
+    .bind(since)
+    .bind(a.as_str())
+    .bind(b.as_str())
+    .bind(b.as_str())
+    .bind(a.as_str())
+    .fetch_all(&mut **tx)
+    .await
+}
+
+/// Marks a game unrated: it ended before both sides moved, so it does not
+/// count (nor towards the day's rated games between two players).
+pub async fn set_unrated(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET rated = 0 WHERE id = $1")
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Every rated game that ended, in the order they ended (for `check-db`).
+pub async fn rated_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE rated = 1 AND status = 'finished' \
+         ORDER BY finished_ms, id"
+    )))
+    .fetch_all(&mut **tx)
     .await
 }

@@ -106,10 +106,17 @@ pub async fn mark_low_time_warned(tx: &mut Tx, game_id: i64) -> Result<(), sqlx:
 }
 
 /// Time the bot was away is not charged: every running clock restarts
-/// `by` milliseconds later.
+/// `by` milliseconds later, and a first move's window (see `abort`) ends
+/// that much later too.
 pub async fn shift_clocks(tx: &mut Tx, by: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET turn_started_ms = turn_started_ms + $1 WHERE status = 'active' AND turn_started_ms IS NOT NULL",
+    )
+    .bind(by)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE games SET abort_at_ms = abort_at_ms + $1 WHERE status = 'active' AND abort_at_ms IS NOT NULL",
     )
     .bind(by)
     .execute(&mut **tx)

@@ -203,6 +203,8 @@ async fn snapshot(core: &Core) -> String {
         ("SELECT game_id, ply, san FROM moves ORDER BY game_id, ply", 3),
         ("SELECT id, status FROM challenges ORDER BY id", 2),
         ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
+        ("SELECT community, player, variant, pool, games FROM ratings ORDER BY community, player, variant, pool", 5),
+        ("SELECT game_id, player FROM rating_changes ORDER BY game_id, player", 2),
     ] {
         for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
             for i in 0..cols {
@@ -347,7 +349,7 @@ case! {
         let mate = bot.ok("bob", "Qh4#").await;
         assert_eq!(
             mate.text,
-            "#1: bob played Qh4#. Black wins: checkmate. Result: 0-1."
+            "#1: bob played Qh4#. Black wins: checkmate. Result: 0-1. Ratings: alice 1500? -> 1338? (-162), bob 1500? -> 1662? (+162)."
         );
         let png = mate.image.unwrap().png;
         assert_eq!(&png[1..4], b"PNG");
@@ -722,7 +724,10 @@ case! {
         // Draw by agreement.
         bot.ok("alice", "draw").await;
         let d = bot.ok("bob", "draw accept").await;
-        assert_eq!(d.text, "Game #1 is drawn by agreement (1/2-1/2).");
+        assert_eq!(
+            d.text,
+            "Game #1 is drawn by agreement (1/2-1/2). Ratings: alice 1500? -> 1500? (+0), bob 1500? -> 1500? (+0)."
+        );
         // A new game, and a resignation; two games in one channel need a number.
         start_game(&mut bot, "void").await;
         bot.ok("carol", "challenge @alice standard").await;
@@ -1133,7 +1138,7 @@ case! {
             .await;
         assert!(
             start.text.starts_with(
-                "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit; I play at level 1. voidmate played "
+                "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit, casual; I play at level 1. voidmate played "
             ) && start.text.ends_with("alice, your move."),
             "{}",
             start.text
@@ -1232,34 +1237,45 @@ case! {
             "{}",
             board.text
         );
+        let replied = bot.ok("bob", "e5").await;
+        assert!(
+            replied
+                .text
+                .ends_with("alice, your move. Clocks alice 2:52, bob 2:57."),
+            "{}",
+            replied.text
+        );
         // Low time (a tenth of 3 minutes is 18 s): one warning, not two.
         advance(160);
         let notices = bot.core.tick().await;
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert_eq!(
             notices[0].reply.text,
-            "@bob, you have 0:15 left on your clock in game #1."
+            "@alice, you have 0:12 left on your clock in game #1."
         );
         bot.core.delivered(notices[0].id).await;
         assert!(bot.core.tick().await.is_empty());
-        // The flag falls by itself, announced without anyone typing.
+        // The flag falls by itself, announced without anyone typing, with
+        // the rated game's changes.
         advance(16);
         let notices = bot.core.tick().await;
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert_eq!(
             notices[0].reply.text,
-            "Game #1: bob's time ran out. alice wins on time (1-0)."
+            "Game #1: alice's time ran out. bob wins on time (0-1). Ratings: alice 1500? -> 1338? (-162), bob 1500? -> 1662? (+162)."
         );
-        assert_eq!(names(&notices[0].reply.notify), ["bob", "alice"]);
+        assert_eq!(names(&notices[0].reply.notify), ["alice", "bob"]);
         bot.core.delivered(notices[0].id).await;
         bot.refused(
-            "bob",
-            "move e5",
+            "alice",
+            "move Nf3",
             "You have no game in progress here. Start one with `challenge @someone`.",
         )
         .await;
 
         // A second game: the bot is down for a minute; that minute is not charged.
+        // Alice's first move has 30 s (a tenth of a minute is less), and
+        // the minute the bot is down does not count against it either.
         bot.ok("alice", "challenge @bob standard 1+0").await;
         bot.ok("bob", "accept").await;
         advance(5);
@@ -1274,12 +1290,18 @@ case! {
             "{}",
             board.text
         );
+        advance(20);
+        assert!(bot.core.tick().await.is_empty(), "not aborted: 25 s of 30");
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "e5").await;
         // A move that arrives after the flag fell loses on time.
         advance(70);
-        let late = bot.ok("alice", "e4").await;
-        assert_eq!(
-            late.text,
-            "Game #2: alice's time ran out. bob wins on time (0-1)."
+        let late = bot.ok("alice", "Nf3").await;
+        assert!(
+            late.text
+                .starts_with("Game #2: alice's time ran out. bob wins on time (0-1). Ratings: alice 1338? -> "),
+            "{}",
+            late.text
         );
     }
 }
@@ -1772,7 +1794,7 @@ case! {
             a.ok("alice", "challenge @bob standard 1+0").await;
             a.ok("bob", "accept").await;
         }
-        // Every clock falls: a warning and a loss on time in each game.
+        // No first move comes: each game is aborted, one notice each.
         advance(61_000);
         let ticks = |a: &Bot, b: &Bot| {
             let (a, b) = (a.core.clone(), b.core.clone());
@@ -1791,8 +1813,8 @@ case! {
         let taken = ticks(&a, &b).await;
         let ids: HashSet<i64> = taken.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids.len(), taken.len(), "a notice was taken twice: {taken:?}");
-        let losses = taken.iter().filter(|(_, t)| t.contains("wins")).count();
-        assert_eq!(losses, 5, "{taken:?}");
+        let aborted = taken.iter().filter(|(_, t)| t.contains("is aborted")).count();
+        assert_eq!(aborted, 5, "{taken:?}");
 
         // Nobody confirms them (that process died): nobody takes them again
         // before the lease ends ...
@@ -1859,14 +1881,17 @@ case! {
         );
 
         // A clock of one minute: the warning at 10 s left, then the flag.
+        // (Both first moves at once: a first move has only 30 s.)
         bot.ok("carol", "challenge @dave standard 1+0").await;
         bot.ok("dave", "accept").await;
+        bot.ok("carol", "e4").await;
+        bot.ok("dave", "e5").await;
         let begun = start + 80_000;
         assert_eq!(due(2).await, Some(begun + 50_000));
         advance(55_000);
         bot.core.tick().await;
         assert_eq!(due(2).await, Some(begun + 60_000), "warned; next the flag");
-        bot.ok("carol", "e4").await;
+        bot.ok("carol", "Nf3").await;
         // dave's clock runs now, from a full minute.
         assert_eq!(due(2).await, Some(begun + 55_000 + 50_000));
         bot.ok("carol", "resign #2").await;
@@ -2083,7 +2108,7 @@ case! {
         bot.core.delivered(r.deliveries[0]).await;
         assert_eq!(
             r.text,
-            "Game #1: alice did not move in time. bob wins on time (0-1)."
+            "Game #1: alice did not move in time. bob wins on time (0-1). Ratings: alice 1500? -> 1338? (-162), bob 1500? -> 1662? (+162)."
         );
         assert_eq!(names(&r.notify), ["alice", "bob"]);
         let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
@@ -2366,6 +2391,10 @@ case! {
             .await
             .unwrap();
         assert!(owed_before >= 1);
+        // Ratings come along too (issue 38, point 5).
+        old.channel = "third".into();
+        rated_game(&mut old, "erin", "frank", "", 1.0).await;
+        let rating_before = old.ok("erin", "rating").await.text.to_string();
         drop(old);
 
         let new_path = dir.path().join("new.db");
@@ -2377,11 +2406,13 @@ case! {
             .copy_to(&target, |t, _| tables.push(t.to_string()))
             .await
             .unwrap();
-        assert_eq!(done.games_verified, 2);
+        assert_eq!(done.games_verified, 3);
         let count = |table: &'static str| done.copied.iter().find(|(t, _)| *t == table).unwrap().1;
-        assert_eq!(count("games"), 2);
-        assert_eq!(count("moves"), 4);
-        assert_eq!(count("challenges"), 3);
+        assert_eq!(count("games"), 3);
+        assert_eq!(count("moves"), 6);
+        assert_eq!(count("challenges"), 4);
+        assert_eq!(count("ratings"), 2);
+        assert_eq!(count("rating_changes"), 2);
         assert_eq!(count("channel_settings"), 1);
         assert_eq!(count("outbox") as i64, owed_before);
         assert!(tables.contains(&"handled_events".to_string()));
@@ -2401,10 +2432,13 @@ case! {
         assert!(r.text.starts_with("#1: bob played Nc6."), "{}", r.text);
         new.ok("dave", "accept").await;
         let listed = new.ok("alice", "games").await.text;
-        assert!(listed.contains("#3"), "the next game is #3: {listed}");
+        assert!(listed.contains("#4"), "the next game is #4: {listed}");
         new.channel = "other".into();
         let r = new.ok("carol", "e6").await;
         assert!(r.text.starts_with("#2: carol played e6."), "{}", r.text);
+        new.channel = "third".into();
+        assert_eq!(new.ok("erin", "rating").await.text.to_string(), rating_before);
+        assert!(new.core.check_ratings().await.unwrap().problems.is_empty());
 
         // A source whose game does not replay fails the verification.
         sqlx::query("DELETE FROM moves WHERE game_id = 1 AND ply = 2")

@@ -1,0 +1,233 @@
+//! Around a game: calling it off before it has begun (`abort`, and the
+//! bot's own abort of a clock game whose first moves do not come), playing
+//! it again (`rematch`), and the games that ended here (`games finished`).
+
+use crate::command::{ChallengeOptions, ColorChoice, GameRef, ProgramMode};
+use crate::contract::{Player, PlayerId, Text};
+use crate::core::Core;
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::game::Game;
+use crate::handlers::challenge::{challenge, pending};
+use crate::isolate;
+use crate::load::record;
+use crate::store;
+use std::fmt::Write as _;
+use voidmate_rules::Color;
+
+/// How the game ends when it is called off: no result, not rated.
+const ABORTED: &str = "*";
+
+/// `abort [#N]`: before both sides have moved, either player calls the game
+/// off.
+pub(crate) async fn abort(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+    let me = cx.author;
+    let (g, side) = cx.pick_mine(game).await?;
+    let id = g.id();
+    if g.ply() >= 2 {
+        return refuse(format!(
+            "Game #{id} has begun: both sides have moved, so it can no longer be aborted. `resign` ends it."
+        ));
+    }
+    if !store::finish(cx.tx, id, ABORTED, "aborted", cx.now_ms).await? {
+        return refuse(format!("Game #{id} has already ended."));
+    }
+    store::set_deadline(cx.tx, id, None).await?;
+    store::set_abort_at(cx.tx, id, None).await?;
+    store::set_unrated(cx.tx, id).await?;
+    let text = format!("{me} aborts game #{id}: no result, not rated.");
+    Ok(Done::text(text).notifying(vec![g.player(!side)]))
+}
+
+impl Core {
+    /// Aborts the clock games whose first moves did not come in time (a
+    /// tenth of the base time, at least 30 seconds, from the start or from
+    /// the opponent's first move), announcing each in its channel: no
+    /// result, not rated, not a loss on time.
+    pub(crate) async fn decide_aborts(&self) -> Result<(), sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        let now = self.time.now_ms();
+        for row in store::games_to_abort(&mut tx, now).await? {
+            let Ok(g) = self.load(&mut tx, row).await else {
+                continue;
+            };
+            if g.ply() >= 2 {
+                store::set_abort_at(&mut tx, g.id(), None).await?;
+                continue;
+            }
+            let text = called_off(&mut tx, &g, now).await?;
+            let both = [g.player(Color::White), g.player(Color::Black)];
+            store::queue_notice(&mut tx, &g.rec.channel, &text, &both).await?;
+        }
+        tx.commit().await
+    }
+}
+
+/// Ends `g`, whose player to move never made a first move in time: no
+/// result, not rated. The words for its channel.
+pub(crate) async fn called_off(
+    tx: &mut store::Tx,
+    g: &Game,
+    now_ms: i64,
+) -> Result<Text, sqlx::Error> {
+    let mover = g.player(g.pos.turn());
+    store::finish(tx, g.id(), ABORTED, "aborted (no first move)", now_ms).await?;
+    store::set_deadline(tx, g.id(), None).await?;
+    store::set_abort_at(tx, g.id(), None).await?;
+    store::set_unrated(tx, g.id()).await?;
+    Ok(Text::from(format!(
+        "Game #{} is aborted: {mover} did not make a first move in time. No result, not rated.",
+        g.id()
+    )))
+}
+
+/// `rematch [#N]`: the same game against the same opponent, sides swapped;
+/// the opponent accepts as usual (the bot at once).
+pub(crate) async fn rematch(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+    let me = cx.author.clone();
+    let row = match game {
+        Some(id) => store::game(cx.tx, cx.channel, id).await?,
+        None => store::latest_game(cx.tx, cx.channel, me.id.as_str()).await?,
+    };
+    let Some(row) = row else {
+        return refuse(match game {
+            Some(id) => format!("There is no game #{id} in this channel."),
+            None => "You have played no game here to have a rematch of.".to_string(),
+        });
+    };
+    let g = cx.load(row).await?;
+    let id = g.id();
+    let side = g.side_of(&me.id)?;
+    if g.rec.is_active() {
+        return refuse(format!(
+            "Game #{id} is still going: a rematch comes after it ends."
+        ));
+    }
+    let opponent = g.player(!side);
+    let options = ChallengeOptions {
+        variant: Some(g.kind()),
+        time: Some(g.rec.clock.clone()),
+        // Sides swapped.
+        color: Some(match side {
+            Color::White => ColorChoice::Black,
+            Color::Black => ColorChoice::White,
+        }),
+        level: g.rec.engine_level,
+        mode: Some(g.rec.mode),
+        thread: None,
+        rated: Some(g.rec.rated),
+    };
+    let mut done = challenge(cx, &opponent, options).await?;
+    if g.rec.mode == ProgramMode::Symmetric {
+        // The same roster as before, proposed again.
+        let roster = g.rec.seats.white.program.clone();
+        if let (Some(roster), Some(c)) = (roster, mine_to(cx, &opponent).await?) {
+            store::set_challenge_program(cx.tx, c, &roster).await?;
+        }
+    }
+    let mut text = Text::from(format!("Rematch of game #{id}: "));
+    text.push_text(&done.text);
+    done.text = text;
+    Ok(done)
+}
+
+/// The author's pending challenge to `opponent` here, if any.
+async fn mine_to(cx: &mut Ctx<'_>, opponent: &Player) -> Result<Option<i64>, Failure> {
+    let me = cx.author.id.clone();
+    Ok(pending(cx)
+        .await?
+        .into_iter()
+        .find(|c| c.challenger.id == me && c.challenged == *opponent)
+        .map(|c| c.id))
+}
+
+impl Core {
+    /// The author's latest games in `channel` whose number or opponent
+    /// matches what is typed, newest first: a label (`#12 vs bob, Void
+    /// Chess, ended`) and the number, for a game option's autocomplete.
+    pub async fn suggest_games(
+        &self,
+        channel: &str,
+        author: &PlayerId,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<(String, i64)> {
+        let found = isolate::isolated(async {
+            let mut tx = self.store.pool().begin().await?;
+            let rows = store::recent_games_of(&mut tx, channel, author, 100).await?;
+            Ok::<_, sqlx::Error>(rows)
+        })
+        .await;
+        let rows = match found {
+            Ok(Ok(rows)) => rows,
+            Ok(Err(e)) => {
+                tracing::warn!(channel, "cannot suggest games: {e}");
+                return Vec::new();
+            }
+            Err(why) => {
+                tracing::error!(channel, "game suggestions panicked: {why}");
+                return Vec::new();
+            }
+        };
+        let typed = typed.trim().trim_start_matches('#').to_lowercase();
+        rows.into_iter()
+            .filter_map(|row| record(row).ok())
+            .filter_map(|rec| {
+                let side = rec.color_of(author)?;
+                let opponent = rec.player(!side);
+                let label = format!(
+                    "#{} vs {}, {}, {}",
+                    rec.id,
+                    opponent,
+                    rec.kind.title(),
+                    if rec.is_active() {
+                        "in progress"
+                    } else {
+                        "ended"
+                    }
+                );
+                let wanted = typed.is_empty()
+                    || rec.id.to_string().starts_with(&typed)
+                    || opponent.name.to_lowercase().contains(&typed);
+                // Discord takes names of at most 100 characters.
+                wanted.then(|| (label.chars().take(100).collect(), rec.id))
+            })
+            .take(limit)
+            .collect()
+    }
+}
+
+/// The last games to end here, with their results.
+const FINISHED_SHOWN: i64 = 10;
+
+/// `games finished`: the last ten games to end in this channel.
+pub(crate) async fn finished(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
+    let rows = store::finished_games(cx.tx, cx.channel, FINISHED_SHOWN).await?;
+    if rows.is_empty() {
+        return Ok(Done::text("No game has ended here yet."));
+    }
+    let mut text = String::from("The last games to end here:");
+    for row in rows {
+        let Ok(rec) = record(row) else { continue };
+        let result = rec.result.clone().unwrap_or_else(|| ABORTED.into());
+        let termination = rec.termination.clone().unwrap_or_default();
+        let kind = if result == ABORTED {
+            ""
+        } else if rec.rated {
+            ", rated"
+        } else {
+            ", casual"
+        };
+        let _ = write!(
+            text,
+            "\n  #{} {} vs {}  {} ({}): {result} {termination}{kind}",
+            rec.id,
+            rec.seats.white.player,
+            rec.seats.black.player,
+            rec.kind.title(),
+            rec.clock
+        );
+    }
+    Ok(Done::text(text))
+}

@@ -1,0 +1,382 @@
+//! Ratings in a community: a player's standing, a rated game's end, and
+//! the commands that show them (`rating`, `leaderboard`, `profile`).
+//! The arithmetic is [`crate::ratings`]; the rows are `store::ratings`.
+
+use crate::command::Someone;
+use crate::contract::{Player, PlayerId};
+use crate::ctx::Ctx;
+use crate::done::Done;
+use crate::error::{refuse, Failure};
+use crate::game::Game;
+use crate::load::record;
+use crate::ratings::{after_game, change_words, Pool, Rating};
+use crate::store;
+use std::fmt::Write as _;
+use voidmate_rules::{ByColor, Color, GameKind};
+
+/// A day, in milliseconds.
+const DAY_MS: f64 = 86_400_000.0;
+/// The leaderboard's bounds: at least this many rated games, a deviation of
+/// at most this, a rated game in the last this many days.
+const BOARD_GAMES: i64 = 2;
+const BOARD_DEVIATION: f64 = 75.0;
+const BOARD_DAYS: i64 = 30;
+const BOARD_SIZE: i64 = 10;
+
+/// A player's rating in a pool as it stands now.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Standing {
+    /// As stored after their last rated game there (the start if none).
+    pub stored: Rating,
+    /// Days since that game (0 if none).
+    pub idle_days: f64,
+    /// As shown now: the deviation grown by the idleness.
+    pub now: Rating,
+    pub games: i64,
+}
+
+/// `player`'s standing in `community`, game `kind` and `pool`.
+pub(crate) async fn standing(
+    cx: &mut Ctx<'_>,
+    community: &str,
+    player: &PlayerId,
+    kind: GameKind,
+    pool: Pool,
+) -> Result<Standing, Failure> {
+    Ok(
+        match store::rating(cx.tx, community, player, kind, pool).await? {
+            None => Standing {
+                stored: Rating::START,
+                idle_days: 0.0,
+                now: Rating::START,
+                games: 0,
+            },
+            Some(row) => {
+                let idle_days = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
+                Standing {
+                    stored: row.rating(),
+                    idle_days,
+                    now: row.rating().after_idle(idle_days),
+                    games: row.games,
+                }
+            }
+        },
+    )
+}
+
+/// `alice 1500?, bob 1623`: both players' ratings now in `g`'s pool.
+pub(crate) async fn both_now(
+    cx: &mut Ctx<'_>,
+    community: &str,
+    players: ByColor<&Player>,
+    kind: GameKind,
+    pool: Pool,
+) -> Result<String, Failure> {
+    let mut out = Vec::new();
+    for c in Color::ALL {
+        let s = standing(cx, community, &players[c].id, kind, pool).await?;
+        out.push(format!("{} {}", players[c], s.now));
+    }
+    Ok(out.join(", "))
+}
+
+/// The score of White for a result (`1-0`, `0-1`, `1/2-1/2`); `None` for
+/// an aborted game.
+fn white_score(result: &str) -> Option<f64> {
+    match result {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// Rates `g`, which has just ended with `result`, in the same transaction:
+/// both players' ratings change once (a game rates only once, whatever
+/// retries or races), and the words say how (` Ratings: alice 1500? ->
+/// 1662? (+162), bob ...`). Nothing for a game that is not rated, or that
+/// ended before both sides moved.
+pub(crate) async fn rate(cx: &mut Ctx<'_>, g: &Game, result: &str) -> Result<String, Failure> {
+    let (Some(community), Some(white_score)) = (g.rec.community.clone(), white_score(result))
+    else {
+        return Ok(String::new());
+    };
+    if !g.rec.rated || g.ply() < 2 {
+        return Ok(String::new());
+    }
+    let (kind, pool) = (g.kind(), Pool::of(&g.rec.clock));
+    let mut now = Vec::new();
+    for c in Color::ALL {
+        now.push(standing(cx, &community, &g.rec.player(c).id, kind, pool).await?);
+    }
+    let (w, b) = (now[0], now[1]);
+    let after = ByColor {
+        white: after_game(w.stored, w.idle_days, b.now, white_score),
+        black: after_game(b.stored, b.idle_days, w.now, 1.0 - white_score),
+    };
+    let mut words = Vec::new();
+    for (c, s) in Color::ALL.into_iter().zip([w, b]) {
+        let player = g.rec.player(c);
+        let change = store::Change {
+            game: g.id(),
+            community: &community,
+            player: &player.id,
+            kind,
+            pool,
+            before: s.stored,
+            after: after[c],
+            at_ms: cx.now_ms,
+        };
+        if !store::apply(cx.tx, change).await? {
+            // Rated before (an event handled twice): nothing changes again.
+            return Ok(String::new());
+        }
+        words.push(change_words(&player.name, s.now, after[c]));
+    }
+    Ok(format!(" Ratings: {}.", words.join(", ")))
+}
+
+/// Ratings belong to a community: a direct conversation has none.
+fn community_of(cx: &Ctx<'_>) -> Result<String, Failure> {
+    match cx.community() {
+        Some(c) => Ok(c.to_string()),
+        None => {
+            refuse("Ratings belong to a server or a room: there are none in a direct conversation.")
+        }
+    }
+}
+
+/// `rating [@player] [game]`.
+pub(crate) async fn rating(
+    cx: &mut Ctx<'_>,
+    who: Option<Someone>,
+    game: Option<GameKind>,
+) -> Result<Done, Failure> {
+    let community = community_of(cx)?;
+    let player = match who {
+        Some(w) => cx.resolve(&w).await?,
+        None => cx.author.clone(),
+    };
+    let rows: Vec<_> = store::ratings_of(cx.tx, &community, &player.id)
+        .await?
+        .into_iter()
+        .filter(|r| game.is_none_or(|k| k.name() == r.variant))
+        .collect();
+    if rows.is_empty() {
+        let what = game.map_or(String::new(), |k| format!(" in {}", k.title()));
+        return Ok(Done::text(format!(
+            "{player} has no rating here{what} yet: ratings come with rated games (`help rating`)."
+        )));
+    }
+    let mut text = format!("Ratings of {player} here:");
+    for row in rows {
+        let idle = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
+        let now = row.rating().after_idle(idle);
+        let title = GameKind::from_name(&row.variant).map_or(row.variant.as_str(), |k| k.title());
+        let _ = write!(
+            text,
+            "\n  {title}, {}  {now} (deviation {}, {} rated game{})",
+            row.pool,
+            now.deviation.round() as i64,
+            row.games,
+            if row.games == 1 { "" } else { "s" }
+        );
+    }
+    Ok(Done::text(text))
+}
+
+/// `leaderboard [game] [pool]`: the top ten, and the asker's own place.
+pub(crate) async fn leaderboard(
+    cx: &mut Ctx<'_>,
+    game: Option<GameKind>,
+    pool: Option<Pool>,
+) -> Result<Done, Failure> {
+    let community = community_of(cx)?;
+    let kind = match game {
+        Some(k) => k,
+        None => store::most_played(cx.tx, cx.channel)
+            .await?
+            .first()
+            .and_then(|v| GameKind::from_name(v))
+            .unwrap_or(GameKind::DEFAULT),
+    };
+    // Where games are slow (Matrix rooms) correspondence; on Discord live.
+    let pool = pool.unwrap_or(match cx.platform() {
+        "discord" => Pool::Live,
+        _ => Pool::Correspondence,
+    });
+    let board = store::Board {
+        community: &community,
+        kind,
+        pool,
+        min_games: BOARD_GAMES,
+        since_ms: cx.now_ms - BOARD_DAYS * 86_400_000,
+        max_deviation: BOARD_DEVIATION,
+        now_ms: cx.now_ms,
+    };
+    let rows = store::leaderboard(cx.tx, board, BOARD_SIZE).await?;
+    let mut text = format!("Leaderboard: {}, {}", kind.title(), pool.name());
+    if rows.is_empty() {
+        let _ = write!(
+            text,
+            ": nobody yet (a place takes {BOARD_GAMES} rated games, a deviation of at most {BOARD_DEVIATION}, and a rated game in the last {BOARD_DAYS} days)."
+        );
+    }
+    let me = cx.author.id.clone();
+    let mut listed = false;
+    for (i, row) in rows.iter().enumerate() {
+        let idle = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
+        let now = row.rating().after_idle(idle);
+        let name = Player::stored(&row.player, row.name.clone());
+        listed |= row.player == me.as_str();
+        let _ = write!(
+            text,
+            "\n  {}. {name}  {now} ({} rated games)",
+            i + 1,
+            row.games
+        );
+    }
+    if !listed {
+        let mine = standing(cx, &community, &me, kind, pool).await?;
+        let on_board = mine.games >= BOARD_GAMES
+            && mine.now.deviation <= BOARD_DEVIATION
+            && mine.idle_days <= BOARD_DAYS as f64;
+        if on_board {
+            let above = store::rank_above(cx.tx, board, mine.stored.rating).await?;
+            let _ = write!(text, "\nYou: #{}, {}.", above + 1, mine.now);
+        } else if mine.games > 0 {
+            let _ = write!(
+                text,
+                "\nYou ({}, {} rated game{}) are not on the board yet: it takes {BOARD_GAMES} rated games, a deviation of at most {BOARD_DEVIATION} and a rated game in the last {BOARD_DAYS} days.",
+                mine.now,
+                mine.games,
+                if mine.games == 1 { "" } else { "s" }
+            );
+        }
+    }
+    Ok(Done::text(text))
+}
+
+/// `1 game`, `4 games`.
+fn games_word(n: usize) -> String {
+    format!("{n} game{}", if n == 1 { "" } else { "s" })
+}
+
+/// A game's result for `me`, in a word.
+fn outcome_for(result: &str, me: Color) -> &'static str {
+    match (result, me) {
+        ("1/2-1/2", _) => "drawn",
+        ("1-0", Color::White) | ("0-1", Color::Black) => "won",
+        ("1-0", Color::Black) | ("0-1", Color::White) => "lost",
+        _ => "aborted",
+    }
+}
+
+/// `profile [@player]`: results per game, the streak, the best rating, the
+/// last five games.
+pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Done, Failure> {
+    let community = community_of(cx)?;
+    let player = match who {
+        Some(w) => cx.resolve(&w).await?,
+        None => cx.author.clone(),
+    };
+    let mut played = Vec::new();
+    for row in store::finished_games_of(cx.tx, &community, &player.id).await? {
+        let Ok(rec) = record(row) else { continue };
+        let Some(side) = rec.color_of(&player.id) else {
+            continue;
+        };
+        let result = rec.result.clone().unwrap_or_default();
+        let outcome = outcome_for(&result, side);
+        if outcome != "aborted" {
+            played.push((rec, side, result, outcome));
+        }
+    }
+    if played.is_empty() {
+        return Ok(Done::text(format!(
+            "{player} has no finished games here yet."
+        )));
+    }
+    let count =
+        |games: &[&(_, _, _, &str)], what: &str| games.iter().filter(|g| g.3 == what).count();
+    let all: Vec<_> = played.iter().collect();
+    let mut text = format!(
+        "{player} here: {}, {} won, {} drawn, {} lost.",
+        games_word(all.len()),
+        count(&all, "won"),
+        count(&all, "drawn"),
+        count(&all, "lost")
+    );
+    // The streak: the latest results alike.
+    let latest = played[0].3;
+    let streak = played.iter().take_while(|g| g.3 == latest).count();
+    let noun = match latest {
+        "won" => "win",
+        "lost" => "loss",
+        _ => "draw",
+    };
+    let _ = write!(
+        text,
+        " Streak: {streak} {noun}{}.",
+        match (streak, noun) {
+            (1, _) => "",
+            (_, "loss") => "es",
+            _ => "s",
+        }
+    );
+    let best = store::ratings_of(cx.tx, &community, &player.id)
+        .await?
+        .into_iter()
+        .max_by(|a, b| a.best.total_cmp(&b.best));
+    if let Some(b) = best {
+        let title = GameKind::from_name(&b.variant).map_or(b.variant.as_str(), |k| k.title());
+        let _ = write!(
+            text,
+            " Best rating: {} ({title}, {}).",
+            b.best.round() as i64,
+            b.pool
+        );
+    }
+    for kind in GameKind::ALL {
+        let games: Vec<_> = played.iter().filter(|g| g.0.kind == kind).collect();
+        if games.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            text,
+            "\n  {}  {}: {} won, {} drawn, {} lost",
+            kind.title(),
+            games_word(games.len()),
+            count(&games, "won"),
+            count(&games, "drawn"),
+            count(&games, "lost")
+        );
+    }
+    text.push_str("\nLast games:");
+    for (rec, side, result, outcome) in played.iter().take(5) {
+        let _ = write!(
+            text,
+            "\n  #{} vs {}  {outcome} ({result}, {})",
+            rec.id,
+            rec.player(!*side),
+            rec.kind.title()
+        );
+    }
+    Ok(Done::text(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_for_either_side() {
+        assert_eq!(outcome_for("1-0", Color::White), "won");
+        assert_eq!(outcome_for("1-0", Color::Black), "lost");
+        assert_eq!(outcome_for("0-1", Color::Black), "won");
+        assert_eq!(outcome_for("1/2-1/2", Color::Black), "drawn");
+        assert_eq!(outcome_for("*", Color::White), "aborted");
+        assert_eq!(white_score("1/2-1/2"), Some(0.5));
+        assert_eq!(white_score(""), None);
+    }
+}

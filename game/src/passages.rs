@@ -1,0 +1,415 @@
+//! Rules questions answered from our own text: every help topic and every
+//! passage of `docs/rules/*.md`, indexed once and searched with BM25 over
+//! stemmed words (Snowball's English stemmer, `rust-stemmers`), with the
+//! synonyms players use (take/capture, hole/void, castle/castling,
+//! queen/promote). A question is answered by the passage that scores best
+//! in its game, quoted as we wrote it.
+//!
+//! Why BM25 by hand and not a search engine crate: the corpus is a few
+//! hundred passages known at build time, so an index is a few maps built
+//! on first use (well under a millisecond to search); `tantivy` would add
+//! a large dependency tree and an on-disk index for the same ranking.
+
+use crate::help::{self, Topic};
+use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use voidmate_rules::GameKind;
+
+/// One passage of our rules text.
+#[derive(Debug)]
+pub struct Passage {
+    /// The game it belongs to (its base game: Suicide Void Chess's
+    /// promotion-wins form shares its text).
+    pub game: GameKind,
+    /// Where it comes from, for players: a help topic's title, or the
+    /// game's rules page and the heading it stands under.
+    pub title: String,
+    /// The words, as we wrote them (Markdown emphasis removed).
+    pub text: String,
+    /// The help topic it is, if it is one.
+    pub topic: Option<&'static Topic>,
+    /// The rules page's heading, as a slug (`decisions-where-the-page-is-silent`),
+    /// or the topic's key.
+    pub section: String,
+    /// A topic whose diagram illustrates it: its own, or the topic of its
+    /// game whose key is its section.
+    pub diagram: Option<&'static Topic>,
+    terms: HashMap<String, f32>,
+    length: f32,
+}
+
+/// What a search found: the best passage, and the next one when it scores
+/// nearly as well.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    pub best: &'static Passage,
+    pub also: Option<&'static Passage>,
+}
+
+/// The rules page of a game (one arm per game: a new game needs one).
+fn rules_page(kind: GameKind) -> &'static str {
+    match kind.base() {
+        GameKind::Standard => include_str!("../../docs/rules/standard.md"),
+        GameKind::Void => include_str!("../../docs/rules/void.md"),
+        GameKind::Antichess => include_str!("../../docs/rules/antichess.md"),
+        GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
+            include_str!("../../docs/rules/suicide-void.md")
+        }
+        GameKind::Chess99 => include_str!("../../docs/rules/chess99.md"),
+        GameKind::BlackHoles => include_str!("../../docs/rules/black-holes.md"),
+        GameKind::Super16 => include_str!("../../docs/rules/super16.md"),
+    }
+}
+
+/// Words that carry nothing about a rule.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "bot", "but", "by", "can",
+    "chess", "could", "did", "do", "does", "doing", "explain", "for", "from", "game", "get",
+    "gets", "happen", "happens", "hey", "how", "i", "if", "in", "is", "it", "its", "just", "know",
+    "let", "me", "mean", "means", "my", "of", "ok", "on", "or", "please", "rule", "rules", "s",
+    "should", "so", "someone", "tell", "than", "that", "the", "then", "there", "this", "to", "u",
+    "what", "whats", "when", "where", "which", "who", "why", "will", "with", "would", "you",
+    "your",
+];
+
+/// Words players use for ours: each word's stem is read as these stems,
+/// each with a weight (1 for the same thing, less for a near one).
+const SYNONYMS: &[(&str, &[(&str, f32)])] = &[
+    ("take", &[("captur", 1.0)]),
+    ("taken", &[("captur", 1.0)]),
+    ("took", &[("captur", 1.0)]),
+    ("eat", &[("captur", 1.0)]),
+    ("kill", &[("captur", 1.0)]),
+    ("hole", &[("hole", 1.0), ("void", 0.6)]),
+    ("void", &[("void", 1.0), ("hole", 0.6)]),
+    ("gap", &[("void", 0.8), ("hole", 0.8)]),
+    ("pit", &[("void", 0.8), ("hole", 0.8)]),
+    ("queen", &[("queen", 1.0), ("promot", 0.5)]),
+    ("ep", &[("passant", 1.0)]),
+    ("mate", &[("checkmat", 1.0)]),
+    ("tie", &[("draw", 1.0)]),
+    ("fell", &[("fall", 1.0)]),
+    ("fallen", &[("fall", 1.0)]),
+    ("drop", &[("fall", 0.7)]),
+    ("lost", &[("lost", 1.0), ("lose", 1.0)]),
+    ("lose", &[("lose", 1.0), ("lost", 1.0)]),
+    ("leap", &[("jump", 1.0)]),
+    ("hop", &[("jump", 1.0)]),
+    ("go", &[("move", 0.7)]),
+    ("goe", &[("move", 0.7)]),
+    ("went", &[("move", 0.7)]),
+    ("floor", &[("tile", 0.8)]),
+    ("cell", &[("squar", 0.8)]),
+    ("squar", &[("squar", 1.0), ("tile", 0.5)]),
+    ("tile", &[("tile", 1.0), ("squar", 0.5)]),
+    ("start", &[("start", 1.0), ("set", 0.5)]),
+    ("setup", &[("set", 1.0), ("start", 0.5)]),
+    ("begin", &[("start", 1.0)]),
+];
+
+/// Whether a word carries nothing about a rule (`the`, `how`, `chess`).
+pub fn says_nothing(word: &str) -> bool {
+    STOPWORDS.contains(&word.to_lowercase().as_str())
+}
+
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// The stems of `text`'s words, without the words that say nothing.
+fn stems(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| stemmer().stem(&w).into_owned())
+}
+
+/// A question's terms with their weights, synonyms read.
+fn query_terms(question: &str) -> HashMap<String, f32> {
+    let mut terms: HashMap<String, f32> = HashMap::new();
+    for stem in stems(question) {
+        let read: Vec<(String, f32)> = match SYNONYMS.iter().find(|(w, _)| *w == stem) {
+            Some((_, means)) => means.iter().map(|(s, w)| (s.to_string(), *w)).collect(),
+            None => vec![(stem, 1.0)],
+        };
+        for (term, weight) in read {
+            let t = terms.entry(term).or_insert(0.0);
+            *t = t.max(weight);
+        }
+    }
+    terms
+}
+
+/// Markdown to plain words: emphasis marks gone, lines joined.
+fn plain(block: &str) -> String {
+    block
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("**", "")
+}
+
+/// `Decisions where the page is silent` -> `decisions-where-the-page-is-silent`.
+pub fn slug(heading: &str) -> String {
+    let mut out = String::new();
+    for c in heading.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// The blocks of a rules page, each with its heading: paragraphs, and each
+/// top-level list item on its own. Blocks about our code (source files,
+/// perft counts, the seed pages) are left out.
+fn blocks(page: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut heading = String::new();
+    let mut block: Vec<&str> = Vec::new();
+    let mut flush = |heading: &str, block: &mut Vec<&str>| {
+        let text = plain(&block.join("\n"));
+        block.clear();
+        let about_code = text.contains(".rs") || text.contains("shared/seeds") || {
+            let lower = text.to_lowercase();
+            lower.contains("perft")
+        };
+        if !text.is_empty() && !about_code {
+            out.push((heading.to_string(), text));
+        }
+    };
+    for line in page.lines() {
+        if let Some(h) = line.strip_prefix('#') {
+            flush(&heading, &mut block);
+            heading = h.trim_start_matches('#').trim().to_string();
+            continue;
+        }
+        let item = line.starts_with("- ")
+            || line
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if line.trim().is_empty() || item {
+            flush(&heading, &mut block);
+        }
+        if !line.trim().is_empty() {
+            block.push(line);
+        }
+    }
+    flush(&heading, &mut block);
+    out
+}
+
+/// At most this many characters of a passage are quoted.
+const QUOTED: usize = 1200;
+
+/// `text`, cut after a sentence if it is longer than [`QUOTED`].
+fn quoted(text: &str) -> String {
+    if text.chars().count() <= QUOTED {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(QUOTED).collect();
+    match head.rfind(". ") {
+        Some(i) => format!("{} …", &head[..=i]),
+        None => format!("{head}…"),
+    }
+}
+
+struct Index {
+    passages: Vec<Passage>,
+    /// In how many passages each term appears.
+    df: HashMap<String, f32>,
+    mean_length: f32,
+}
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(build)
+}
+
+fn passage(
+    game: GameKind,
+    title: String,
+    text: String,
+    topic: Option<&'static Topic>,
+    section: String,
+) -> Passage {
+    let mut terms: HashMap<String, f32> = HashMap::new();
+    // The title's words count twice: they say what the passage is about.
+    for (words, weight) in [(title.as_str(), 2.0), (text.as_str(), 1.0)] {
+        for s in stems(words) {
+            *terms.entry(s).or_insert(0.0) += weight;
+        }
+    }
+    if let Some(t) = topic {
+        for k in t.keywords {
+            for s in stems(k) {
+                *terms.entry(s).or_insert(0.0) += 1.0;
+            }
+        }
+    }
+    let length = terms.values().sum();
+    let diagram = topic.filter(|t| t.diagram.is_some()).or_else(|| {
+        help::topics_of(game)
+            .into_iter()
+            .find(|t| t.key == section && t.diagram.is_some())
+    });
+    Passage {
+        game,
+        title,
+        text,
+        topic,
+        section,
+        diagram,
+        terms,
+        length,
+    }
+}
+
+fn build() -> Index {
+    let mut passages = Vec::new();
+    for t in help::all_topics() {
+        passages.push(passage(
+            t.variant,
+            t.title.to_string(),
+            t.text.to_string(),
+            Some(t),
+            t.key.to_string(),
+        ));
+    }
+    for kind in GameKind::ALL.into_iter().filter(|k| k.base() == *k) {
+        for (heading, text) in blocks(rules_page(kind)) {
+            let title = format!("{} rules: {heading}", kind.title());
+            passages.push(passage(kind, title, quoted(&text), None, slug(&heading)));
+        }
+    }
+    let mut df: HashMap<String, f32> = HashMap::new();
+    for p in &passages {
+        for t in p.terms.keys() {
+            *df.entry(t.clone()).or_insert(0.0) += 1.0;
+        }
+    }
+    let mean_length = passages.iter().map(|p| p.length).sum::<f32>() / passages.len().max(1) as f32;
+    Index {
+        passages,
+        df,
+        mean_length,
+    }
+}
+
+/// BM25's constants, the usual ones.
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// A second passage is suggested when it scores at least this share of
+/// the best one.
+const CLOSE: f32 = 0.85;
+
+impl Index {
+    fn score(&self, p: &Passage, query: &HashMap<String, f32>) -> f32 {
+        let n = self.passages.len() as f32;
+        query
+            .iter()
+            .filter_map(|(term, weight)| {
+                let tf = *p.terms.get(term)?;
+                let df = self.df.get(term).copied().unwrap_or(0.0);
+                let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+                let norm =
+                    tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * p.length / self.mean_length));
+                Some(weight * idf * norm)
+            })
+            .sum()
+    }
+}
+
+/// The passages of `game` (every game's if `None`) that answer `question`
+/// best; `None` when no passage shares a word with it.
+pub fn search(question: &str, game: Option<GameKind>) -> Option<Hit> {
+    let idx = index();
+    let query = query_terms(question);
+    if query.is_empty() {
+        return None;
+    }
+    let mut scored: Vec<(f32, &'static Passage)> = idx
+        .passages
+        .iter()
+        .filter(|p| game.is_none_or(|g| p.game == g.base()))
+        .map(|p| (idx.score(p, &query), p))
+        .filter(|(s, _)| *s > 0.0)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (best_score, best) = *scored.first()?;
+    let also = scored
+        .get(1)
+        .filter(|(s, _)| *s >= CLOSE * best_score)
+        .map(|(_, p)| *p);
+    Some(Hit { best, also })
+}
+
+/// Every passage (for tests and tools).
+pub fn all() -> &'static [Passage] {
+    &index().passages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_split_into_paragraphs_and_items_under_their_headings() {
+        let page = "# Game (`g`)\n\nIntro line one\nline two.\n\n## Some Rules (ours)\n\n1. **First** rule\n   goes on.\n2. Second rule.\n- A dash item.\n\nCode in `x.rs` is left out.\n";
+        let b = blocks(page);
+        assert_eq!(
+            b,
+            [
+                (
+                    "Game (`g`)".to_string(),
+                    "Intro line one line two.".to_string()
+                ),
+                (
+                    "Some Rules (ours)".to_string(),
+                    "1. First rule goes on.".to_string()
+                ),
+                (
+                    "Some Rules (ours)".to_string(),
+                    "2. Second rule.".to_string()
+                ),
+                (
+                    "Some Rules (ours)".to_string(),
+                    "- A dash item.".to_string()
+                ),
+            ]
+        );
+        assert_eq!(slug("Some Rules (ours)"), "some-rules-ours");
+        assert_eq!(
+            slug("9. Void fortress and siege"),
+            "9-void-fortress-and-siege"
+        );
+    }
+
+    #[test]
+    fn every_game_has_passages_from_its_page_and_its_help() {
+        for kind in GameKind::ALL.into_iter().filter(|k| k.base() == *k) {
+            let mine: Vec<_> = all().iter().filter(|p| p.game == kind).collect();
+            assert!(mine.iter().any(|p| p.topic.is_some()), "{kind:?}");
+            assert!(mine.iter().any(|p| p.topic.is_none()), "{kind:?}");
+            assert!(mine.iter().all(|p| p.text.chars().count() <= QUOTED + 2));
+        }
+    }
+
+    #[test]
+    fn synonyms_read_players_words_as_ours() {
+        let q = query_terms("Can I take the queen with my pawn?");
+        assert_eq!(q.get("captur"), Some(&1.0));
+        assert_eq!(q.get("promot"), Some(&0.5));
+        assert!(!q.contains_key("can") && !q.contains_key("the"));
+        assert!(query_terms("   ").is_empty());
+        assert!(search("日本語 ♞", None).is_none());
+        assert!(search("xyzzy", Some(GameKind::Void)).is_none());
+    }
+}
