@@ -243,45 +243,28 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
     );
     let mut tx = core.store().begin().await?;
     for i in 0..10_000 {
-        let id = store::insert_game(
-            &mut tx,
-            store::Venue {
-                channel: &format!("c{i}"),
+        // One clock game (its clock running) and one correspondence game
+        // (its deadline in three days).
+        for (prefix, time) in [("c", &blitz), ("d", &days)] {
+            let channel = format!("{prefix}{i}");
+            let venue = store::Venue {
+                channel: &channel,
                 community: None,
                 rated: false,
                 at_ms: now_ms,
-            },
-            void,
-            seats,
-            &start,
-            &blitz,
-        )
-        .await?;
-        store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
-        let id = store::insert_game(
-            &mut tx,
-            store::Venue {
-                channel: &format!("d{i}"),
-                community: None,
-                rated: false,
-                at_ms: now_ms,
-            },
-            void,
-            seats,
-            &start,
-            &days,
-        )
-        .await?;
-        let at = now_ms / 1000 + 3 * 86_400;
-        store::set_deadline(
-            &mut tx,
-            id,
-            Some(store::Deadline {
-                at,
-                remind_at: at - 64_800,
-            }),
-        )
-        .await?;
+            };
+            let id = store::insert_game(&mut tx, venue, void, seats, &start, time).await?;
+            if prefix == "c" {
+                store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
+            } else {
+                let at = now_ms / 1000 + 3 * 86_400;
+                let deadline = store::Deadline {
+                    at,
+                    remind_at: at - 64_800,
+                };
+                store::set_deadline(&mut tx, id, Some(deadline)).await?;
+            }
+        }
     }
     tx.commit().await?;
     let mut ticks = Vec::new();

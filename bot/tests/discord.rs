@@ -96,15 +96,12 @@ async fn day_game_begins(fake: &FakeDiscord, thread: bool) {
         "time",
         "Correspondence: 1 day per move",
     );
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
+    let id = alice_challenges_bob(
+        fake,
+        vec![
             option("time", 4, json!(one_day)),
-            option("thread", 5, json!(thread))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
+            option("thread", 5, json!(thread)),
+        ],
     );
     fake.callback(id).await;
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
@@ -209,15 +206,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert_eq!(move_cmd["options"][0]["autocomplete"], true);
 
     // alice challenges bob: the message names bob and carries his buttons.
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("variant", 4, json!(standard))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
     let challenge = fake.callback(id).await;
     assert_eq!(challenge.json["type"], 4);
     assert!(!challenge.ephemeral());
@@ -432,15 +421,12 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         "programs",
         "Private: each side programs in secret",
     );
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
+    let id = alice_challenges_bob(
+        &fake,
+        vec![
             option("variant", 4, json!(super16)),
-            option("programs", 4, json!(private))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
+            option("programs", 4, json!(private)),
+        ],
     );
     let challenged = fake.callback(id).await;
     assert!(
@@ -516,15 +502,7 @@ async fn slow_answers_are_deferred_and_errors_stay_private() {
         "time",
         "Correspondence: 1 day per move",
     );
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("time", 4, json!(one_day))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
+    let id = alice_challenges_bob(&fake, vec![option("time", 4, json!(one_day))]);
     // bob must hear of it: an edit of the placeholder would notify nobody,
     // so the placeholder goes and the challenge is a new message.
     let token = format!("tok{id}");
@@ -757,15 +735,12 @@ async fn a_game_can_be_played_in_its_own_thread() {
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
+    let id = alice_challenges_bob(
+        &fake,
+        vec![
             option("variant", 4, json!(standard)),
-            option("thread", 5, json!(true))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
+            option("thread", 5, json!(true)),
+        ],
     );
     let challenge = fake.callback(id).await;
     assert!(
@@ -939,6 +914,19 @@ async fn a_deleted_thread_is_not_posted_to_in_a_loop() {
     bot.abort();
 }
 
+/// alice (user 11) challenges bob (user 22) with `options` besides him;
+/// the interaction's id.
+fn alice_challenges_bob(fake: &FakeDiscord, options: Vec<Value>) -> u64 {
+    let mut all = vec![option("user", 6, json!("22"))];
+    all.extend(options);
+    fake.slash(
+        ALICE,
+        "challenge",
+        Value::Array(all),
+        json!({"users": {"22": user(22, "bob")}}),
+    )
+}
+
 /// `voidmate run` as its own process against the fake Discord.
 struct BotProcess(std::process::Child);
 
@@ -1102,15 +1090,7 @@ async fn a_kill_between_a_rated_games_end_and_its_reply_rates_it_once() {
     let bot = BotProcess::start(&config, &log);
     let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("variant", 4, json!(standard))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
     let asked = fake.callback(id).await;
     assert!(
         asked.content().contains("(no time limit, rated)"),
@@ -1207,15 +1187,7 @@ async fn a_renamed_player_keeps_their_game_and_the_old_name_gives_nothing() {
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
     let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = fake.slash(
-        ALICE,
-        "challenge",
-        json!([
-            option("user", 6, json!("22")),
-            option("variant", 4, json!(standard))
-        ]),
-        json!({"users": {"22": user(22, "bob")}}),
-    );
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
     assert!(!fake.callback(id).await.ephemeral());
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
     let begun = fake.callback(id).await;

@@ -2459,3 +2459,38 @@ fn wall_ms() -> i64 {
         .unwrap()
         .as_millis() as i64
 }
+
+case! {
+    /// Issue 43, points 1 and 2: a question said to the bot without `rules`
+    /// is a rules question (chatter between players is left alone); `rules`
+    /// alone inside a game is that game's overview, with one topic list;
+    /// Super Chess's pieces come with their letters.
+    #[tokio::test]
+    async fn questions_to_the_bot_are_answered_from_the_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "void").await;
+        let r = bot.ok("alice", "how does the minister move?").await;
+        assert!(r.text.to_string().starts_with("The Minister\n"), "{}", r.text);
+        assert!(r.image.is_some(), "the topic's diagram");
+        let r = bot.ok("bob", "can I castle through an unstable tile?").await;
+        assert!(
+            r.text.to_string().contains("never castle through an unstable tile"),
+            "{}",
+            r.text
+        );
+        let mut chatter = bot.event("bob", "how does the minister move?");
+        chatter.addressed = false;
+        assert!(bot.core.handle(&chatter).await.is_none(), "not said to the bot");
+        let r = bot.ok("alice", "rules").await.text.to_string();
+        assert!(r.starts_with("Void Chess: "), "{r}");
+        let r = bot.ok("alice", "rules super16").await.text.to_string();
+        assert_eq!(r.matches("Topics:").count(), 1, "{r}");
+        let r = bot.ok("alice", "rules super16 pieces").await.text.to_string();
+        for letter in ["Prince (I)", "Princess (S)", "Archbishop (H)", "Super Knight (U)", "Fortress (F)"] {
+            assert!(r.contains(letter), "{letter}: {r}");
+        }
+        let r = bot.ok("alice", "rules chess99 paladin").await.text.to_string();
+        assert!(r.contains("White's starts on f1"), "{r}");
+    }
+}

@@ -1,0 +1,99 @@
+//! Issue 43, point 1: players' rules questions (written from the official
+//! rule pages and in players' own words, not from our index) must find the
+//! passage of our text that answers them, at least 90% of them; the misses
+//! are listed. The set: `tests/data/rules_questions.txt`.
+
+use voidmate_game::help::{answer, Found};
+use voidmate_rules::GameKind;
+
+/// What a question must find.
+#[derive(Debug)]
+enum Expect {
+    Topic(GameKind, String),
+    Doc(GameKind, String, String),
+}
+
+fn game(name: &str) -> GameKind {
+    GameKind::from_name(name).unwrap_or_else(|| panic!("no game `{name}`"))
+}
+
+fn expectation(text: &str) -> Expect {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["topic", g, key] => Expect::Topic(game(g).base(), key.to_string()),
+        ["doc", g, section, phrase @ ..] if !phrase.is_empty() => {
+            Expect::Doc(game(g).base(), section.to_string(), phrase.join(" "))
+        }
+        _ => panic!("a bad expectation: {text}"),
+    }
+}
+
+/// Whether `found` is what `want` names.
+fn fits(found: &Found, want: &Expect) -> bool {
+    match (found, want) {
+        (Found::Topic(t), Expect::Topic(g, key)) => t.variant == *g && t.key == key,
+        (Found::Passage(hit), Expect::Topic(g, key)) => hit
+            .best
+            .topic
+            .is_some_and(|t| t.variant == *g && t.key == key),
+        (Found::Passage(hit), Expect::Doc(g, section, phrase)) => {
+            let p = hit.best;
+            p.topic.is_none()
+                && p.game == *g
+                && p.section == *section
+                && p.text.to_lowercase().contains(&phrase.to_lowercase())
+        }
+        _ => false,
+    }
+}
+
+fn describe(found: &Found) -> String {
+    match found {
+        Found::Topic(t) => format!("topic {} {}", t.variant.name(), t.key),
+        Found::Passage(hit) => format!(
+            "{} {}: {}",
+            hit.best.game.name(),
+            hit.best.section,
+            hit.best.text.chars().take(70).collect::<String>()
+        ),
+        Found::Game(k) => format!("the overview of {}", k.name()),
+        Found::Nothing(k) => format!("nothing ({})", k.name()),
+    }
+}
+
+#[test]
+fn players_questions_find_the_passage_that_answers_them() {
+    let set = include_str!("data/rules_questions.txt");
+    let (mut asked, mut misses) = (0, Vec::new());
+    for line in set.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(" | ").map(str::trim).collect();
+        let [context, question, expected] = fields.as_slice() else {
+            panic!("a bad line: {line}");
+        };
+        let context = (*context != "-").then(|| game(context));
+        let wants: Vec<Expect> = expected.split(" || ").map(expectation).collect();
+        asked += 1;
+        let found = answer(question, context);
+        if !wants.iter().any(|w| fits(&found, w)) {
+            misses.push(format!(
+                "{question:?} ({}) -> {}; wanted {expected}",
+                context.map_or("-", |k| k.name()),
+                describe(&found)
+            ));
+        }
+    }
+    assert!(asked >= 80, "only {asked} questions");
+    let right = asked - misses.len();
+    println!("{right} of {asked} questions found their passage; misses:");
+    for m in &misses {
+        println!("  {m}");
+    }
+    assert!(
+        right * 10 >= asked * 9,
+        "{right} of {asked} right (under 90%); misses:\n{}",
+        misses.join("\n")
+    );
+}
