@@ -2,7 +2,8 @@
 # Reads PGN through python-chess, an independent PGN reader, for the tests.
 #
 #   scripts/pgn-read.sh install        install python-chess into the cache (if missing)
-#   scripts/pgn-read.sh FILE           print the FEN after the game in FILE, or fail
+#   scripts/pgn-read.sh FILE           print the variant and FEN after the game in FILE, then
+#                                      `tc SECONDS+INCREMENT` (or `tc -`), or fail
 #
 # The virtual environment lives in ${VOIDMATE_CACHE:-$HOME/.cache/voidmate}/pgn-venv,
 # outside the clone.
@@ -35,6 +36,13 @@ if game.errors:
     sys.exit("; ".join(str(e) for e in game.errors))
 board = game.end().board()
 print(type(board).uci_variant, board.fen())
+# The clock as the reader understands the TimeControl tag: seconds + increment.
+try:
+    tc = game.time_control()
+    part = tc.parts[0] if tc.parts else None
+    print("tc", f"{int(part.time)}+{int(part.increment)}" if part else "-")
+except Exception as e:
+    print("tc unreadable:", e)
 PY
         ;;
 esac

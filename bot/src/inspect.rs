@@ -5,10 +5,19 @@ use clap::Args;
 use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
 use voidmate_rules::{variant, Color, Move, Position, Square};
 
+/// `--variant`'s help: every game, written from the list of games so that
+/// a new game is named there too.
+fn variant_help() -> String {
+    let names: Vec<&str> = voidmate_rules::GameKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .collect();
+    format!("The game: {}", names.join(", "))
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// Variant name (standard, void).
-    #[arg(long, default_value = "standard")]
+    #[arg(long, default_value = "standard", help = variant_help())]
     pub variant: String,
     /// Start from this FEN instead of the variant's start position.
     #[arg(long)]

@@ -94,24 +94,26 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     let (total, bad) = core.check_db().await?;
     let ratings = core.check_ratings().await?;
     let rated = format!(
-        "{} rated games recomputed, {} ratings compared",
-        ratings.games, ratings.ratings
+        "{} recomputed, {} compared",
+        count(ratings.games, "rated game"),
+        count(ratings.ratings, "rating")
     );
+    let total = count(total, "game");
     if bad.is_empty() && ratings.problems.is_empty() {
         return Ok(format!(
-            "{total} games checked: every one replays to its stored position\n\
+            "{total} checked: every one replays to its stored position\n\
              {rated}: every rating is as its games make it\n"
         ));
     }
     let mut text = String::new();
     if bad.is_empty() {
         text.push_str(&format!(
-            "{total} games checked: every one replays to its stored position\n"
+            "{total} checked: every one replays to its stored position\n"
         ));
     } else {
         text.push_str(&format!(
-            "{total} games checked; {} do not hold together:\n",
-            bad.len()
+            "{total} checked; {} not hold together:\n",
+            if bad.len() == 1 { "1 does" } else { "these do" }
         ));
     }
     for (id, channel, why) in &bad {
@@ -121,14 +123,27 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
         text.push_str(&format!("{rated}: every rating is as its games make it\n"));
     } else {
         text.push_str(&format!(
-            "{rated}; {} differ from what the games make them:\n",
-            ratings.problems.len()
+            "{rated}; {} from what the games make them:\n",
+            if ratings.problems.len() == 1 {
+                "1 differs".to_string()
+            } else {
+                format!("{} differ", ratings.problems.len())
+            }
         ));
     }
     for why in &ratings.problems {
         text.push_str(&format!("  {why}\n"));
     }
     bail!("{}", text.trim_end())
+}
+
+/// `1 game`, `3 games`: a count with its noun.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 #[derive(Args)]
@@ -260,8 +275,11 @@ async fn run(args: RunArgs) -> Result<String> {
 fn init_logs() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("voidmate=info,warn"));
+    // Colour codes only where a terminal shows them, not in a log file.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .try_init();
 }

@@ -534,7 +534,7 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     assert_eq!(
         out,
         "2 games checked: every one replays to its stored position\n\
-         1 rated games recomputed, 2 ratings compared: every rating is as its games make it\n"
+         1 rated game recomputed, 2 ratings compared: every rating is as its games make it\n"
     );
     rt.block_on(async {
         let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
@@ -556,7 +556,7 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     assert!(err.contains("does not match its moves"), "{err}");
     assert!(
         err.contains(
-            "1 rated games recomputed, 2 ratings compared; 1 differ from what the games make them:"
+            "1 rated game recomputed, 2 ratings compared; 1 differs from what the games make them:"
         ),
         "{err}"
     );
@@ -566,6 +566,22 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     );
     let (ok, _, err) = voidmate(&["check-db", "--db", "/nonexistent/v.db"]);
     assert!(!ok && err.contains("there is no database"), "{err}");
+    // Issue 43, point 8: a file that is no database is named at once, in
+    // words, without the driver's retries in the log or colour codes.
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "hello, this is not a database\n").unwrap();
+    for command in ["check-db", "console"] {
+        let (ok, _, err) = voidmate(&[command, "--db", text.to_str().unwrap()]);
+        assert!(!ok, "{command}");
+        assert!(
+            err.contains("notes.txt is not an SQLite database"),
+            "{command}: {err}"
+        );
+        assert!(
+            !err.contains('\x1b') && !err.contains("sqlx"),
+            "{command}: {err}"
+        );
+    }
 }
 
 /// Issue 20, point 10: the console runs the periodic check by itself, as
@@ -852,4 +868,20 @@ fn engine_match_takes_evaluations_levels_and_an_sprt() {
         !ok && err.contains("--time-ms"),
         "b's time needs a's: {err}"
     );
+}
+
+/// Issue 43, point 6: the tools' help names every game.
+#[test]
+fn the_tools_help_names_every_game() {
+    for tool in ["analyse", "moves", "render"] {
+        let (ok, out, err) = voidmate(&[tool, "--help"]);
+        assert!(ok, "{tool}: {err}");
+        for kind in voidmate_rules::GameKind::ALL {
+            assert!(
+                out.contains(kind.name()),
+                "{tool} --help lacks {}: {out}",
+                kind.name()
+            );
+        }
+    }
 }

@@ -161,7 +161,9 @@ impl Ctx<'_> {
                     .map(|g| {
                         let white = Player::stored(&g.white, g.white_name.clone());
                         let black = Player::stored(&g.black, g.black_name.clone());
-                        format!("#{} {white} vs {black} ({})", g.id, g.variant)
+                        let game = voidmate_rules::GameKind::from_name(&g.variant)
+                            .map_or(g.variant.as_str(), |k| k.title());
+                        format!("#{} {white} vs {black} ({game})", g.id)
                     })
                     .collect();
                 refuse(format!(

@@ -120,6 +120,8 @@ pub struct GameRecord {
     /// A clock game before both sides have moved: when the bot aborts it
     /// if the next first move has not come.
     pub abort_at_ms: Option<i64>,
+    /// When it began (seconds since 1970, UTC), for the PGN's date.
+    pub created_at: i64,
 }
 
 impl GameRecord {
@@ -264,6 +266,7 @@ impl TryFrom<GameRow> for GameRecord {
             rated: row.rated,
             finished_ms: row.finished_ms,
             abort_at_ms: row.abort_at_ms,
+            created_at: row.created_at,
         })
     }
 }
@@ -355,6 +358,7 @@ mod tests {
             rated: true,
             finished_ms: None,
             abort_at_ms: None,
+            created_at: 1_700_000_000,
         }
     }
 

@@ -127,6 +127,7 @@ impl Store {
         if path == Path::new(IN_MEMORY) {
             return Store::open_in_memory(busy_timeout).await;
         }
+        not_another_kind_of_file(path)?;
         // Set-up (creating the file, switching it to WAL, migrating) runs
         // one process at a time; see `setup_lock`.
         let lock = setup_lock(path).await?;
@@ -364,6 +365,32 @@ pub fn backend_of(pool: &AnyPool) -> Backend {
     } else {
         Backend::Sqlite
     }
+}
+
+/// Refuses at once a file that exists, is not empty and does not begin
+/// as every SQLite database does (`SQLite format 3\0`): opening it would
+/// fail only after the pool's retries, with the driver's words in the log.
+fn not_another_kind_of_file(path: &Path) -> Result<(), sqlx::Error> {
+    use std::io::Read as _;
+    let Ok(mut file) = std::fs::File::open(path) else {
+        // Missing (to be created) or unreadable: the driver says which.
+        return Ok(());
+    };
+    let mut head = [0u8; 16];
+    let mut read = 0;
+    while read < head.len() {
+        match file.read(&mut head[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(_) => return Ok(()),
+        }
+    }
+    if read == 0 || (read == head.len() && &head == b"SQLite format 3\0") {
+        return Ok(());
+    }
+    Err(sqlx::Error::Configuration(
+        format!("{} is not an SQLite database", path.display()).into(),
+    ))
 }
 
 /// `path` for a `sqlite://` URL: every byte but plain ones percent-encoded,

@@ -1,7 +1,7 @@
 //! Words the core writes: durations, clock faces, lists of names, a game's
 //! move list and its PGN.
 
-use crate::command::ProgramMode;
+use crate::command::{ProgramMode, TimeControl};
 use crate::contract::Player;
 use crate::game::Game;
 use std::fmt::Write as _;
@@ -86,16 +86,51 @@ pub(crate) fn numbered(g: &Game) -> String {
 /// The game as PGN (see [`crate::pgn`]): tags readers know, the start when
 /// it is not the usual one, the roster of a symmetric Super Chess game, and
 /// the moves.
+/// The PGN standard's `TimeControl`: the base time in seconds and the
+/// increment (`60+0` for a minute), `-` for no clock (correspondence or no
+/// limit; the standard has no form for days per move).
+fn time_control_tag(clock: &TimeControl) -> String {
+    match clock {
+        TimeControl::Clock { minutes, increment } => format!("{}+{increment}", minutes * 60),
+        TimeControl::None | TimeControl::Days(_) => "-".into(),
+    }
+}
+
+/// `2026.11.27` and `14:05:09` for a time in seconds since 1970 (UTC), by
+/// the civil-from-days arithmetic (Howard Hinnant's), so no date crate.
+fn utc_date_time(secs: i64) -> (String, String) {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}.{month:02}.{day:02}"),
+        format!("{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60),
+    )
+}
+
 pub(crate) fn pgn_text(g: &Game, channel: &str) -> String {
     let result = g.rec.result.clone().unwrap_or_else(|| "*".into());
+    let (date, time) = utc_date_time(g.rec.created_at);
+    // The seven tags every reader expects, in their order; then the rest.
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", format!("Voidmate game #{}", g.id())),
         ("Site", channel.to_string()),
+        ("Date", date.clone()),
+        ("Round", "-".into()),
         ("White", g.name(Color::White)),
         ("Black", g.name(Color::Black)),
         ("Result", result.clone()),
+        ("UTCDate", date),
+        ("UTCTime", time),
         ("Variant", crate::pgn::variant_tag(g.kind()).to_string()),
-        ("TimeControl", g.rec.clock.code()),
+        ("TimeControl", time_control_tag(&g.rec.clock)),
     ];
     if let Some(t) = &g.rec.termination {
         tags.push(("Termination", t.clone()));
@@ -122,4 +157,28 @@ pub(crate) fn pgn_text(g: &Game, channel: &str) -> String {
     }
     let sans: Vec<String> = g.moves.iter().map(|m| m.san.clone()).collect();
     crate::pgn::write(&tags, &crate::pgn::movetext(&start(g), &sans, &result))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43, point 7: dates in UTC, and the clock in seconds.
+    #[test]
+    fn pgn_dates_and_clocks_are_as_the_standard_writes_them() {
+        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        assert_eq!(
+            utc_date_time(1_795_791_909),
+            ("2026.11.27".into(), "15:05:09".into())
+        );
+        assert_eq!(
+            utc_date_time(951_825_600),
+            ("2000.02.29".into(), "12:00:00".into())
+        );
+        let clock = |minutes, increment| TimeControl::Clock { minutes, increment };
+        assert_eq!(time_control_tag(&clock(1, 0)), "60+0");
+        assert_eq!(time_control_tag(&clock(10, 5)), "600+5");
+        assert_eq!(time_control_tag(&TimeControl::Days(3)), "-");
+        assert_eq!(time_control_tag(&TimeControl::None), "-");
+    }
 }

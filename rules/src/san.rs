@@ -121,7 +121,7 @@ impl Position {
         // paste (a typographic `×` or dash) become their ASCII forms, and
         // anything else non-ASCII cannot be part of a move.
         let input = match ascii_move_text(&input) {
-            Some(text) => text,
+            Some(text) => void_placement(&text),
             None => return Err(err(MoveErrorKind::Malformed)),
         };
         let mut legal = self.legal_moves();
@@ -226,7 +226,16 @@ impl Position {
             // Relativistic moves are read only in their own notation.
             legal.retain(|m| m.via.is_none());
         }
-        let parsed = parse_text(self, main).ok_or_else(|| err(MoveErrorKind::Malformed))?;
+        let Some(parsed) = parse_text(self, main) else {
+            // `Qz9`: a move whose square is no square at all is named.
+            return Err(err(match square_beyond_the_files(main) {
+                Some(square) => MoveErrorKind::OffBoard {
+                    square,
+                    board: self.rules().size().describe(),
+                },
+                None => MoveErrorKind::Malformed,
+            }));
+        };
         let patterns = match parsed {
             Parsed::Castle(side) => {
                 return legal
@@ -943,6 +952,36 @@ fn parse_text(pos: &Position, text: &str) -> Option<Parsed> {
 
 /// `text` with typographic signs made ASCII (`×` to `x`, dashes to `-`),
 /// or `None` if something non-ASCII remains.
+/// The square a move like `Qz9` or `Nxq3` ends on when its file is past
+/// every board's last (`p`): the move's last letter and the digits after
+/// it, when the move is otherwise a piece letter, `x` and that square.
+fn square_beyond_the_files(text: &str) -> Option<String> {
+    let text = text.trim_end_matches(['+', '#', '!', '?']);
+    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if !(1..=2).contains(&digits) || text.len() < digits + 1 {
+        return None;
+    }
+    let split = text.len() - digits - 1;
+    let (head, square) = text.split_at(split);
+    let file = square.chars().next()?;
+    let head_ok = head.chars().all(|c| c.is_ascii_uppercase() || c == 'x') && head.len() <= 2;
+    (file.is_ascii_lowercase() && file > 'p' && head_ok).then(|| square.to_string())
+}
+
+/// The other ways to write the void's placement (`@e5`): `V@e5`, as our
+/// PGN writes it, and `void e5` in words.
+fn void_placement(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("v@")
+        .or_else(|| lower.strip_prefix("void"))
+        .map(|r| r.trim_start_matches([' ', '@']));
+    match rest {
+        Some(sq) if Square::parse(sq).is_some() => format!("@{sq}"),
+        _ => text.to_string(),
+    }
+}
+
 fn ascii_move_text(text: &str) -> Option<String> {
     let out: String = text
         .chars()
@@ -1038,4 +1077,25 @@ pub fn movetext(text: &str) -> impl Iterator<Item = &str> {
         let result = matches!(word, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*");
         (!word.is_empty() && !result).then_some(word)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43, point 5: `Qz9` names its square.
+    #[test]
+    fn a_square_past_every_file_is_named() {
+        assert_eq!(square_beyond_the_files("Qz9"), Some("z9".into()));
+        assert_eq!(square_beyond_the_files("Nxq3+"), Some("q3".into()));
+        assert_eq!(square_beyond_the_files("e4"), None);
+        assert_eq!(square_beyond_the_files("hello"), None);
+        assert_eq!(square_beyond_the_files("z"), None);
+        assert_eq!(square_beyond_the_files("9"), None);
+        let p = Position::new(crate::variants::standard());
+        assert_eq!(
+            p.parse_move("Qz9").unwrap_err().to_string(),
+            "Qz9: z9 is not on this board (files a-h, ranks 1-8)"
+        );
+    }
 }

@@ -153,8 +153,26 @@ impl fmt::Display for TimeControl {
             TimeControl::Days(1) => write!(f, "1 day per move"),
             TimeControl::Days(d) => write!(f, "{d} days per move"),
             TimeControl::Clock { minutes, increment } => {
-                write!(f, "{minutes} minutes + {increment} seconds per move")
+                let m = if *minutes == 1 { "minute" } else { "minutes" };
+                let s = if *increment == 1 { "second" } else { "seconds" };
+                write!(f, "{minutes} {m} + {increment} {s} per move")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43, point 6: one of a thing is singular.
+    #[test]
+    fn time_controls_read_in_the_singular_and_the_plural() {
+        let words = |text: &str| TimeControl::parse(text).unwrap().to_string();
+        assert_eq!(words("1+1"), "1 minute + 1 second per move");
+        assert_eq!(words("1+0"), "1 minute + 0 seconds per move");
+        assert_eq!(words("3+2"), "3 minutes + 2 seconds per move");
+        assert_eq!(words("1d"), "1 day per move");
+        assert_eq!(words("3d"), "3 days per move");
     }
 }

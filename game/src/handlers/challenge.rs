@@ -339,10 +339,24 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
     }
     store::set_deadline(cx.tx, id, cx.core.deadline(&c.clock, cx.now_ms)).await?;
     start_clocks(cx, id, &c.clock).await?;
-    // Usually White; in Suicide Void Chess Black places the void first.
+    // Usually White; in Suicide Void Chess Black places the void first,
+    // and is told how.
     let first = g.player(g.pos.turn());
+    let places_void = g
+        .pos
+        .legal_moves()
+        .iter()
+        .any(|m| m.kind == voidmate_rules::MoveKind::PlaceVoid);
+    let how = if places_void {
+        format!(
+            " {} places the void first, on any empty square: write `@e5` (or `V@e5`, or `void e5`) for e5.",
+            g.name(g.pos.turn())
+        )
+    } else {
+        String::new()
+    };
     let text = format!(
-        "Game #{id} begins: {title}, {names}, {time}{rating}.{programs} {first}, your move."
+        "Game #{id} begins: {title}, {names}, {time}{rating}.{programs}{how} {first}, your move."
     );
     Ok(Done::board(text, picture)
         .notifying(vec![first])

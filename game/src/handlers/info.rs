@@ -78,11 +78,11 @@ pub(crate) async fn games(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
     for c in challenges {
         let _ = writeln!(
             text,
-            "Challenge: {} invites {} to {} ({}), waiting",
+            "Challenge: {} invites {} to {}, {}, waiting",
             c.challenger,
             c.challenged,
-            c.kind.name(),
-            c.clock.code()
+            c.kind.title(),
+            c.clock
         );
     }
     Ok(Done::text(text.trim_end()))

@@ -194,11 +194,32 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
     let me = cx.author;
     let unknown =
         || Failure::NotACommand(text.split_whitespace().next().unwrap_or(text).to_string());
+    // Words with no letter or digit (`e4 ♟️ 🙂`) only decorate the move.
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphanumeric()))
+        .collect();
+    let text = match words.as_slice() {
+        [one] => *one,
+        [first, second, ..]
+            if cx.addressed() && looks_like_a_move(first) && looks_like_a_move(second) =>
+        {
+            return refuse(format!(
+                "One move at a time: play {first} now, and {second} on your next turn."
+            ));
+        }
+        _ => text,
+    };
     let bare_on = store::settings(cx.tx, cx.channel)
         .await?
         .map(|s| s.bare_moves)
         .unwrap_or(cx.core.settings.bare_moves);
     if !bare_on {
+        if cx.addressed() && looks_like_a_move(text) {
+            return refuse(format!(
+                "Moves alone are not read here: say `move {text}` (or turn them on with `settings bare-moves on`)."
+            ));
+        }
         return Err(unknown());
     }
     if let Some(id) = game {
@@ -262,6 +283,17 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
             play_if_move(cx, g, text).await
         }
         _ => {
+            // Legal in one of them only: name it, rather than ask which.
+            let legal: Vec<&Game> = to_move
+                .iter()
+                .filter(|g| g.pos.parse_move(text).is_ok())
+                .collect();
+            if let [g] = legal.as_slice() {
+                return refuse(format!(
+                    "{text} is legal only in #{id}: `move {text} #{id}`.",
+                    id = g.id()
+                ));
+            }
             let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.id())).collect();
             refuse(format!(
                 "It is your move in several games here ({}); say which, like `move {text} {}`.",

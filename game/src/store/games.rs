@@ -58,13 +58,15 @@ pub struct GameRow {
     pub finished_ms: Option<i64>,
     /// Until when its first moves may come before the bot aborts it.
     pub abort_at_ms: Option<i64>,
+    /// When it began (seconds since 1970, UTC).
+    pub created_at: i64,
 }
 
 pub(super) const GAME_COLUMNS: &str =
     "id, channel, variant, white, black, start_fen, fen, time_control, status, \
      result, termination, version, draw_offer_by, draw_offer_ply, undo_by, undo_ply, deadline_at, reminded, \
      engine_level, engine_wanted_ms, white_ms, black_ms, turn_started_ms, low_time_warned, \
-     mode, program_white, program_black, colour_white, colour_black, community, rated, finished_ms, abort_at_ms, \
+     mode, program_white, program_black, colour_white, colour_black, community, rated, finished_ms, abort_at_ms, created_at, \
      (SELECT name FROM players WHERE players.id = games.white) AS white_name, \
      (SELECT name FROM players WHERE players.id = games.black) AS black_name";
 

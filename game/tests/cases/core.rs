@@ -447,7 +447,7 @@ case! {
         bot.refused(
             "alice",
             "move Zz9",
-            "'Zz9' is not a move I can read: write it like e4, Nf3, exd5, O-O or e2e4.",
+            "Zz9: z9 is not on this board (files a-i, ranks 1-9).",
         )
         .await;
         bot.refused(
@@ -736,7 +736,7 @@ case! {
         assert!(r.is_error);
         assert!(
             r.text.starts_with(
-                "There are 2 games here: #2 alice vs bob (void), #3 carol vs alice (standard)."
+                "There are 2 games here: #2 alice vs bob (Void Chess), #3 carol vs alice (Standard chess)."
             ),
             "{}",
             r.text
@@ -794,10 +794,11 @@ case! {
         start_game(&mut bot, "standard").await;
         let s = bot.ok("alice", "settings bare-moves off").await;
         assert_eq!(s.text, "Settings here: bare moves off, theme classic.");
+        // Issue 43, point 5: said to the bot, a move alone gets the hint.
         bot.refused(
             "alice",
             "e4",
-            "I do not know the command `e4`. Say `help` for the list.",
+            "Moves alone are not read here: say `move e4` (or turn them on with `settings bare-moves on`).",
         )
         .await;
         bot.ok("alice", "move e4").await;
@@ -999,12 +1000,28 @@ case! {
             start.text
         );
         assert_eq!(names(&start.notify), ["bob"]);
+        // Issue 43, point 4: the start says who places the void, and how.
+        assert!(
+            start.text.contains(
+                " bob places the void first, on any empty square: write `@e5` (or `V@e5`, or `void e5`) for e5."
+            ),
+            "{}",
+            start.text
+        );
         bot.refused(
             "bob",
             "e5",
             "e5 is illegal: first the void must be placed on an empty square, like @e5.",
         )
         .await;
+        // The forms our PGN and players write are read too.
+        for (i, form) in ["V@e5", "void e5", "move void e5", "v@E5"].into_iter().enumerate() {
+            let mut other = Bot::open(&dir.path().join(format!("form{i}.db"))).await;
+            other.ok("alice", "challenge @bob suicide-void").await;
+            other.ok("bob", "accept").await;
+            let placed = other.ok("bob", form).await;
+            assert!(placed.text.contains("@e5"), "{form}: {}", placed.text);
+        }
         bot.ok("bob", "@e5").await;
         bot.ok("alice", "e4").await;
         bot.ok("bob", "d5").await;
@@ -1966,10 +1983,9 @@ case! {
         let dir = tempfile::tempdir().unwrap();
         let mut bot = Bot::open(&dir.path().join("v.db")).await;
         start_game(&mut bot, "standard").await; // #1: alice (White) vs bob
-        bot.ok("carol", "challenge @alice standard").await;
-        bot.ok("alice", "accept").await; // #2: carol (White) vs alice
-        bot.ok("carol", "e4").await;
-        // alice is to move in both.
+        bot.ok("carol", "challenge @alice standard black").await;
+        bot.ok("alice", "accept").await; // #2: alice (White) vs carol
+        // alice is to move in both, and e4 is legal in both.
         let r = bot.say("alice", "e4").await;
         assert!(r.is_error);
         assert!(
@@ -1980,8 +1996,8 @@ case! {
         assert!(!r.text.contains("#1 #1"), "{}", r.text);
         let r = bot.ok("alice", "e4 #1").await;
         assert!(r.text.starts_with("#1: alice played e4"), "{}", r.text);
-        let r = bot.ok("alice", "#2 e5").await;
-        assert!(r.text.starts_with("#2: alice played e5"), "{}", r.text);
+        let r = bot.ok("alice", "#2 d4").await;
+        assert!(r.text.starts_with("#2: alice played d4"), "{}", r.text);
         // A number with a bare move must still be the author's game to move in.
         bot.refused(
             "alice",
@@ -2492,5 +2508,118 @@ case! {
         }
         let r = bot.ok("alice", "rules chess99 paladin").await.text.to_string();
         assert!(r.contains("White's starts on f1"), "{r}");
+    }
+}
+
+case! {
+    /// Issue 43, point 6: `games` names games and time controls as the
+    /// replies do, and so does the list of games to choose from.
+    #[tokio::test]
+    async fn games_names_games_and_time_controls_as_replies_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob void 3d").await;
+        bot.ok("carol", "challenge @dave chess99 1+1").await;
+        let listed = bot.ok("erin", "games").await.text.to_string();
+        assert_eq!(
+            listed,
+            "Challenge: alice invites bob to Void Chess, 3 days per move, waiting\n\
+             Challenge: carol invites dave to Chess 99, 1 minute + 1 second per move, waiting"
+        );
+    }
+}
+
+case! {
+    /// Issue 43, point 7: a game's PGN as the standard and common readers
+    /// expect: the seven tags first and in order, the date and time in UTC,
+    /// `TimeControl` in seconds (python-chess reads 1+0 as 60 seconds), `-`
+    /// without a clock.
+    #[tokio::test]
+    async fn pgn_tags_are_as_readers_expect() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob standard 1+0").await;
+        bot.ok("bob", "accept").await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "e5").await;
+        let text = bot.ok("alice", "pgn").await.text.to_string();
+        let pgn = &text[text.find("[Event").unwrap_or_else(|| panic!("{text}"))..];
+        let tags: Vec<&str> = pgn
+            .lines()
+            .take_while(|l| l.starts_with('['))
+            .map(|l| l[1..].split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            tags[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "{pgn}"
+        );
+        for tag in ["UTCDate", "UTCTime", "Variant", "TimeControl"] {
+            assert!(tags.contains(&tag), "{tag}: {pgn}");
+        }
+        assert!(pgn.contains("[TimeControl \"60+0\"]"), "{pgn}");
+        assert!(pgn.contains("[Round \"-\"]"), "{pgn}");
+        let date = pgn.split("[Date \"").nth(1).unwrap().split('"').next().unwrap();
+        assert!(
+            date.len() == 10 && date.chars().filter(|c| *c == '.').count() == 2,
+            "{date}"
+        );
+        // An independent reader understands the clock.
+        let file = dir.path().join("game.pgn");
+        std::fs::write(&file, pgn).unwrap();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&file)
+            .output()
+            .expect("bash runs");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(said.lines().any(|l| l == "tc 60+0"), "{said}");
+
+        bot.ok("carol", "challenge @dave standard 2d").await;
+        bot.ok("dave", "accept").await;
+        let text = bot.ok("carol", "pgn #2").await.text.to_string();
+        assert!(text.contains("[TimeControl \"-\"]"), "{text}");
+    }
+}
+
+case! {
+    /// Issue 43, point 5: near-moves get the right hint. Decorations after
+    /// a move are read past; two moves at once are refused by name; a
+    /// square that is no square is named; with moves alone off, `move e4`
+    /// is suggested; with two games to move in and the move legal in one,
+    /// that one is named.
+    #[tokio::test]
+    async fn near_moves_get_the_right_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        bot.refused(
+            "alice",
+            "Nf3 Nc6",
+            "One move at a time: play Nf3 now, and Nc6 on your next turn.",
+        )
+        .await;
+        bot.refused(
+            "alice",
+            "Qz9",
+            "Qz9: z9 is not on this board (files a-h, ranks 1-8).",
+        )
+        .await;
+        let r = bot.ok("alice", "e4 ♟️ 🙂").await;
+        assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
+        // Two games where bob is to move (Black in #1, White in #2); i3 is
+        // a move only the 9x9 board has.
+        bot.ok("carol", "challenge @bob void black").await;
+        bot.ok("bob", "accept").await;
+        bot.refused("bob", "i3", "i3 is legal only in #2: `move i3 #2`.").await;
+        bot.ok("alice", "settings bare-moves off").await;
+        bot.refused(
+            "bob",
+            "e5",
+            "Moves alone are not read here: say `move e5` (or turn them on with `settings bare-moves on`).",
+        )
+        .await;
     }
 }
