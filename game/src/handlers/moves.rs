@@ -11,7 +11,7 @@ use crate::isolate;
 use crate::load::{record, stored_position};
 use crate::store;
 use voidmate_rules::variant::Voids;
-use voidmate_rules::Square;
+use voidmate_rules::{Position, Square};
 
 pub(crate) async fn moves(
     cx: &mut Ctx<'_>,
@@ -80,7 +80,23 @@ pub(crate) async fn moves(
             Some(p) if p.color == g.pos.turn() => {
                 format!("The {} on {s} has no legal move.", p.role)
             }
-            _ => format!("There is no piece of the side to move on {s}."),
+            // A piece of the side that waits: its moves on its next turn,
+            // as the board stands now.
+            Some(p) => match next_turn_moves(&g.pos, s) {
+                Some(next) if !next.is_empty() => format!(
+                    "{} to move; on {}'s next turn, as the board stands now, the {} on {s} could play: {}",
+                    g.name(g.pos.turn()),
+                    g.name(p.color),
+                    p.role,
+                    next.join(" ")
+                ),
+                _ => format!(
+                    "The {} on {s} would have no move on {}'s next turn, as the board stands now.",
+                    p.role,
+                    g.name(p.color)
+                ),
+            },
+            None => format!("There is no piece on {s}."),
         },
         (None, true) => "There are no legal moves.".to_string(),
         (_, false) => format!("{} to move: {}", g.name(g.pos.turn()), chosen.join(" ")),
@@ -95,6 +111,29 @@ pub(crate) async fn moves(
     };
     let picture = cx.picture(&g, &me.id, select).await?;
     Ok(Done::board(text, picture))
+}
+
+/// The moves the piece on `square` (of the side not to move) would have if
+/// its side were to move now: the position with the turn passed, and no
+/// en-passant right. `None` where that position is not one (the side to
+/// move is in check, so passing would leave a king attacked).
+fn next_turn_moves(pos: &Position, square: Square) -> Option<Vec<String>> {
+    let fen = pos.fen();
+    let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
+    fields[3] = "-".to_string();
+    let passed = Position::from_fen(pos.shared_rules().clone(), &fields.join(" ")).ok()?;
+    Some(
+        passed
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from == square)
+            .map(|m| passed.san(m))
+            .collect(),
+    )
 }
 
 impl Core {

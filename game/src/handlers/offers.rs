@@ -60,7 +60,7 @@ pub(crate) async fn offer(
     let opponent = g.player(!color);
     let w = words(kind);
     if cx.core.is_bot(&opponent.id) {
-        return refuse((w.to_the_bot)(id));
+        return the_bot_answers(cx, kind, answer, g, color).await;
     }
     let standing = g.standing(kind).map(|o| o.by);
     match (answer, standing) {
@@ -114,6 +114,69 @@ pub(crate) async fn offer(
             "There is no {} from {opponent} to answer in game #{id}.",
             w.name
         )),
+    }
+}
+
+/// Nodes the bot searches to judge a draw offer: a few hundredths of a
+/// second, enough to see a piece hanging.
+const DRAW_JUDGEMENT_NODES: u64 = 20_000;
+
+/// The bot answers a proposal in its own game at once. A takeback is
+/// granted (games against the bot are casual), on the player's own turn
+/// (while the bot thinks, the move is already being answered). A draw is
+/// accepted when the engine finds the bot worse by half a pawn or more, or
+/// level (within 0.2) after move 30; else declined, with its score.
+async fn the_bot_answers(
+    cx: &mut Ctx<'_>,
+    kind: OfferKind,
+    answer: Answer,
+    g: Game,
+    color: Color,
+) -> Result<Done, Failure> {
+    let id = g.id();
+    if answer != Answer::Ask {
+        return refuse((words(kind).to_the_bot)(id));
+    }
+    match kind {
+        OfferKind::Takeback => {
+            if g.pos.turn() != color {
+                return refuse(format!(
+                    "I am answering your move in game #{id}; ask again when it is your turn."
+                ));
+            }
+            if takeback_plies(&g, color) == 0 {
+                return refuse(format!("You have no move to take back in game #{id} yet."));
+            }
+            take_back(cx, g, color).await
+        }
+        OfferKind::Draw => {
+            if g.pos.turn() != color {
+                return refuse(format!(
+                    "I am thinking about my move in game #{id}; offer the draw on your turn."
+                ));
+            }
+            // The score for the side to move (the player): the bot's is its
+            // opposite.
+            let limits = voidmate_engine::Limits {
+                nodes: Some(DRAW_JUDGEMENT_NODES),
+                ..Default::default()
+            };
+            let level = voidmate_engine::Level::new(5).expect("level 5 exists");
+            let Some(found) = voidmate_engine::choose(&g.pos, level, limits, 0) else {
+                return refuse(format!("Game #{id} is over."));
+            };
+            let mine = -found.score;
+            let late = g.ply() >= 60;
+            if mine <= -50 || (late && mine.abs() <= 20) {
+                agree_draw(cx, &g, cx.author.clone()).await
+            } else {
+                refuse(format!(
+                    "I decline the draw in game #{id}: I think {} ({:+.1} for me). Play on, or `resign`.",
+                    if mine > 20 { "I stand better" } else { "there is still a game to play" },
+                    f64::from(mine) / 100.0
+                ))
+            }
+        }
     }
 }
 

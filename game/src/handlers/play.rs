@@ -71,6 +71,12 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     }
     let san = g.pos.san(&mv);
     let coordinate = g.pos.coordinate(&mv);
+    // Where a move may take one's own piece (Black Holes), say so.
+    let own_taken = g
+        .pos
+        .piece_at(mv.to)
+        .filter(|p| p.color == color && mv.from != mv.to)
+        .map(|p| p.role);
     // What the floor did is told with the move (games whose floor breaks).
     let before = g.kind().has_unstable_tiles().then(|| g.pos.clone());
     g.pos.play_unchecked(&mv);
@@ -88,7 +94,10 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     });
     g.last = Some((mv.from, mv.to));
     let next = g.pos.turn();
-    let mut text = format!("#{id}: {me} played {san}.");
+    let mut text = match own_taken {
+        Some(role) => format!("#{id}: {me} played {san}, taking their own {role}."),
+        None => format!("#{id}: {me} played {san}."),
+    };
     if let Some(before) = &before {
         text.push_str(&g.floor_news(before, &mv));
     }

@@ -2623,3 +2623,102 @@ case! {
         .await;
     }
 }
+
+case! {
+    /// Issue 43, point 5: `moves SQUARE` on a piece of the side that waits
+    /// shows its moves for its next turn, as the board stands.
+    #[tokio::test]
+    async fn moves_of_a_waiting_piece_are_for_its_next_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        bot.ok("alice", "e4").await;
+        let r = bot.ok("alice", "moves g1").await;
+        assert_eq!(
+            r.text,
+            "bob to move; on alice's next turn, as the board stands now, the knight on g1 could play: Ne2 Nf3 Nh3"
+        );
+        let r = bot.ok("alice", "moves e5").await;
+        assert_eq!(r.text, "There is no piece on e5.");
+    }
+}
+
+case! {
+    /// Issue 43, point 5: a Black Holes move that takes one's own piece
+    /// says so (the rules page's diagram: the rook comes out of a hole onto
+    /// its own pawn).
+    #[tokio::test]
+    async fn taking_ones_own_piece_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "black-holes").await;
+        let fen = "rn1qk/p1ppp/Bphh1/3hH/HP3/3N1/PBPPP/RH1QK w - - 0 1";
+        sqlx::query("UPDATE games SET start_fen = $1, fen = $1 WHERE id = 1")
+            .bind(fen)
+            .execute(bot.core.store().pool())
+            .await
+            .unwrap();
+        let r = bot.ok("alice", "Ra1-b1-a4xb4").await;
+        assert!(
+            r.text.starts_with("#1: alice played Ra1-b1-a4xb4, taking their own pawn."),
+            "{}",
+            r.text
+        );
+    }
+}
+
+case! {
+    /// Issue 43, point 5: against the bot (always casual) a takeback is
+    /// granted on the player's turn, and a draw offer is answered by the
+    /// engine's judgement: accepted when the bot stands worse, declined,
+    /// with its score, when it stands better.
+    #[tokio::test]
+    async fn the_bot_grants_takebacks_and_judges_draw_offers() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = config(&dir.path().join("v.db"));
+        cfg.engine.move_time_ms = 50;
+        let mut bot = Bot::with(cfg).await;
+        bot.core.add_bot(console_player("voidmate")).await.unwrap();
+        bot.ok("alice", "challenge @voidmate standard 1").await;
+        bot.ok("alice", "e4").await;
+        // The engine answers; then it is alice's turn again.
+        let mut answered = false;
+        for _ in 0..200 {
+            if bot.ok("alice", "board").await.text.contains("alice to move") {
+                answered = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(answered, "the engine never answered");
+        let back = bot.ok("alice", "undo").await.text.to_string();
+        assert!(back.contains("taken back in game #1. alice, your move."), "{back}");
+        let h = bot.ok("alice", "history").await;
+        assert!(h.text.ends_with("no moves yet."), "{}", h.text);
+
+        let pool = bot.core.store().pool().clone();
+        let set = |fen: &'static str| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query("UPDATE games SET start_fen = $1, fen = $1 WHERE id = 1")
+                    .bind(fen)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+        };
+        // The bot (Black) has a queen against a lone king: it plays on.
+        set("4k2q/8/8/8/8/8/8/4K3 w - - 0 40").await;
+        let r = bot.say("alice", "draw").await;
+        assert!(r.is_error);
+        assert!(
+            r.text.to_string().starts_with("I decline the draw in game #1: I think I stand better (+"),
+            "{}",
+            r.text
+        );
+        // A lone king against a queen and a rook: it takes the draw.
+        set("4k3/8/8/8/8/8/8/R3K2Q w - - 0 40").await;
+        let r = bot.ok("alice", "draw").await;
+        assert_eq!(r.text.to_string(), "Game #1 is drawn by agreement (1/2-1/2).");
+    }
+}
