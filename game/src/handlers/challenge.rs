@@ -94,8 +94,10 @@ pub(crate) async fn challenge(
             rules.name()
         ));
     }
+    // Challenges may wait for several people at once; one at a time for
+    // each.
     for c in pending(cx).await? {
-        if &c.challenger == me {
+        if &c.challenger == me && &c.challenged == opponent {
             return refuse(format!(
                 "You already have a challenge waiting for {} here. Wait for an answer, or withdraw it with `decline @{}`.",
                 c.challenged, c.challenged

@@ -419,12 +419,22 @@ case! {
         bot.refused("bob", "accept", "No challenge is waiting for you here.")
             .await;
         bot.ok("alice", "challenge @bob void").await;
+        // Issue 43, point 3: a second challenge to the same person is
+        // refused by name; one to someone else waits beside the first.
         bot.refused(
             "alice",
-            "challenge @carol",
+            "challenge @bob standard",
             "You already have a challenge waiting for bob here. Wait for an answer, or withdraw it with `decline @bob`.",
         )
         .await;
+        bot.ok("alice", "challenge @carol").await;
+        bot.refused(
+            "alice",
+            "decline",
+            "You have several challenges here; name the player, like `decline @bob`.",
+        )
+        .await;
+        bot.ok("alice", "decline @carol").await;
         bot.refused(
             "bob",
             "challenge @alice",
@@ -2489,6 +2499,12 @@ case! {
         let r = bot.ok("alice", "how does the minister move?").await;
         assert!(r.text.to_string().starts_with("The Minister\n"), "{}", r.text);
         assert!(r.image.is_some(), "the topic's diagram");
+        // A passage that scores nearly as well is suggested after it.
+        assert!(
+            r.text.to_string().contains("\nAlso close: When the Minister is hemmed in: "),
+            "{}",
+            r.text
+        );
         let r = bot.ok("bob", "can I castle through an unstable tile?").await;
         assert!(
             r.text.to_string().contains("never castle through an unstable tile"),
