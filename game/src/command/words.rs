@@ -204,7 +204,7 @@ pub static WORDS: &[CommandWord] = &[
         name: "rules",
         aliases: &[],
         usage: "[variant] [topic or question]",
-        summary: "how a game works: `rules minister`, `rules can the minister cross a void?`",
+        summary: "how a game works: `rules minister`, `rules can the minister cross a void?`, or just ask me: `how does the minister move?`",
         slash: &["rules"],
     },
     CommandWord {
