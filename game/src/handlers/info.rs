@@ -105,8 +105,14 @@ pub(crate) fn help(topic: Option<&str>) -> Done {
     })
 }
 
-/// The first sentence of `text` (all of it if it has one sentence).
+/// The first sentence of `text` (all of it if it has one sentence), past a
+/// list item's mark (`6. `, `- `).
 fn first_sentence(text: &str) -> &str {
+    let text = text.trim_start_matches("- ");
+    let text = match text.split_once(". ") {
+        Some((n, rest)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => rest,
+        _ => text,
+    };
     match text.find(". ") {
         Some(i) => &text[..=i],
         None => text,
@@ -218,4 +224,23 @@ pub(crate) async fn rules(
         }
     };
     Ok(Done::text(text).with_picture(picture))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn a_suggestion_quotes_a_whole_first_sentence() {
+        assert_eq!(
+            first_sentence("6. Draws come by agreement. Then more."),
+            "Draws come by agreement."
+        );
+        assert_eq!(
+            first_sentence("- Draws are automatic. More."),
+            "Draws are automatic."
+        );
+        assert_eq!(first_sentence("One sentence"), "One sentence");
+        assert_eq!(first_sentence(""), "");
+    }
 }
