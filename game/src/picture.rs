@@ -68,6 +68,7 @@ pub(crate) fn game_picture(
         last_move: g.moves.last().map(|m| m.san.clone()),
         result: finished.then(|| g.status()),
         time_control: g.rec.clock.to_string(),
+        bottom: orientation,
     };
     Picture {
         at: Some((g.id(), g.ply())),

@@ -30,6 +30,8 @@ pub struct BoardCard {
     /// "1-0 (checkmate)" once the game is over.
     pub result: Option<String>,
     pub time_control: String,
+    /// The side drawn at the bottom: the viewer's, or the side to move.
+    pub bottom: voidmate_rules::Color,
 }
 
 /// A question in a reply that one user may answer with a button or a

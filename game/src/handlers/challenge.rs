@@ -329,7 +329,10 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
         g.side(Color::White),
         g.side(Color::Black)
     );
-    let picture = cx.picture(&g, &white.id, None).await?;
+    // Drawn from the side of the player to move first, as every board
+    // with that side to move is (Black, placing Suicide Void's void).
+    let first_mover = g.player(g.pos.turn()).id;
+    let picture = cx.picture(&g, &first_mover, None).await?;
     let thread = game_thread(cx, c.thread, id, seats, c.kind).await?;
     if c.mode == ProgramMode::Private {
         let text = format!(

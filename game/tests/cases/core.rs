@@ -241,6 +241,10 @@ async fn start_game(bot: &mut Bot, variant: &str) {
     bot.ok("alice", &format!("challenge @bob {variant}")).await;
     let r = bot.ok("bob", "accept").await;
     assert!(r.text.starts_with("Game #"), "{}", r.text);
+    // White moves first here: the first board is drawn from White's side.
+    if let Some(card) = r.image.as_ref().and_then(|i| i.board.as_ref()) {
+        assert_eq!(card.bottom, voidmate_rules::Color::White, "{variant}");
+    }
 }
 
 case! {
@@ -1010,6 +1014,10 @@ case! {
             start.text
         );
         assert_eq!(names(&start.notify), ["bob"]);
+        // Issue 42, point 4: the first image is drawn from Black's side,
+        // like every image with Black to move.
+        let card = start.image.as_ref().unwrap().board.clone().unwrap();
+        assert_eq!(card.bottom, voidmate_rules::Color::Black);
         // Issue 43, point 4: the start says who places the void, and how.
         assert!(
             start.text.contains(
