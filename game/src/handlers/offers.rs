@@ -18,7 +18,8 @@ use voidmate_rules::{Color, Position};
 struct Words {
     /// "draw offer", "takeback request".
     name: &'static str,
-    /// What the bot answers in game N when the opponent is the bot itself.
+    /// What the bot says in game N to an answer (accept, decline) when it
+    /// made no proposal: it answers proposals at once, never makes one.
     to_the_bot: fn(i64) -> String,
     /// A second proposal while one stands.
     already: &'static str,
@@ -31,7 +32,7 @@ fn words(kind: OfferKind) -> Words {
         OfferKind::Draw => Words {
             name: "draw offer",
             to_the_bot: |id| {
-                format!("I play game #{id} to the end: no draw offers. You may `resign`.")
+                format!("I have offered no draw in game #{id}: offer one with `draw`, and I will judge it.")
             },
             already: "You have already offered a draw; it stands until the next move.",
             declined: "the draw",
@@ -39,7 +40,7 @@ fn words(kind: OfferKind) -> Words {
         OfferKind::Takeback => Words {
             name: "takeback request",
             to_the_bot: |id| {
-                format!("I do not take moves back in game #{id}: play on, or `resign` and challenge me again.")
+                format!("I have asked for no takeback in game #{id}: ask for one with `undo` on your turn.")
             },
             already: "You have already asked to take back the last move; wait for an answer.",
             declined: "the takeback",
