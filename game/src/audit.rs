@@ -10,9 +10,6 @@ use crate::store;
 use std::collections::{BTreeMap, HashMap};
 use voidmate_rules::{ByColor, Color};
 
-/// A day, in milliseconds.
-const DAY_MS: f64 = 86_400_000.0;
-
 /// How far a stored figure may be from the recomputed one: the same
 /// arithmetic on the same inputs gives the same bits, so only a changed
 /// row (or a changed formula) goes past this.
@@ -112,7 +109,7 @@ impl Core {
                     games: 0,
                 })
             });
-            let idle = |s: Standing| (ended - s.last_ms).max(0) as f64 / DAY_MS;
+            let idle = |s: Standing| crate::ratings::idle_days(s.last_ms, ended);
             let read_now = |s: Standing| s.rating.after_idle(idle(s));
             let after = ByColor {
                 white: after_game(

@@ -73,6 +73,24 @@ impl EnginePool {
         rx.await.ok().flatten()
     }
 
+    /// The engine's score of `pos` for the side to move, in centipawns,
+    /// after a search of `nodes` positions at `level`; `None` when the game
+    /// is over.
+    pub async fn score(&self, pos: Position, level: Level, nodes: u64) -> Option<i32> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |table: &mut Table| {
+            let limits = Limits {
+                features: Features::for_game(pos.rules().kind()),
+                nodes: Some(nodes),
+                ..Default::default()
+            };
+            let found = choose_with(&pos, level, limits, 0, table).map(|r| r.score);
+            let _ = tx.send(found);
+        });
+        self.run(job)?;
+        rx.await.ok().flatten()
+    }
+
     /// Queues `job` for the next free search thread.
     fn run(&self, job: Job) -> Option<()> {
         self.jobs

@@ -781,6 +781,31 @@ mod tests {
         ));
     }
 
+    /// Issue 43: which lines said to the bot are rules questions; odd
+    /// text (empty, multi-byte, oversized) is read without a panic.
+    #[test]
+    fn questions_are_told_from_moves_and_chatter() {
+        assert!(is_question("how does the minister move?"));
+        assert!(is_question("Can I castle through an unstable tile"));
+        assert!(is_question("the minister crosses voids?"));
+        for not in [
+            "e4",
+            "e4?",
+            "Nf3 Nc6",
+            "",
+            "   ",
+            "?",
+            "hello there",
+            "日本語？",
+        ] {
+            assert!(!is_question(not), "{not:?}");
+        }
+        assert!(is_question("почему ферзь так ходит ? ?"));
+        let long = format!("how {}", "ж".repeat(100_000));
+        assert!(is_question(&long));
+        let _ = answer(&long, Some(GameKind::Void));
+    }
+
     /// Any text a player types is a question: none makes it panic.
     #[test]
     fn odd_questions_are_answered_without_panicking() {

@@ -210,10 +210,9 @@ fn blocks(page: &str) -> Vec<(String, String)> {
     let mut flush = |heading: &str, block: &mut Vec<&str>| {
         let text = plain(&block.join("\n"));
         block.clear();
-        let about_code = text.contains(".rs") || text.contains("shared/seeds") || {
-            let lower = text.to_lowercase();
-            lower.contains("perft")
-        };
+        let about_code = text.contains(".rs")
+            || text.contains("shared/seeds")
+            || text.to_lowercase().contains("perft");
         if !text.is_empty() && !about_code {
             out.push((heading.to_string(), text));
         }
@@ -400,11 +399,6 @@ pub fn search(question: &str, game: Option<GameKind>) -> Option<Hit> {
     Some(Hit { best, also })
 }
 
-/// Every passage (for tests and tools).
-pub fn all() -> &'static [Passage] {
-    &index().passages
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,7 +438,7 @@ mod tests {
     #[test]
     fn every_game_has_passages_from_its_page_and_its_help() {
         for kind in GameKind::ALL.into_iter().filter(|k| k.base() == *k) {
-            let mine: Vec<_> = all().iter().filter(|p| p.game == kind).collect();
+            let mine: Vec<_> = index().passages.iter().filter(|p| p.game == kind).collect();
             assert!(mine.iter().any(|p| p.topic.is_some()), "{kind:?}");
             assert!(mine.iter().any(|p| p.topic.is_none()), "{kind:?}");
             assert!(mine.iter().all(|p| p.text.chars().count() <= QUOTED + 2));

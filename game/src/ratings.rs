@@ -126,6 +126,11 @@ impl fmt::Display for Rating {
     }
 }
 
+/// Days from a rating's last game at `last_ms` to `now_ms` (0 if later).
+pub fn idle_days(last_ms: i64, now_ms: i64) -> f64 {
+    (now_ms - last_ms).max(0) as f64 / 86_400_000.0
+}
+
 /// A game's result for the player rated: 1 a win, ½ a draw, 0 a loss.
 pub type Score = f64;
 

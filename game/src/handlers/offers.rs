@@ -138,35 +138,37 @@ async fn the_bot_answers(
     if answer != Answer::Ask {
         return refuse((words(kind).to_the_bot)(id));
     }
+    if g.pos.turn() != color {
+        // While the bot thinks, the player's move is already being answered.
+        return refuse(match kind {
+            OfferKind::Takeback => {
+                format!("I am answering your move in game #{id}; ask again when it is your turn.")
+            }
+            OfferKind::Draw => {
+                format!("I am thinking about my move in game #{id}; offer the draw on your turn.")
+            }
+        });
+    }
     match kind {
         OfferKind::Takeback => {
-            if g.pos.turn() != color {
-                return refuse(format!(
-                    "I am answering your move in game #{id}; ask again when it is your turn."
-                ));
-            }
             if takeback_plies(&g, color) == 0 {
                 return refuse(format!("You have no move to take back in game #{id} yet."));
             }
             take_back(cx, g, color).await
         }
         OfferKind::Draw => {
-            if g.pos.turn() != color {
-                return refuse(format!(
-                    "I am thinking about my move in game #{id}; offer the draw on your turn."
-                ));
-            }
-            // The score for the side to move (the player): the bot's is its
-            // opposite.
-            let limits = voidmate_engine::Limits {
-                nodes: Some(DRAW_JUDGEMENT_NODES),
-                ..Default::default()
-            };
+            // The score for the side to move (the player), searched on the
+            // engine's threads: the bot's is its opposite.
             let level = voidmate_engine::Level::new(5).expect("level 5 exists");
-            let Some(found) = voidmate_engine::choose(&g.pos, level, limits, 0) else {
+            let score = cx
+                .core
+                .engine
+                .score(g.pos.clone(), level, DRAW_JUDGEMENT_NODES)
+                .await;
+            let Some(score) = score else {
                 return refuse(format!("Game #{id} is over."));
             };
-            let mine = -found.score;
+            let mine = -score;
             let late = g.ply() >= 60;
             if mine <= -50 || (late && mine.abs() <= 20) {
                 agree_draw(cx, &g, cx.author.clone()).await

@@ -9,13 +9,11 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::load::record;
-use crate::ratings::{after_game, change_words, Pool, Rating};
+use crate::ratings::{after_game, change_words, idle_days, Pool, Rating};
 use crate::store;
 use std::fmt::Write as _;
 use voidmate_rules::{ByColor, Color, GameKind};
 
-/// A day, in milliseconds.
-const DAY_MS: f64 = 86_400_000.0;
 /// The leaderboard's bounds: at least this many rated games, a deviation of
 /// at most this, a rated game in the last this many days.
 const BOARD_GAMES: i64 = 2;
@@ -52,7 +50,7 @@ pub(crate) async fn standing(
                 games: 0,
             },
             Some(row) => {
-                let idle_days = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
+                let idle_days = idle_days(row.last_game_ms, cx.now_ms);
                 Standing {
                     stored: row.rating(),
                     idle_days,
@@ -170,8 +168,9 @@ pub(crate) async fn rating(
     }
     let mut text = format!("Ratings of {player} here:");
     for row in rows {
-        let idle = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
-        let now = row.rating().after_idle(idle);
+        let now = row
+            .rating()
+            .after_idle(idle_days(row.last_game_ms, cx.now_ms));
         let title = GameKind::from_name(&row.variant).map_or(row.variant.as_str(), |k| k.title());
         let _ = write!(
             text,
@@ -225,8 +224,9 @@ pub(crate) async fn leaderboard(
     let me = cx.author.id.clone();
     let mut listed = false;
     for (i, row) in rows.iter().enumerate() {
-        let idle = (cx.now_ms - row.last_game_ms).max(0) as f64 / DAY_MS;
-        let now = row.rating().after_idle(idle);
+        let now = row
+            .rating()
+            .after_idle(idle_days(row.last_game_ms, cx.now_ms));
         let name = Player::stored(&row.player, row.name.clone());
         listed |= row.player == me.as_str();
         let _ = write!(
