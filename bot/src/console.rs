@@ -30,7 +30,8 @@ pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usiz
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            (name.starts_with("board-") || name.starts_with("notice-")) && name.ends_with(".png")
+            (name.starts_with("board-") || name.starts_with("notice-"))
+                && (name.ends_with(".png") || name.ends_with(".gif"))
         })
         .filter(|e| {
             e.metadata()
@@ -155,7 +156,9 @@ impl Console {
                 }
                 writeln!(out, "{}", reply.text)?;
                 if let Some(image) = reply.image {
-                    let path = self.image_dir.join(format!("board-{session}-{n}.png"));
+                    let path = self
+                        .image_dir
+                        .join(format!("board-{session}-{n}.{}", image.format.extension()));
                     std::fs::write(&path, &image.png)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     writeln!(out, "image: {} ({})", path.display(), image.alt)?;
@@ -192,7 +195,11 @@ impl Console {
         for notice in notices {
             writeln!(out, "{}", notice.reply.text)?;
             if let Some(image) = notice.reply.image {
-                let path = self.image_dir.join(format!("notice-{}.png", notice.id));
+                let path = self.image_dir.join(format!(
+                    "notice-{}.{}",
+                    notice.id,
+                    image.format.extension()
+                ));
                 std::fs::write(&path, &image.png)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 writeln!(out, "image: {} ({})", path.display(), image.alt)?;

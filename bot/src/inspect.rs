@@ -51,9 +51,13 @@ pub struct PerftArgs {
 pub struct RenderArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Mark the legal moves of the piece on this square.
+    /// Mark the legal moves of the piece on this square (a piece of the
+    /// side not to move: its moves on its next turn).
     #[arg(long)]
     pub select: Option<String>,
+    /// Draw only an 8x8 window of the board around this square, full size.
+    #[arg(long)]
+    pub zoom: Option<String>,
     /// Show the board from Black's side.
     #[arg(long)]
     pub flip: bool,
@@ -81,13 +85,18 @@ pub fn position(args: &PositionArgs) -> Result<Position> {
 }
 
 /// The position and the last move played to reach it, if any.
-pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>)> {
+/// The holes a relativistic move of Black Holes passed through.
+type Through = Option<(Square, Square)>;
+
+/// The position after the moves, the last move, and the holes it passed
+/// through if it was a relativistic move of Black Holes.
+pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>, Through)> {
     let rules = variant(&args.variant)?;
     let mut pos = match &args.fen {
         Some(fen) => Position::from_fen(rules, fen).with_context(|| format!("FEN '{fen}'"))?,
         None => Position::new(rules),
     };
-    let mut last = None;
+    let (mut last, mut through) = (None, None);
     // Move numbers, apart ("1. e4") or joined ("1.e4"), are skipped.
     for (i, text) in voidmate_rules::san::movetext(&args.moves).enumerate() {
         if let Some(outcome) = pos.outcome() {
@@ -96,12 +105,14 @@ pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>)> {
                 i + 1
             );
         }
+        let before = pos.clone();
         let (mv, _) = pos
             .play_text(text)
             .with_context(|| format!("move {} of --moves", i + 1))?;
+        through = before.holes_passed(&mv);
         last = Some(mv);
     }
-    Ok((pos, last))
+    Ok((pos, last, through))
 }
 
 fn board_square(pos: &Position, s: &str) -> Result<Square> {
@@ -116,7 +127,7 @@ fn board_square(pos: &Position, s: &str) -> Result<Square> {
 }
 
 pub fn render(args: &RenderArgs) -> Result<String> {
-    let (pos, last) = replay(&args.position)?;
+    let (pos, last, through) = replay(&args.position)?;
     let theme = Theme::from_name(&args.theme).with_context(|| {
         format!(
             "'{}' is not a theme; use classic or high-contrast",
@@ -125,6 +136,11 @@ pub fn render(args: &RenderArgs) -> Result<String> {
     })?;
     let select = args
         .select
+        .as_deref()
+        .map(|s| board_square(&pos, s))
+        .transpose()?;
+    let zoom = args
+        .zoom
         .as_deref()
         .map(|s| board_square(&pos, s))
         .transpose()?;
@@ -190,6 +206,8 @@ pub fn render(args: &RenderArgs) -> Result<String> {
         arrows,
         caption,
         colours,
+        through,
+        zoom,
     };
     let png = Renderer::shared().render(&pos, &opts);
     std::fs::write(&args.out, &png)

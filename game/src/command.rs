@@ -65,7 +65,35 @@ impl Paint {
     }
 }
 
-/// One change to a channel's settings.
+/// Which side a player's boards are drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Flip {
+    /// From the side to move; a board a player asks for, from their side.
+    #[default]
+    Auto,
+    White,
+    Black,
+}
+
+impl Flip {
+    pub const ALL: [Flip; 3] = [Flip::Auto, Flip::White, Flip::Black];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flip::Auto => "auto",
+            Flip::White => "white",
+            Flip::Black => "black",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Flip> {
+        Flip::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// One change to a channel's settings, or to the author's own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Setting {
     BareMoves(bool),
@@ -73,6 +101,10 @@ pub enum Setting {
     /// New games in a thread of their own; `None`: a value that is neither
     /// on nor off.
     Threads(Option<bool>),
+    /// The author's own boards: which side they are drawn from.
+    Flip(Flip),
+    /// An animated replay after each finished game here.
+    Replays(bool),
     /// Words that name no setting, or a setting without a value it takes
     /// (the reply lists the settings of this platform).
     Unreadable,
@@ -96,6 +128,8 @@ pub enum Command {
     },
     Board {
         game: GameRef,
+        /// A square to look closer at: an 8x8 window of the board around it.
+        zoom: Option<String>,
     },
     Moves {
         square: Option<String>,
@@ -171,6 +205,10 @@ pub enum Command {
     Rematch {
         game: GameRef,
     },
+    /// An animated replay of a game (a GIF).
+    Replay {
+        game: GameRef,
+    },
     /// Call off a game before both sides have moved.
     Abort {
         game: GameRef,
@@ -218,6 +256,7 @@ impl Command {
             | Command::Moves { .. }
             | Command::Games { .. }
             | Command::History { .. }
+            | Command::Replay { .. }
             | Command::Rating { .. }
             | Command::Leaderboard { .. }
             | Command::Profile { .. }

@@ -137,7 +137,10 @@ impl Core {
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
             let image = match (row.board_game, row.board_ply) {
-                (Some(game), Some(ply)) => self.board_after(&row.channel, game, ply).await,
+                (Some(game), Some(ply)) => {
+                    self.board_after(&row.channel, game, ply, row.board_replay != 0)
+                        .await
+                }
                 _ => None,
             };
             notices.push(Notice {

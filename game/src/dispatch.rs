@@ -26,7 +26,7 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         }
         Command::Move { text, game } => play::named_move(cx, &text, game).await,
         Command::Bare { text, game } => play::bare(cx, &text, game).await,
-        Command::Board { game } => info::board(cx, game).await,
+        Command::Board { game, zoom } => info::board(cx, game, zoom).await,
         Command::Moves { square, game } => moves::moves(cx, square, game).await,
         Command::Resign { game } => ending::resign(cx, game).await,
         Command::Offer { kind, answer, game } => offers::offer(cx, kind, answer, game).await,
@@ -34,6 +34,7 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Games { finished: false } => info::games(cx).await,
         Command::Games { finished: true } => after::finished(cx).await,
         Command::History { game, pgn } => info::history(cx, game, pgn).await,
+        Command::Replay { game } => info::replay(cx, game).await,
         Command::Variants => Ok(info::variants()),
         Command::Rules { game, query } => info::rules(cx, game, &query).await,
         Command::Help { topic } => Ok(info::help(topic.as_deref())),

@@ -298,7 +298,11 @@ impl Core {
             ch,
             &done.text,
             &done.notify,
-            Some((id, ply)),
+            Some(store::BoardRef {
+                game: id,
+                ply,
+                replay: false,
+            }),
             &Action::stored(&done.actions),
             in_reply_to,
             not_before_ms,

@@ -131,7 +131,13 @@ impl Core {
                 // written with it, posted by the adapter, and by the
                 // periodic check if the adapter never confirms it.
                 let grace = self.time.now_ms() + DIRECT_POST_GRACE_MS;
-                let board = done.picture.as_ref().and_then(|p| p.at);
+                let board = done.picture.as_ref().and_then(|p| {
+                    p.at.map(|(game, ply)| store::BoardRef {
+                        game,
+                        ply,
+                        replay: p.replay.is_some(),
+                    })
+                });
                 let owed = store::queue_reply(
                     &mut tx,
                     ev.author.id.platform(),

@@ -17,6 +17,9 @@ pub(crate) struct Game {
     pub pos: Position,
     pub moves: Vec<MoveRow>,
     pub last: Option<(Square, Square)>,
+    /// The holes the last move went through, when it was relativistic
+    /// (Black Holes): its picture draws the path.
+    pub through: Option<(Square, Square)>,
     /// When the game was read (for clocks).
     pub now_ms: i64,
     /// Seconds in a "day" of a days-per-move time control.

@@ -64,6 +64,7 @@ pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};
 pub use incoming::{Incoming, Input};
 pub use migrate::Migration;
 pub use reply::{
-    delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, Notice, Reply,
+    delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, ImageFormat, Notice,
+    Reply,
 };
 pub use time::TimeSource;

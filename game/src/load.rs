@@ -79,7 +79,7 @@ impl Core {
         let mut pos = Position::from_fen(rules, &rec.start_fen)
             .map_err(|e| damaged(id, format!("its start position does not read: {e}")))?;
         let moves = store::moves(tx, id).await?;
-        let mut last = None;
+        let (mut last, mut through) = (None, None);
         for (i, m) in moves.iter().enumerate() {
             if m.ply != i as i64 + 1 {
                 return Err(damaged(id, format!("move {} is missing", i + 1)));
@@ -87,6 +87,7 @@ impl Core {
             let mv = pos
                 .parse_move(&m.coordinate)
                 .map_err(|e| damaged(id, format!("move {} does not replay: {e}", m.ply)))?;
+            through = pos.holes_passed(&mv);
             pos.play_unchecked(&mv);
             last = Some((mv.from, mv.to));
         }
@@ -98,6 +99,7 @@ impl Core {
             pos,
             moves,
             last,
+            through,
             now_ms: self.time.now_ms(),
             day_seconds: self.settings.day_seconds,
         })

@@ -2,6 +2,7 @@
 //! caption, colours, the card beside it), drawn after the transaction on a
 //! blocking thread.
 
+use crate::command::Flip;
 use crate::contract::PlayerId;
 use crate::core::Core;
 use crate::ctx::Ctx;
@@ -9,9 +10,9 @@ use crate::done::Done;
 use crate::error::Failure;
 use crate::game::Game;
 use crate::record::Status;
-use crate::reply::{BoardCard, Image};
+use crate::reply::{BoardCard, Image, ImageFormat};
 use crate::store;
-use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
+use voidmate_render::{Caption, RenderOptions, Renderer, ReplayFrame, Theme};
 use voidmate_rules::{Color, Position, Square};
 
 /// A board to draw after the transaction.
@@ -23,6 +24,8 @@ pub(crate) struct Picture {
     /// The game and ply it shows, when it is a game's board (a retried
     /// answer draws it again from the stored game).
     pub at: Option<(i64, i64)>,
+    /// An animated replay of these positions instead of the one board.
+    pub replay: Option<Vec<ReplayFrame>>,
 }
 
 /// A board being drawn on a blocking thread (rendering is CPU work: it
@@ -31,10 +34,18 @@ pub(crate) struct Drawing(tokio::task::JoinHandle<Image>);
 
 impl Drawing {
     pub fn start(p: Picture) -> Drawing {
-        Drawing(tokio::task::spawn_blocking(move || Image {
-            png: Renderer::shared().render(&p.pos, &p.opts),
-            alt: p.alt,
-            board: p.board,
+        Drawing(tokio::task::spawn_blocking(move || {
+            let r = Renderer::shared();
+            let (bytes, format) = match p.replay.as_deref().and_then(|f| r.replay(f)) {
+                Some(replay) => (replay.gif, ImageFormat::Gif),
+                None => (r.render(&p.pos, &p.opts), ImageFormat::Png),
+            };
+            Image {
+                png: bytes,
+                format,
+                alt: p.alt,
+                board: p.board,
+            }
         }))
     }
 
@@ -43,15 +54,21 @@ impl Drawing {
     }
 }
 
-/// The picture of `g` as `viewer` sees it: from their side if they play,
-/// else from the side to move.
+/// The picture of `g` as `viewer` sees it: from the side they chose
+/// (`settings flip`), else from their side if they play, else from the side
+/// to move.
 pub(crate) fn game_picture(
     g: &Game,
     theme: Theme,
     viewer: &PlayerId,
     select: Option<Square>,
+    flip: Flip,
 ) -> Picture {
-    let orientation = g.player_color(viewer).unwrap_or_else(|| g.pos.turn());
+    let orientation = match flip {
+        Flip::White => Color::White,
+        Flip::Black => Color::Black,
+        Flip::Auto => g.player_color(viewer).unwrap_or_else(|| g.pos.turn()),
+    };
     let status = g.status();
     let finished = g.rec.status == Status::Finished;
     let alt = match (g.moves.last(), finished) {
@@ -71,6 +88,7 @@ pub(crate) fn game_picture(
         bottom: orientation,
     };
     Picture {
+        replay: None,
         at: Some((g.id(), g.ply())),
         board: Some(board),
         pos: g.pos.clone(),
@@ -90,9 +108,43 @@ pub(crate) fn game_picture(
                     .then(|| [g.side(Color::White).into(), g.side(Color::Black).into()]),
             }),
             colours: g.colours(),
+            through: g.through,
+            zoom: None,
         },
         alt,
     }
+}
+
+/// Every position of `g` from its start, drawn as `opts` draws its board
+/// (theme, side, caption), each with the move that led to it.
+pub(crate) fn replay_frames(g: &Game, opts: &RenderOptions) -> Option<Vec<ReplayFrame>> {
+    let plain = RenderOptions {
+        last_move: None,
+        through: None,
+        select: None,
+        arrows: Vec::new(),
+        zoom: None,
+        ..opts.clone()
+    };
+    let mut pos = Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).ok()?;
+    let mut frames = vec![ReplayFrame {
+        pos: pos.clone(),
+        opts: plain.clone(),
+    }];
+    for m in &g.moves {
+        let mv = pos.parse_move(&m.coordinate).ok()?;
+        let through = pos.holes_passed(&mv);
+        pos.play_unchecked(&mv);
+        frames.push(ReplayFrame {
+            pos: pos.clone(),
+            opts: RenderOptions {
+                last_move: Some((mv.from, mv.to)),
+                through,
+                ..plain.clone()
+            },
+        });
+    }
+    Some(frames)
 }
 
 impl Ctx<'_> {
@@ -112,7 +164,8 @@ impl Ctx<'_> {
         select: Option<Square>,
     ) -> Result<Picture, Failure> {
         let theme = self.theme().await?;
-        Ok(game_picture(g, theme, viewer, select))
+        let flip = store::flip_of(self.tx, viewer).await?;
+        Ok(game_picture(g, theme, viewer, select, flip))
     }
 
     /// `text` with the board of game `id` as it ended (read again after the
@@ -130,7 +183,13 @@ impl Ctx<'_> {
 impl Core {
     /// The board image of game `id` if it still stands after `ply` plies
     /// (a later move makes an old notice go out without a stale board).
-    pub(crate) async fn board_after(&self, ch: &str, id: i64, ply: i64) -> Option<Image> {
+    pub(crate) async fn board_after(
+        &self,
+        ch: &str,
+        id: i64,
+        ply: i64,
+        replay: bool,
+    ) -> Option<Image> {
         let mut read = self.store.pool().begin().await.ok()?;
         let row = store::game(&mut read, ch, id).await.ok()??;
         let g = self.load(&mut read, row).await.ok()?;
@@ -143,7 +202,12 @@ impl Core {
             .and_then(|s| Theme::from_name(&s.theme))
             .unwrap_or(self.settings.theme);
         drop(read);
-        let picture = game_picture(&g, theme, &PlayerId::from_stored(""), None);
+        let mut picture = game_picture(&g, theme, &PlayerId::from_stored(""), None, Flip::Auto);
+        if replay {
+            // From White's side, as lichess shows a replay to all.
+            picture.opts.orientation = Color::White;
+            picture.replay = replay_frames(&g, &picture.opts);
+        }
         Drawing::start(picture).image().await
     }
 }

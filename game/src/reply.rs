@@ -4,15 +4,68 @@
 use crate::command::{self, Command, OfferKind, Someone};
 use crate::contract::{Player, PlayerId, Text};
 
-/// A PNG to post with a reply.
+/// What an image's bytes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    Png,
+    /// An animated replay.
+    Gif,
+}
+
+impl ImageFormat {
+    /// A file name for an upload.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "board.png",
+            ImageFormat::Gif => "replay.gif",
+        }
+    }
+
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Gif => "image/gif",
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Gif => "gif",
+        }
+    }
+}
+
+/// A picture to post with a reply: a PNG board, or a GIF replay.
 #[derive(Debug, Clone)]
 pub struct Image {
+    /// The image's bytes (see `format`; the name is from when every image
+    /// was a PNG).
     pub png: Vec<u8>,
+    pub format: ImageFormat,
     /// A description for screen readers and platforms that need a body text.
     pub alt: String,
     /// The game it shows, for platforms that lay out a card beside the
     /// picture (a Discord embed). `None` for rules diagrams.
     pub board: Option<BoardCard>,
+}
+
+impl Image {
+    /// Width and height, read from the image's header.
+    pub fn size(&self) -> Option<(u32, u32)> {
+        let b = &self.png;
+        match self.format {
+            ImageFormat::Png if b.len() >= 24 && &b[1..4] == b"PNG" => Some((
+                u32::from_be_bytes([b[16], b[17], b[18], b[19]]),
+                u32::from_be_bytes([b[20], b[21], b[22], b[23]]),
+            )),
+            ImageFormat::Gif if b.len() >= 10 && &b[..3] == b"GIF" => Some((
+                u16::from_le_bytes([b[6], b[7]]) as u32,
+                u16::from_le_bytes([b[8], b[9]]) as u32,
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// The facts about a game that a board image shows, as data.

@@ -58,10 +58,10 @@ pub use games::{
 use games::{bump, GAME_COLUMNS};
 pub use moves::{append_move, moves, take_back_to, MoveRow};
 pub use outbox::{
-    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_notice,
-    queue_reply, release_waiting_replies, unpark_channel, OutboxRow,
+    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_board_notice,
+    queue_notice, queue_reply, release_waiting_replies, unpark_channel, BoardRef, OutboxRow,
 };
-pub use players::{players_named, rename_player, see_player};
+pub use players::{flip_of, players_named, rename_player, see_player, set_flip};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use ratings::{
     all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,

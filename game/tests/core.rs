@@ -17,3 +17,5 @@ macro_rules! case {
 
 include!("cases/core.rs");
 include!("cases/ratings.rs");
+include!("cases/views.rs");
+include!("cases/replays.rs");

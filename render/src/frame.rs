@@ -20,7 +20,7 @@ pub(crate) fn build(layout: &Layout, theme: Theme, palette: &Palette) -> Vec<u8>
             img.put_pixel(x, y, px(c.caption_bg));
         }
     }
-    for sq in layout.size.squares() {
+    for sq in layout.squares() {
         let (x0, y0) = layout.origin(sq);
         let color = if sq.is_light() { c.light } else { c.dark };
         for y in y0..y0 + layout.square {
@@ -46,15 +46,16 @@ pub(crate) fn build(layout: &Layout, theme: Theme, palette: &Palette) -> Vec<u8>
     };
     let m = layout.margin as f32;
     let board_top = (layout.caption + layout.margin) as f32;
-    let board_bottom = board_top + layout.size.ranks() as f32 * layout.square as f32;
-    for file in 0..layout.size.files() {
-        let (cx, _) = layout.center(Square::new(file, 0));
+    let board_bottom = board_top + layout.shown.1 as f32 * layout.square as f32;
+    let (first_file, first_rank) = layout.first;
+    for file in first_file..first_file + layout.shown.0 {
+        let (cx, _) = layout.center(Square::new(file, first_rank));
         let letter = file_char(file).to_string();
         label(&letter, cx, board_top - m / 2.0);
         label(&letter, cx, board_bottom + m / 2.0);
     }
-    for rank in 0..layout.size.ranks() {
-        let (_, cy) = layout.center(Square::new(0, rank));
+    for rank in first_rank..first_rank + layout.shown.1 {
+        let (_, cy) = layout.center(Square::new(first_file, rank));
         let number = (rank + 1).to_string();
         label(&number, m / 2.0, cy);
         label(&number, layout.width as f32 - m / 2.0, cy);

@@ -22,8 +22,10 @@
 //! (geometry), `frame`, `text` (captions).
 
 mod assets;
+mod caption;
 pub mod demo;
 mod frame;
+mod gif;
 mod layout;
 mod paint;
 mod palette;
@@ -31,38 +33,17 @@ mod text;
 mod theme;
 mod tiles;
 
+pub use caption::{Caption, MAX_NAME_GRAPHEMES};
+pub use gif::{Replay, ReplayFrame};
 pub use layout::Layout;
 pub use theme::{PieceColour, Theme};
 
 use palette::{blend, Palette};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use text::Glyphs;
+use text::Text;
 use tiles::{marks, Floor, TileKey};
 use voidmate_rules::{Color, MoveKind, Position, Role, Square, Tile};
-
-/// Longest player name shown in a caption; longer names are cut.
-pub const MAX_NAME_CHARS: usize = 24;
-
-/// The strip above the board: who plays whom, and the state of the game.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Caption {
-    pub white: String,
-    pub black: String,
-    /// "White to move", "1-0 checkmate", ...
-    pub status: String,
-    /// What to call the sides after the names; `None`: "White" and
-    /// "Black". Super Chess says "Player 1" and "Player 2".
-    pub sides: Option<[String; 2]>,
-}
-
-/// A caption's words as fitted to an image.
-struct CaptionText {
-    players: String,
-    status: String,
-    /// Both on one line (players left, status right), or stacked.
-    one_line: bool,
-}
 
 /// What to draw besides the position itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +61,16 @@ pub struct RenderOptions {
     pub caption: Option<Caption>,
     /// Each side's piece colour (White's, Black's); `None`: the theme's.
     pub colours: Option<[PieceColour; 2]>,
+    /// The holes a relativistic last move went through (the black hole in,
+    /// the white hole out): its path is drawn as an arrow in two legs.
+    pub through: Option<(Square, Square)>,
+    /// Draw only an 8x8 window of the board around this square, at full
+    /// size, to look closer at a big board.
+    pub zoom: Option<Square>,
 }
+
+/// Files and ranks of a zoomed window.
+pub const ZOOM: u8 = 8;
 
 impl Default for RenderOptions {
     fn default() -> Self {
@@ -92,6 +82,8 @@ impl Default for RenderOptions {
             arrows: Vec::new(),
             caption: None,
             colours: None,
+            through: None,
+            zoom: None,
         }
     }
 }
@@ -128,7 +120,7 @@ pub struct Renderer {
     themes: [OnceLock<ThemeData>; 2],
     frames: Cache<(Layout, Theme)>,
     tiles: Cache<(Theme, u32, TileKey)>,
-    glyphs: Glyphs,
+    text: Text,
 }
 
 impl Default for Renderer {
@@ -143,7 +135,7 @@ impl Renderer {
             themes: [OnceLock::new(), OnceLock::new()],
             frames: Cache::new(),
             tiles: Cache::new(),
-            glyphs: Glyphs::new(assets::font()),
+            text: Text::new(),
         }
     }
 
@@ -154,123 +146,149 @@ impl Renderer {
     }
 
     /// The geometry an image of `pos` with `opts` will have: a caption of
-    /// one line, or of two when the players and the status do not fit side
-    /// by side.
+    /// as many lines as its words need (see [`caption`](crate::caption)).
     pub fn layout(&self, pos: &Position, opts: &RenderOptions) -> Layout {
-        let (size, orientation) = (pos.rules().size(), opts.orientation);
-        let Some(caption) = &opts.caption else {
-            return Layout::new(size, orientation, 0);
-        };
-        let one = Layout::new(size, orientation, 1);
-        if self.caption_text(&one, caption).one_line {
-            one
-        } else {
-            Layout::new(size, orientation, 2)
-        }
+        self.fitted(pos, opts).0
     }
 
-    /// The caption's lines as drawn on an image of `pos` with `opts`: the
-    /// players (names shortened with an ellipsis to fit, never dropped) and
-    /// the status, side by side when they fit, else one under the other.
+    /// How many lines the caption of `pos` with `opts` takes.
+    pub(crate) fn caption_line_count(&self, pos: &Position, opts: &RenderOptions) -> usize {
+        self.fitted(pos, opts).1.len()
+    }
+
+    /// The caption's lines as drawn on an image of `pos` with `opts`.
     pub fn caption_lines(&self, pos: &Position, opts: &RenderOptions) -> Vec<String> {
+        self.fitted(pos, opts).1.iter().map(|l| l.text()).collect()
+    }
+
+    /// The glyphs of the caption as drawn, run by run: which font drew each
+    /// and where. Tests compare them with a shaper's own output.
+    pub fn caption_runs(&self, pos: &Position, opts: &RenderOptions) -> Vec<CaptionRun> {
+        let (layout, lines) = self.fitted(pos, opts);
+        let mut out = Vec::new();
+        self.place_caption(&layout, &lines, |text, x, line| {
+            let shaped = self.text.shape(text, Self::caption_size(&layout));
+            out.push(CaptionRun {
+                text: text.to_string(),
+                line,
+                x,
+                glyphs: shaped
+                    .glyphs
+                    .iter()
+                    .map(|g| CaptionGlyph {
+                        font: self.text.family(g.font),
+                        id: g.glyph_id,
+                        x: x + g.left,
+                    })
+                    .collect(),
+            });
+        });
+        out
+    }
+
+    /// The first font's missing-glyph box as drawn in `pos`'s caption:
+    /// coverage rows (0..=255), for tests that make sure it never shows.
+    pub fn missing_glyph(&self, pos: &Position, opts: &RenderOptions) -> Option<(u32, Vec<u8>)> {
+        let layout = self.layout(pos, opts);
+        let g = self.text.missing_glyph(Self::caption_size(&layout))?;
+        Some((g.width, g.data.clone()))
+    }
+
+    /// The layout with the caption's lines fitted to it.
+    fn fitted(&self, pos: &Position, opts: &RenderOptions) -> (Layout, Vec<caption::Line>) {
+        let (size, orientation) = (pos.rules().size(), opts.orientation);
+        let (first, shown) = match opts.zoom.filter(|&s| size.contains(s)) {
+            // The window centred on the square as far as the board allows.
+            Some(s) => (
+                (
+                    s.file().saturating_sub(ZOOM / 2 - 1),
+                    s.rank().saturating_sub(ZOOM / 2 - 1),
+                ),
+                (ZOOM, ZOOM),
+            ),
+            None => ((0, 0), (size.files(), size.ranks())),
+        };
+        let layout = |lines| Layout::window(size, orientation, lines, first, shown);
         let Some(c) = &opts.caption else {
-            return Vec::new();
+            return (layout(0), Vec::new());
         };
-        let t = self.caption_text(&self.layout(pos, opts), c);
-        if t.one_line {
-            vec![format!("{}  {}", t.players, t.status)]
-        } else {
-            vec![t.players, t.status]
-        }
+        let one = layout(1);
+        let font = Self::caption_size(&one);
+        let room = one.width as f32 - 2.0 * one.margin as f32;
+        let lines = caption::fit(&self.text, c, font, room, one.margin as f32);
+        (layout(lines.len() as u32), lines)
     }
 
-    /// The font size of caption text: by the height of one line.
+    /// The font size (em, px) of caption text: by the height of one line.
     fn caption_size(layout: &Layout) -> u32 {
-        (layout.caption / layout.caption_lines.max(1) * 9 / 20).max(8)
+        (layout.caption_line_height() * 387 / 1000).max(8)
     }
 
-    /// The caption's words fitted to `layout`'s width.
-    fn caption_text(&self, layout: &Layout, c: &Caption) -> CaptionText {
+    /// Calls `put` with each run of the caption, its left edge and its line.
+    fn place_caption(
+        &self,
+        layout: &Layout,
+        lines: &[caption::Line],
+        mut put: impl FnMut(&str, f32, u32),
+    ) {
         let size = Self::caption_size(layout);
-        let room = layout.width as f32 - 2.0 * layout.margin as f32;
-        let width = |s: &str| self.glyphs.width(s, size);
-        let players = self.players(c, size, f32::INFINITY);
-        let status = self.shorten(&c.status, size, room);
-        if width(&players) + layout.margin as f32 + width(&status) <= room {
-            return CaptionText {
-                players,
-                status,
-                one_line: true,
-            };
-        }
-        CaptionText {
-            players: self.players(c, size, room),
-            status,
-            one_line: false,
-        }
-    }
-
-    /// "alice (White)  vs  bob (Black)" within `room` pixels: the longer
-    /// name is shortened first, each keeps at least one letter.
-    fn players(&self, c: &Caption, size: u32, room: f32) -> String {
-        let (a, b) = match &c.sides {
-            Some([a, b]) => (a.as_str(), b.as_str()),
-            None => ("White", "Black"),
-        };
-        let line = |w: &str, k: &str| format!("{w} ({a})  vs  {k} ({b})");
-        let mut names: [Vec<char>; 2] = [
-            c.white.chars().take(MAX_NAME_CHARS).collect(),
-            c.black.chars().take(MAX_NAME_CHARS).collect(),
-        ];
-        let long = [
-            c.white.chars().count() > MAX_NAME_CHARS,
-            c.black.chars().count() > MAX_NAME_CHARS,
-        ];
-        let shown = |names: &[Vec<char>; 2], cut: [bool; 2]| -> [String; 2] {
-            [0, 1].map(|i| {
-                let mut s: String = names[i].iter().collect();
-                if cut[i] {
-                    s.push('…');
-                }
-                s
-            })
-        };
-        let mut cut = long;
-        loop {
-            let [w, k] = shown(&names, cut);
-            let text = line(&w, &k);
-            let longer = if names[0].len() >= names[1].len() {
-                0
-            } else {
-                1
-            };
-            if self.glyphs.width(&text, size) <= room || names[longer].len() <= 1 {
-                return text;
+        let margin = layout.margin as f32;
+        for (i, line) in lines.iter().enumerate() {
+            let mut pen = margin;
+            for run in &line.left {
+                put(run, pen, i as u32);
+                pen += self.text.width(run, size);
             }
-            names[longer].pop();
-            cut[longer] = true;
+            if let Some(right) = &line.right {
+                let x = layout.width as f32 - margin - self.text.width(right, size);
+                put(right, x.max(pen + margin), i as u32);
+            }
         }
-    }
-
-    /// `s` within `room` pixels, ending in an ellipsis if cut.
-    fn shorten(&self, s: &str, size: u32, room: f32) -> String {
-        let mut chars: Vec<char> = s.chars().collect();
-        let mut text = s.to_string();
-        while self.glyphs.width(&text, size) > room && chars.len() > 1 {
-            chars.pop();
-            text = chars.iter().collect::<String>() + "…";
-        }
-        text
     }
 
     /// Draws `pos` and returns a PNG (8-bit indexed colour).
     pub fn render(&self, pos: &Position, opts: &RenderOptions) -> Vec<u8> {
-        let layout = self.layout(pos, opts);
+        let (layout, pixels) = self.pixels(pos, opts, 0);
+        encode(
+            &pixels,
+            layout.width,
+            layout.height,
+            &self.theme(opts.theme).plte,
+        )
+    }
+
+    /// The picture of `pos` as palette indices (the theme's palette, see
+    /// [`Renderer::palette`]), with a caption of at least `min_lines` lines
+    /// (a replay keeps one size for all its frames).
+    pub(crate) fn pixels(
+        &self,
+        pos: &Position,
+        opts: &RenderOptions,
+        min_lines: usize,
+    ) -> (Layout, Vec<u8>) {
+        let (layout, mut lines) = self.fitted(pos, opts);
+        let layout = if lines.len() < min_lines && opts.caption.is_some() {
+            while lines.len() < min_lines {
+                lines.push(caption::Line {
+                    left: Vec::new(),
+                    right: None,
+                });
+            }
+            Layout::window(
+                layout.size,
+                layout.orientation,
+                min_lines as u32,
+                layout.first,
+                layout.shown,
+            )
+        } else {
+            layout
+        };
         let theme = self.theme(opts.theme);
         let mut pixels: Vec<u8> = self.frame(&layout, opts.theme).as_ref().clone();
         let stride = layout.width as usize;
         let side = layout.square as usize;
-        for (sq, key) in tile_keys(pos, opts) {
+        for (sq, key) in tile_keys(pos, opts, &layout) {
             if key.is_plain() {
                 continue;
             }
@@ -284,10 +302,22 @@ impl Renderer {
         for &(from, to) in &opts.arrows {
             draw_arrow(&mut pixels, &layout, theme, opts.theme, from, to);
         }
-        if let Some(caption) = &opts.caption {
-            self.draw_caption(&mut pixels, &layout, theme, caption);
+        // A relativistic move: into the black hole, out of the white one.
+        if let (Some((from, to)), Some((black, white))) = (opts.last_move, opts.through) {
+            for (a, b) in [(from, black), (white, to)] {
+                draw_arrow(&mut pixels, &layout, theme, opts.theme, a, b);
+            }
         }
-        encode(&pixels, layout.width, layout.height, &theme.plte)
+        if opts.caption.is_some() {
+            let bg = opts.theme.colors().caption_bg;
+            self.draw_caption(&mut pixels, &layout, theme, bg, &lines);
+        }
+        (layout, pixels)
+    }
+
+    /// A theme's palette: 256 RGB triples, the same for every image.
+    pub fn palette(&self, theme: Theme) -> &[u8] {
+        &self.theme(theme).plte
     }
 
     fn theme(&self, theme: Theme) -> &ThemeData {
@@ -323,65 +353,101 @@ impl Renderer {
         })
     }
 
-    fn draw_caption(&self, pixels: &mut [u8], layout: &Layout, theme: &ThemeData, c: &Caption) {
-        let size = Self::caption_size(layout);
-        let text = self.caption_text(layout, c);
-        let line_h = (layout.caption / layout.caption_lines.max(1)) as f32;
-        let baseline = |line: u32| {
-            (line_h * line as f32 + line_h / 2.0 + self.glyphs.ascent(size) / 2.0 - 1.0) as i32
-        };
-        let margin = layout.margin as f32;
-        let mut write = |s: &str, mut pen: f32, baseline: i32| {
-            for ch in s.chars() {
-                pen = self.put_glyph(pixels, layout, theme, ch, size, pen, baseline);
-            }
-        };
-        write(&text.players, margin, baseline(0));
-        // Beside the players at the right, or under them at the left.
-        if text.one_line {
-            let x = layout.width as f32 - margin - self.glyphs.width(&text.status, size);
-            write(&text.status, x.max(margin), baseline(0));
-        } else {
-            write(&text.status, margin, baseline(1));
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn put_glyph(
+    fn draw_caption(
         &self,
         pixels: &mut [u8],
         layout: &Layout,
         theme: &ThemeData,
-        ch: char,
-        size: u32,
-        pen: f32,
-        baseline: i32,
-    ) -> f32 {
-        let g = self.glyphs.glyph(ch, size);
-        let x0 = pen.round() as i32 + g.left;
-        let y0 = baseline + g.top;
-        for gy in 0..g.height as i32 {
-            for gx in 0..g.width as i32 {
-                let cov = g.coverage[(gy as u32 * g.width + gx as u32) as usize];
-                let (x, y) = (x0 + gx, y0 + gy);
-                if cov < 8
-                    || x < 0
-                    || y < 0
-                    || x >= layout.width as i32
-                    || y >= layout.caption as i32
-                {
+        bg: theme::Rgb,
+        lines: &[caption::Line],
+    ) {
+        let size = Self::caption_size(layout);
+        let line_h = layout.caption_line_height() as f32;
+        let ascent = self.text.ascent(size);
+        self.place_caption(layout, lines, |run, x, line| {
+            let baseline = (line_h * line as f32 + line_h / 2.0 + ascent / 2.0 - 1.0) as i32;
+            let shaped = self.text.shape(run, size);
+            let pen = x.round() as i32;
+            for g in &shaped.glyphs {
+                // Glyph 0 is the missing-glyph box: never drawn.
+                if g.glyph_id == 0 {
                     continue;
                 }
-                pixels[y as usize * layout.width as usize + x as usize] =
-                    theme.caption_ramp[(cov >> 4) as usize];
+                if let Some(img) = self.text.image(g.key) {
+                    put_glyph(
+                        pixels,
+                        layout,
+                        theme,
+                        bg,
+                        &img,
+                        pen + g.x + img.left,
+                        baseline + g.y - img.top,
+                    );
+                }
             }
-        }
-        pen + g.advance
+        });
     }
 }
 
-/// Each square of the board and how it must look.
-fn tile_keys(pos: &Position, opts: &RenderOptions) -> Vec<(Square, TileKey)> {
+/// A run of caption text as drawn (see [`Renderer::caption_runs`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaptionRun {
+    pub text: String,
+    /// Which line of the caption, from 0.
+    pub line: u32,
+    /// Left edge in pixels.
+    pub x: f32,
+    pub glyphs: Vec<CaptionGlyph>,
+}
+
+/// One glyph of a caption: the font's family, the glyph's id in it, and its
+/// left edge in pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaptionGlyph {
+    pub font: String,
+    pub id: u16,
+    pub x: f32,
+}
+
+/// Draws a glyph's pixels into the caption strip: coverage through the
+/// theme's text ramp, colour (emoji) over the strip's background.
+fn put_glyph(
+    pixels: &mut [u8],
+    layout: &Layout,
+    theme: &ThemeData,
+    bg: theme::Rgb,
+    g: &text::GlyphImage,
+    x0: i32,
+    y0: i32,
+) {
+    for gy in 0..g.height as i32 {
+        for gx in 0..g.width as i32 {
+            let (x, y) = (x0 + gx, y0 + gy);
+            if x < 0 || y < 0 || x >= layout.width as i32 || y >= layout.caption as i32 {
+                continue;
+            }
+            let at = (gy as u32 * g.width + gx as u32) as usize;
+            let px = &mut pixels[y as usize * layout.width as usize + x as usize];
+            if g.colour {
+                let c = &g.data[at * 4..at * 4 + 4];
+                if c[3] < 8 {
+                    continue;
+                }
+                let a = c[3] as f32 / 255.0;
+                // swash gives colour glyphs with straight alpha.
+                *px = theme.palette.index(blend(bg, [c[0], c[1], c[2]], a));
+            } else {
+                let cov = g.data[at];
+                if cov >= 8 {
+                    *px = theme.caption_ramp[(cov >> 4) as usize];
+                }
+            }
+        }
+    }
+}
+
+/// Each square of the picture and how it must look.
+fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<(Square, TileKey)> {
     let size = pos.rules().size();
     let mut marks_at: HashMap<Square, u8> = HashMap::new();
     let mut mark = |sq: Square, m: u8| *marks_at.entry(sq).or_insert(0) |= m;
@@ -394,15 +460,31 @@ fn tile_keys(pos: &Position, opts: &RenderOptions) -> Vec<(Square, TileKey)> {
             mark(k, marks::CHECK);
         }
     }
-    if let Some(sel) = opts.select.filter(|&s| size.contains(s)) {
-        mark(sel, marks::SELECTED);
-        for m in pos.legal_moves().iter().filter(|m| m.from == sel) {
-            let capture = m.kind == MoveKind::EnPassant
-                || pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn());
-            mark(m.to, if capture { marks::RING } else { marks::DOT });
+    // A king on its own unstable tile falls with it after its side's next
+    // move unless it leaves: as urgent as check.
+    for color in Color::ALL {
+        if let Some(k) = pos.board().king(color) {
+            if matches!(pos.tile(k), Tile::Unstable { owner, .. } if owner == color) {
+                mark(k, marks::MUST_LEAVE);
+            }
         }
     }
-    size.squares()
+    if let Some(sel) = opts.select.filter(|&s| size.contains(s)) {
+        mark(sel, marks::SELECTED);
+        // A piece of the side not to move: its moves on its next turn.
+        let side = pos.piece_at(sel).map_or(pos.turn(), |p| p.color);
+        let passed = (side != pos.turn()).then(|| pos.passed_turn()).flatten();
+        let mover = passed.as_ref().unwrap_or(pos);
+        if mover.turn() == side {
+            for m in mover.legal_moves().iter().filter(|m| m.from == sel) {
+                let capture = m.kind == MoveKind::EnPassant
+                    || mover.piece_at(m.to).is_some_and(|p| p.color != side);
+                mark(m.to, if capture { marks::RING } else { marks::DOT });
+            }
+        }
+    }
+    layout
+        .squares()
         .map(|sq| {
             let floor = match pos.tile(sq) {
                 Tile::Normal => Floor::Normal,
@@ -441,6 +523,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                 marks::CHECK,
                 marks::DOT,
                 marks::RING,
+                marks::MUST_LEAVE,
             ] {
                 keys.push(TileKey {
                     light,
@@ -515,7 +598,7 @@ fn draw_arrow(
     from: Square,
     to: Square,
 ) {
-    if !layout.size.contains(from) || !layout.size.contains(to) || from == to {
+    if !layout.contains(from) || !layout.contains(to) || from == to {
         return;
     }
     let tint = theme.colors().arrow;

@@ -15,6 +15,34 @@ pub(crate) struct Palette {
     table: Vec<u8>,
 }
 
+/// Colours that colour emoji in captions are mostly made of (a yellow face,
+/// the five skin tones, the usual flag and heart colours), kept so that
+/// emoji keep their colours in an image whose palette was learnt from the
+/// board. Matched to the nearest entry, not reserved exactly.
+const EMOJI: [Rgb; 15] = [
+    [0xff, 0xcc, 0x4d],
+    [0xf4, 0x90, 0x0c],
+    [0xdd, 0x2e, 0x44],
+    [0x55, 0xac, 0xee],
+    [0x78, 0xb1, 0x59],
+    [0xaa, 0x8d, 0xd8],
+    [0xf7, 0xde, 0xce],
+    [0xf3, 0xd2, 0xa2],
+    [0xd5, 0xab, 0x88],
+    [0xaf, 0x7e, 0x57],
+    [0x7c, 0x53, 0x3e],
+    [0x29, 0x2f, 0x33],
+    [0xff, 0xff, 0xff],
+    [0x99, 0xaa, 0xb5],
+    [0x00, 0x38, 0xa8],
+];
+
+/// The palette index no drawing uses: a replay's frames give it to the
+/// pixels that did not change (the GIF's transparent colour), which LZW
+/// packs into almost nothing.
+pub(crate) const UNCHANGED: u8 = 255;
+const UNUSED_RGB: Rgb = [0, 0, 0];
+
 pub(crate) fn blend(base: Rgb, top: Rgb, alpha: f32) -> Rgb {
     let mix = |a: u8, b: u8| (a as f32 + (b as f32 - a as f32) * alpha).round() as u8;
     [
@@ -63,10 +91,12 @@ impl Palette {
             }
         }
         let reserved = unique;
-        let learnt = NeuQuant::new(10, 256 - reserved.len(), samples).color_map_rgb();
+        // One index stays free: replays mark "unchanged" with it.
+        let learnt = NeuQuant::new(10, 255 - reserved.len() - EMOJI.len(), samples).color_map_rgb();
         let mut rgb = reserved.clone();
+        rgb.extend(EMOJI.iter().filter(|c| !reserved.contains(c)));
         rgb.extend(learnt.chunks(3).map(|c| [c[0], c[1], c[2]]));
-        rgb.truncate(256);
+        rgb.truncate(255);
         // PNG filters predict each byte from its neighbours; with the palette
         // in order of brightness, an anti-aliased edge becomes a run of small
         // index steps, which compresses far better than scattered indices.
@@ -82,6 +112,11 @@ impl Palette {
                 )
             })
             .collect();
+        // The free index, last: never the nearest colour to anything.
+        while rgb.len() < UNCHANGED as usize {
+            rgb.push(rgb[rgb.len() - 1]);
+        }
+        rgb.push(UNUSED_RGB);
         let mut table = vec![0u8; 1 << 15];
         for (key, slot) in table.iter_mut().enumerate() {
             let c = [
@@ -89,7 +124,7 @@ impl Palette {
                 (((key >> 5) & 31) as u8) << 3 | 4,
                 ((key & 31) as u8) << 3 | 4,
             ];
-            *slot = nearest(&rgb, c);
+            *slot = nearest(&rgb[..UNCHANGED as usize], c);
         }
         Palette { rgb, exact, table }
     }

@@ -25,6 +25,8 @@ pub(crate) mod marks {
     pub const DOT: u8 = 8;
     /// The selected piece may capture here.
     pub const RING: u8 = 16;
+    /// A king on its own unstable tile: it must leave at once.
+    pub const MUST_LEAVE: u8 = 32;
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +77,11 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
     if key.marks & marks::LAST_MOVE != 0 && special {
         frame(&mut img, w, (w / 9.0).max(3.0), c.last_move.rgb);
     }
+    // In check the king must move anyway: check's own mark says it.
+    let must_leave = key.marks & marks::MUST_LEAVE != 0 && key.marks & marks::CHECK == 0;
+    if must_leave {
+        hazard_frame(&mut img, w);
+    }
     if key.marks & marks::CHECK != 0 {
         // A glow under the king, and a ring round it, so check does not rest on colour.
         fill_with(&mut img, c.check, |x, y| {
@@ -101,6 +108,9 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         };
         composite(&mut img, &sprite(&paint, role, px));
     }
+    if must_leave {
+        warning_badge(&mut img, w);
+    }
     if key.marks & marks::DOT != 0 {
         // Bigger on the small squares of wide boards, which chat shrinks most.
         let r = if px <= 48 { 0.2 } else { 0.15 };
@@ -112,6 +122,71 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         fill(&mut img, &r, c.marker.rgb, c.marker.alpha);
     }
     img
+}
+
+/// Near-black and pale yellow: hazard stripes that differ by lightness, so
+/// they show for every colour vision, on the red glow of an unstable tile.
+const HAZARD_DARK: [u8; 3] = [0x14, 0x10, 0x12];
+const HAZARD_LIGHT: [u8; 3] = [0xff, 0xe8, 0x5c];
+
+/// Hazard tape along the square's edges (a king on its own unstable tile):
+/// a shape of its own, unlike check's ring, wide enough to show when chat
+/// shrinks a 16x16 board to 400 px (3 px of a 25 px square).
+fn hazard_frame(img: &mut RgbaImage, w: f32) {
+    let band = (w * 0.14).max(3.0);
+    let period = w / 3.5;
+    let in_band = move |x: f32, y: f32| x.min(y).min(w - x).min(w - y) < band;
+    fill_with(
+        img,
+        HAZARD_LIGHT,
+        |x, y| if in_band(x, y) { 1.0 } else { 0.0 },
+    );
+    fill_with(img, HAZARD_DARK, |x, y| {
+        // Light stripes wider than the dark: the tile's own glow is dark.
+        if in_band(x, y) && (x + y) % period < period * 0.35 {
+            1.0
+        } else {
+            0.0
+        }
+    });
+}
+
+/// A warning triangle with an exclamation mark in the top-right corner,
+/// over the piece.
+fn warning_badge(img: &mut RgbaImage, w: f32) {
+    let px = img.width();
+    let (cx, top, bottom, half) = (w * 0.78, w * 0.10, w * 0.40, w * 0.18);
+    let outline = coverage(px, px, |g, s| {
+        polygon(
+            g,
+            s,
+            &[
+                (cx, top - w * 0.04),
+                (cx + half + w * 0.05, bottom + w * 0.025),
+                (cx - half - w * 0.05, bottom + w * 0.025),
+            ],
+        )
+    });
+    fill(img, &outline, HAZARD_DARK, 1.0);
+    let inside = coverage(px, px, |g, s| {
+        polygon(g, s, &[(cx, top), (cx + half, bottom), (cx - half, bottom)])
+    });
+    fill(img, &inside, HAZARD_LIGHT, 1.0);
+    let bar = w * 0.025;
+    let mark = coverage(px, px, |g, s| {
+        polygon(
+            g,
+            s,
+            &[
+                (cx - bar, top + w * 0.09),
+                (cx + bar, top + w * 0.09),
+                (cx + bar * 0.7, bottom - w * 0.09),
+                (cx - bar * 0.7, bottom - w * 0.09),
+            ],
+        );
+        disc(g, s, cx, bottom - w * 0.045, bar * 1.1);
+    });
+    fill(img, &mark, HAZARD_DARK, 1.0);
 }
 
 /// A band of `band` pixels along the square's four edges.

@@ -60,6 +60,22 @@ impl Position {
         fen::format(&self.rules, &self.board)
     }
 
+    /// The position with the turn passed to the other side (and no
+    /// en-passant right): what the pieces of the side not to move could do
+    /// on their next turn, for hints and pictures. `None` where that is no
+    /// position (the side to move is in check: passing would leave its king
+    /// attacked).
+    pub fn passed_turn(&self) -> Option<Position> {
+        let fen = self.fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        if fields.len() < 4 {
+            return None;
+        }
+        fields[1] = if fields[1] == "w" { "b" } else { "w" };
+        fields[3] = "-";
+        Position::from_fen(self.rules.clone(), &fields.join(" ")).ok()
+    }
+
     #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -88,6 +88,18 @@ enum Parsed {
 }
 
 impl Position {
+    /// The holes a relativistic move of Black Holes passes through: the
+    /// black hole it enters and the white hole it comes out of (`None` for
+    /// any other move). Asked before the move is played.
+    pub fn holes_passed(&self, mv: &Move) -> Option<(Square, Square)> {
+        let white = mv.via?;
+        let black = crate::variants::black_holes::black_hole(self.board(), mv)?;
+        self.board()
+            .piece_at(black)
+            .is_some_and(|p| p.role == crate::Role::Hole)
+            .then_some((black, white))
+    }
+
     /// SAN of a legal move, with `+` or `#`.
     pub fn san(&self, mv: &Move) -> String {
         let rules = self.rules();

@@ -408,3 +408,37 @@ fn no_move_list_is_ever_cut() {
         q.play(m).unwrap();
     }
 }
+
+/// Issue 42, point 4: a relativistic move's path for its picture: the black
+/// hole it enters and the white hole it leaves by, as its notation names
+/// them; no holes for an ordinary move, nor for Suicide Void Chess's
+/// compound capture (whose extra square is a void).
+#[test]
+fn a_relativistic_move_names_the_holes_it_passed() {
+    let p = pos(&format!("{DIAGRAM} w - - 0 1"));
+    for (text, black, white) in [
+        ("Ra1-b1-a4xb4", "b1", "a4"),
+        ("Bb2-e5-a4xc6", "e5", "a4"),
+        ("Bb2-e5-b1xc2", "e5", "b1"),
+    ] {
+        let m = p.parse_move(text).unwrap();
+        assert_eq!(p.holes_passed(&m), Some((sq(black), sq(white))), "{text}");
+    }
+    let plain = p.parse_move("Nd3c5").unwrap();
+    assert_eq!(p.holes_passed(&plain), None);
+    let s = Position::from_fen(
+        variants::suicide_void(false),
+        "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1 void:h8",
+    )
+    .unwrap();
+    let compound: Vec<_> = s
+        .legal_moves()
+        .iter()
+        .filter(|m| m.via.is_some())
+        .copied()
+        .collect();
+    assert!(!compound.is_empty());
+    for m in compound {
+        assert_eq!(s.holes_passed(&m), None, "{}", s.san(&m));
+    }
+}

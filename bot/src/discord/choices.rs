@@ -2,7 +2,7 @@
 //! type by an exhaustive `From`, never through text (poise's
 //! `examples/feature_showcase/choice_parameter.rs`).
 
-use crate::game::command::{Answer, ColorChoice, ProgramMode, TimeControl};
+use crate::game::command::{Answer, ColorChoice, Flip, ProgramMode, TimeControl};
 use crate::game::ratings::Pool;
 use poise::ChoiceParameter;
 use voidmate_render::{PieceColour, Theme};
@@ -209,6 +209,27 @@ impl From<ThemeChoice> for Theme {
         match choice {
             ThemeChoice::Classic => Theme::Classic,
             ThemeChoice::HighContrast => Theme::HighContrast,
+        }
+    }
+}
+
+/// Which side a player's own boards are drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ChoiceParameter)]
+pub enum FlipChoice {
+    #[name = "Auto: the side to move, or mine when I ask"]
+    Auto,
+    #[name = "Always White's side"]
+    White,
+    #[name = "Always Black's side"]
+    Black,
+}
+
+impl From<FlipChoice> for Flip {
+    fn from(choice: FlipChoice) -> Flip {
+        match choice {
+            FlipChoice::Auto => Flip::Auto,
+            FlipChoice::White => Flip::White,
+            FlipChoice::Black => Flip::Black,
         }
     }
 }

@@ -3,13 +3,13 @@
 //! again.
 
 use super::choices::{
-    AnswerChoice, ModeChoice, PaintChoice, PoolChoice, SideChoice, ThemeChoice, TimeChoice,
-    VariantChoice,
+    AnswerChoice, FlipChoice, ModeChoice, PaintChoice, PoolChoice, SideChoice, ThemeChoice,
+    TimeChoice, VariantChoice,
 };
 use super::responder::{run, run_as};
 use super::{player, Ctx, Data, Error};
 use crate::game::command::{
-    ChallengeOptions, ColorChoice, Command, OfferKind, Paint, ProgramMode, Setting, Someone,
+    ChallengeOptions, ColorChoice, Command, Flip, OfferKind, Paint, ProgramMode, Setting, Someone,
     TimeControl,
 };
 use crate::game::help;
@@ -178,8 +178,10 @@ async fn play(
 async fn board(
     ctx: Ctx<'_>,
     #[description = "Game number"] game: Option<i64>,
+    #[description = "Look closer: an 8x8 window around a square, like h9"] zoom: Option<String>,
 ) -> Result<(), Error> {
-    run(ctx, Command::Board { game }).await
+    let zoom = zoom.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    run(ctx, Command::Board { game, zoom }).await
 }
 
 /// List the legal moves, or those of the piece on one square.
@@ -352,7 +354,8 @@ async fn help(
     run(ctx, Command::Help { topic }).await
 }
 
-/// This channel's settings: board theme and bare moves.
+/// This channel's settings (board theme, bare moves, threads), and your own
+/// boards' side.
 #[poise::command(slash_command)]
 async fn settings(
     ctx: Ctx<'_>,
@@ -361,12 +364,16 @@ async fn settings(
         bool,
     >,
     #[description = "Play each new game here in a thread of its own"] threads: Option<bool>,
+    #[description = "Post an animated replay after each finished game here"] replays: Option<bool>,
+    #[description = "Your own boards: which side they are drawn from"] flip: Option<FlipChoice>,
 ) -> Result<(), Error> {
     // In the order the options are listed; none: show the settings.
     let changes = [
         theme.map(|t| Setting::Theme(Theme::from(t))),
         bare_moves.map(Setting::BareMoves),
         threads.map(|on| Setting::Threads(Some(on))),
+        replays.map(Setting::Replays),
+        flip.map(|f| Setting::Flip(Flip::from(f))),
     ];
     let changes = changes.into_iter().flatten().collect();
     run(ctx, Command::Settings { changes }).await

@@ -119,8 +119,9 @@ impl Outgoing {
             content.push_str(&text);
         }
         if let Some(image) = reply.image {
-            embed = image.board.as_ref().map(board_embed);
-            files.push(CreateAttachment::bytes(image.png, "board.png").description(image.alt));
+            let name = image.format.file_name();
+            embed = image.board.as_ref().map(|card| board_embed(card, name));
+            files.push(CreateAttachment::bytes(image.png, name).description(image.alt));
         }
         let components = reply
             .actions
@@ -245,12 +246,14 @@ fn columns_embed(text: &str) -> Option<CreateEmbed> {
     Some(embed)
 }
 
-fn board_embed(card: &BoardCard) -> CreateEmbed {
+/// The card beside a board; `file` is the attached image's name (a board's
+/// PNG, or a replay's GIF, which Discord animates in the embed).
+fn board_embed(card: &BoardCard, file: &str) -> CreateEmbed {
     let mut e = CreateEmbed::new()
         .title(format!("Game #{}: {}", card.game, card.variant))
         .field("White", &card.white, true)
         .field("Black", &card.black, true)
-        .image("attachment://board.png")
+        .image(format!("attachment://{file}"))
         .footer(CreateEmbedFooter::new(&card.time_control))
         .colour(0x5b3e8c);
     match (&card.result, &card.to_move) {

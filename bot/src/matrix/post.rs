@@ -12,7 +12,7 @@
 
 use super::PLATFORM;
 use crate::columns::{columns, Line};
-use crate::game::{store, Action, Core, Direct, Refusal, Reply, Segment};
+use crate::game::{store, Action, Core, Direct, ImageFormat, Refusal, Reply, Segment};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::events::room::member::MembershipState;
@@ -159,13 +159,14 @@ pub(super) async fn post(
         }
     }
     if let Some(image) = reply.image {
-        let (w, h) = png_size(&image.png).unwrap_or((0, 0));
+        let (w, h) = image.size().unwrap_or((0, 0));
+        let animated = image.format == ImageFormat::Gif;
         let info = BaseImageInfo {
             width: Some(UInt::from(w)),
             height: Some(UInt::from(h)),
             size: UInt::new(image.png.len() as u64),
             blurhash: None,
-            is_animated: Some(false),
+            is_animated: Some(animated),
         };
         let config = |in_reply: bool| {
             let mut config = AttachmentConfig::new()
@@ -186,8 +187,12 @@ pub(super) async fn post(
         };
         let send = |in_reply: bool| {
             room.send_attachment(
-                "board.png",
-                &mime::IMAGE_PNG,
+                image.format.file_name(),
+                if animated {
+                    &mime::IMAGE_GIF
+                } else {
+                    &mime::IMAGE_PNG
+                },
                 image.png.clone(),
                 config(in_reply),
             )
@@ -314,13 +319,6 @@ fn escape_html(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Width and height from a PNG's header.
-pub(super) fn png_size(png: &[u8]) -> Option<(u32, u32)> {
-    let w = u32::from_be_bytes(png.get(16..20)?.try_into().ok()?);
-    let h = u32::from_be_bytes(png.get(20..24)?.try_into().ok()?);
-    Some((w, h))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,12 +373,27 @@ mod tests {
     }
 
     #[test]
-    fn png_sizes_are_read() {
-        let png = voidmate_render::Renderer::shared().render(
-            &voidmate_rules::Position::new(voidmate_rules::variants::void()),
-            &Default::default(),
+    fn image_sizes_are_read_from_png_and_gif_headers() {
+        let r = voidmate_render::Renderer::shared();
+        let pos = voidmate_rules::Position::new(voidmate_rules::variants::void());
+        let png = r.render(&pos, &Default::default());
+        let image = |bytes: Vec<u8>, format| crate::game::Image {
+            png: bytes,
+            format,
+            alt: String::new(),
+            board: None,
+        };
+        assert_eq!(image(png, ImageFormat::Png).size(), Some((632, 632)));
+        let frames = [voidmate_render::ReplayFrame {
+            pos,
+            opts: Default::default(),
+        }];
+        let gif = r.replay(&frames).unwrap().gif;
+        assert_eq!(
+            image(gif.clone(), ImageFormat::Gif).size(),
+            Some((632, 632))
         );
-        assert_eq!(png_size(&png), Some((632, 632)));
-        assert_eq!(png_size(b"short"), None);
+        assert_eq!(image(gif, ImageFormat::Png).size(), None);
+        assert_eq!(image(b"short".to_vec(), ImageFormat::Png).size(), None);
     }
 }

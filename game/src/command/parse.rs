@@ -3,7 +3,7 @@
 
 use super::words::{self, Word};
 use super::{
-    Answer, ChallengeOptions, ColorChoice, Command, GameRef, OfferKind, Paint, ProgramMode,
+    Answer, ChallengeOptions, ColorChoice, Command, Flip, GameRef, OfferKind, Paint, ProgramMode,
     Setting, Someone, TimeControl,
 };
 use crate::ratings::Pool;
@@ -202,7 +202,16 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 game,
             }
         }
-        Word::Board => Command::Board { game },
+        Word::Board => match rest.first().map(|w| w.to_ascii_lowercase()).as_deref() {
+            Some("zoom") => match rest.get(1) {
+                Some(square) => Command::Board {
+                    game,
+                    zoom: Some(square.to_string()),
+                },
+                None => return err("zoom on which square? For example: `board zoom e5`"),
+            },
+            _ => Command::Board { game, zoom: None },
+        },
         Word::Moves => Command::Moves {
             square: rest.first().map(|s| s.to_string()),
             game,
@@ -280,6 +289,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         },
         Word::History => Command::History { game, pgn: false },
         Word::Pgn => Command::History { game, pgn: true },
+        Word::Replay => Command::Replay { game },
         Word::Variants => Command::Variants,
         Word::Rules => Command::Rules {
             game: None,
@@ -371,6 +381,19 @@ fn setting(words: &[&str]) -> Result<Option<Setting>, CommandError> {
                 None => Setting::Unreadable,
             },
             (Some("threads"), v) => Setting::Threads(on_off(v)),
+            (Some("replays" | "replay"), v) => match on_off(v) {
+                Some(b) => Setting::Replays(b),
+                None => Setting::Unreadable,
+            },
+            (Some("flip"), Some(v)) => match Flip::from_name(v) {
+                Some(f) => Setting::Flip(f),
+                None => {
+                    return err(format!(
+                        "`{}` is not a way to turn your boards; use auto, white or black.",
+                        short(v)
+                    ))
+                }
+            },
             (Some("theme"), Some(t)) => match Theme::from_name(t) {
                 Some(theme) => Setting::Theme(theme),
                 None => {
@@ -676,6 +699,30 @@ mod tests {
         assert_eq!(
             parse("settings theme plaid").unwrap_err().0,
             "`plaid` is not a theme; use classic or high-contrast."
+        );
+        assert_eq!(
+            changes("settings flip White"),
+            vec![Setting::Flip(Flip::White)]
+        );
+        assert_eq!(
+            changes("settings flip auto"),
+            vec![Setting::Flip(Flip::Auto)]
+        );
+        assert_eq!(changes("settings flip"), vec![Setting::Unreadable]);
+        assert_eq!(
+            parse("settings flip upside-down").unwrap_err().0,
+            "`upside-down` is not a way to turn your boards; use auto, white or black."
+        );
+        let board = |text: &str| match parse(text).unwrap() {
+            Command::Board { zoom, game } => (zoom, game),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(board("board"), (None, None));
+        assert_eq!(board("board zoom h9"), (Some("h9".into()), None));
+        assert_eq!(board("board #3 ZOOM h9"), (Some("h9".into()), Some(3)));
+        assert_eq!(
+            parse("board zoom").unwrap_err().0,
+            "zoom on which square? For example: `board zoom e5`"
         );
     }
 

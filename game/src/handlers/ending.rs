@@ -48,7 +48,50 @@ pub(crate) async fn conclude(
         // Too short to count (see `abort`).
         store::set_unrated(cx.tx, g.id()).await?;
     }
+    queue_replay(cx, g).await?;
     rate(cx, g, result).await
+}
+
+/// How long after the result the replay is due: the result is posted
+/// directly by then, and the replay follows it.
+const REPLAY_AFTER_MS: i64 = 3_000;
+
+/// Games shorter than this get no replay of their own at the end.
+pub(crate) const REPLAY_MIN_PLIES: i64 = 4;
+
+/// The animated replay of `g`, just ended, as a notice after the result
+/// (unless the channel turned replays off, or the game is too short): due a
+/// little after the result is posted, so it follows it, and drawn from the
+/// stored game when it is posted.
+async fn queue_replay(cx: &mut Ctx<'_>, g: &Game) -> Result<(), Failure> {
+    if g.ply() < REPLAY_MIN_PLIES {
+        return Ok(());
+    }
+    let on = store::settings(cx.tx, &g.rec.channel)
+        .await?
+        .is_none_or(|s| s.replays);
+    if !on {
+        return Ok(());
+    }
+    let text = format!(
+        "Replay of {} ({} moves). `settings replays off` turns these off.",
+        g.title(),
+        (g.ply() + 1) / 2
+    );
+    store::queue_board_notice(
+        cx.tx,
+        g.rec.player(Color::White).id.platform(),
+        &g.rec.channel,
+        &crate::contract::Text::from(text),
+        store::BoardRef {
+            game: g.id(),
+            ply: g.ply(),
+            replay: true,
+        },
+        cx.now_ms + REPLAY_AFTER_MS,
+    )
+    .await?;
+    Ok(())
 }
 
 /// The score when `loser` loses.

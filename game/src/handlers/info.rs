@@ -18,8 +18,28 @@ use std::fmt::Write as _;
 use voidmate_render::RenderOptions;
 use voidmate_rules::{variants, GameKind, Position, Square};
 
-pub(crate) async fn board(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+pub(crate) async fn board(
+    cx: &mut Ctx<'_>,
+    game: GameRef,
+    zoom: Option<String>,
+) -> Result<Done, Failure> {
     let g = cx.pick_any(game).await?;
+    let size = g.pos.rules().size();
+    let zoom = match zoom {
+        None => None,
+        Some(s) => Some(
+            Square::parse(&s)
+                .filter(|&q| size.contains(q))
+                .ok_or_else(|| {
+                    let shown: String = s.chars().take(12).collect();
+                    Failure::Refused(format!(
+                        "`{shown}` is not a square of this board ({}); zoom on one like {}.",
+                        size.describe(),
+                        Square::new(size.files() / 2, size.ranks() / 2)
+                    ))
+                })?,
+        ),
+    };
     let mut text = format!("{}: {}.", g.title(), g.status());
     if g.rec.is_active() {
         for side in [g.pos.turn(), !g.pos.turn()] {
@@ -27,7 +47,44 @@ pub(crate) async fn board(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failu
         }
     }
     let viewer = cx.author.id.clone();
-    let picture = cx.picture(&g, &viewer, None).await?;
+    let mut picture = cx.picture(&g, &viewer, None).await?;
+    if let Some(z) = zoom {
+        picture.opts.zoom = Some(z);
+        picture.alt = format!("{} (closer: around {z})", picture.alt);
+        if size.files() <= voidmate_render::ZOOM && size.ranks() <= voidmate_render::ZOOM {
+            text.push_str(" (The whole board fits already: zoom shows 8x8 squares.)");
+        }
+    }
+    Ok(Done::board(text, picture))
+}
+
+/// `replay`: the game's animated replay, finished or not.
+pub(crate) async fn replay(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+    let g = cx.pick_any(game).await?;
+    if g.moves.is_empty() {
+        return refuse(format!(
+            "Game #{} has no moves yet: there is nothing to replay.",
+            g.id()
+        ));
+    }
+    let viewer = cx.author.id.clone();
+    let mut picture = cx.picture(&g, &viewer, None).await?;
+    picture.replay = crate::picture::replay_frames(&g, &picture.opts);
+    if picture.replay.is_none() {
+        return refuse(format!("Game #{} does not replay.", g.id()));
+    }
+    picture.alt = format!(
+        "Game #{}: an animated replay of {} moves, {}",
+        g.id(),
+        g.moves.len(),
+        g.status()
+    );
+    let text = format!(
+        "Replay of {} ({} moves, {}).",
+        g.title(),
+        (g.ply() + 1) / 2,
+        g.status()
+    );
     Ok(Done::board(text, picture))
 }
 
@@ -212,6 +269,7 @@ pub(crate) async fn rules(
                 Position::from_fen(topic.variant.rules(), d.fen).expect("diagram FENs are tested");
             Some(Picture {
                 at: None,
+                replay: None,
                 pos,
                 opts: RenderOptions {
                     theme: cx.theme().await?,

@@ -118,14 +118,7 @@ pub(crate) async fn moves(
 /// en-passant right. `None` where that position is not one (the side to
 /// move is in check, so passing would leave a king attacked).
 fn next_turn_moves(pos: &Position, square: Square) -> Option<Vec<String>> {
-    let fen = pos.fen();
-    let mut fields: Vec<String> = fen.split(' ').map(String::from).collect();
-    if fields.len() < 4 {
-        return None;
-    }
-    fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
-    fields[3] = "-".to_string();
-    let passed = Position::from_fen(pos.shared_rules().clone(), &fields.join(" ")).ok()?;
+    let passed = pos.passed_turn()?;
     Some(
         passed
             .legal_moves()

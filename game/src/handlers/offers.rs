@@ -209,9 +209,10 @@ async fn take_back(cx: &mut Ctx<'_>, mut g: Game, requester: Color) -> Result<Do
     g.moves.truncate(g.moves.len() - gone.len());
     let mut pos =
         Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).expect("loaded before");
-    let mut prev = None;
+    let (mut prev, mut through) = (None, None);
     for m in &g.moves {
         let mv = pos.parse_move(&m.coordinate).expect("replayed before");
+        through = pos.holes_passed(&mv);
         pos.play_unchecked(&mv);
         prev = Some((mv.from, mv.to));
     }
@@ -222,6 +223,7 @@ async fn take_back(cx: &mut Ctx<'_>, mut g: Game, requester: Color) -> Result<Do
     }
     g.pos = pos;
     g.last = prev;
+    g.through = through;
     let next = g.player(g.pos.turn());
     let viewer = cx.author.id.clone();
     let picture = cx.picture(&g, &viewer, None).await?;

@@ -79,6 +79,7 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         .map(|p| p.role);
     // What the floor did is told with the move (games whose floor breaks).
     let before = g.kind().has_unstable_tiles().then(|| g.pos.clone());
+    let through = g.pos.holes_passed(&mv);
     g.pos.play_unchecked(&mv);
     let ply = g.ply() + 1;
     let fen = g.pos.fen();
@@ -93,6 +94,7 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         coordinate,
     });
     g.last = Some((mv.from, mv.to));
+    g.through = through;
     let next = g.pos.turn();
     let mut text = match own_taken {
         Some(role) => format!("#{id}: {me} played {san}, taking their own {role}."),

@@ -1,6 +1,7 @@
-//! A channel's settings: bare moves, the board theme, games in threads.
+//! A channel's settings (bare moves, the board theme, games in threads),
+//! and the author's own (which side their boards are drawn from).
 
-use crate::command::Setting;
+use crate::command::{Flip, Setting};
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
@@ -17,11 +18,16 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
             bare_moves: core.settings.bare_moves,
             theme: core.settings.theme.name().to_string(),
             threads: false,
+            replays: true,
         });
     let style = core.command_style(cx.platform());
     let threads_here = style.threads;
+    let mut flip = store::flip_of(cx.tx, &cx.author.id).await?;
+    let flip_was = flip;
     for change in changes {
         match (change, threads_here) {
+            (Setting::Flip(f), _) => flip = *f,
+            (Setting::Replays(on), _) => s.replays = *on,
             (Setting::BareMoves(on), _) => s.bare_moves = *on,
             (Setting::Theme(theme), _) => s.theme = theme.name().to_string(),
             (Setting::Threads(_), false) => {
@@ -30,26 +36,38 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
             (Setting::Threads(Some(on)), true) => s.threads = *on,
             (Setting::Threads(None), true) | (Setting::Unreadable, _) => {
                 return refuse(if threads_here {
-                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast` or `settings threads on|off`."
+                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings threads on|off`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`."
                 } else {
-                    "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`."
+                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`."
                 })
             }
         }
     }
-    if !changes.is_empty() {
+    if changes.iter().any(|c| !matches!(c, Setting::Flip(_))) {
         store::save_settings(cx.tx, cx.channel, &s).await?;
+    }
+    if flip != flip_was {
+        store::set_flip(cx.tx, cx.author, flip).await?;
     }
     let on = |b: bool| if b { "on" } else { "off" };
     let mut text = format!(
-        "Settings here: bare moves {}, theme {}",
+        "Settings here: bare moves {}, theme {}, a replay after each game {}",
         on(s.bare_moves),
-        s.theme
+        s.theme,
+        on(s.replays)
     );
     if threads_here {
         let _ = write!(text, ", new games in their own thread {}", on(s.threads));
     }
-    text.push('.');
+    let _ = write!(
+        text,
+        ". Your boards: {}.",
+        match flip {
+            Flip::Auto => "from the side to move, or your side when you ask (auto)",
+            Flip::White => "always from White's side",
+            Flip::Black => "always from Black's side",
+        }
+    );
     if s.bare_moves && !style.reads_chat {
         text.push_str(
             " Bare moves need the message-content intent, which this bot does not ask for (`message_content = true` in its configuration): until then play with `/move`, a mention, or a reply to the board with the ping on.",

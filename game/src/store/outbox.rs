@@ -32,6 +32,44 @@ pub async fn queue_notice(
     Ok(())
 }
 
+/// A board that goes with a notice, drawn when it is posted from the stored
+/// game: the game, the ply it must still stand at, and whether it is the
+/// game's animated replay rather than its board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardRef {
+    pub game: i64,
+    pub ply: i64,
+    pub replay: bool,
+}
+
+/// Queues a notice carrying a board (or a replay) of a game, for channel
+/// `channel` of `platform`, due at `not_before_ms`.
+pub async fn queue_board_notice(
+    tx: &mut Tx,
+    platform: &str,
+    channel: &str,
+    text: &Text,
+    board: BoardRef,
+    not_before_ms: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar::<_, i64>(
+        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
+         board_replay, next_attempt_ms, platform) \
+         VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9) RETURNING id",
+    )
+    .bind(channel)
+    .bind(text.as_str())
+    .bind(text.mentions_stored())
+    .bind(now())
+    .bind(board.game)
+    .bind(board.ply)
+    .bind(i64::from(board.replay))
+    .bind(not_before_ms)
+    .bind(platform)
+    .fetch_one(&mut **tx)
+    .await
+}
+
 /// Queues the answer to event `in_reply_to`, with the board of
 /// `board` = (game, ply) if any, due for the periodic check at
 /// `not_before_ms` (the adapter posts it directly before then). Returns
@@ -43,23 +81,24 @@ pub async fn queue_reply(
     channel: &str,
     text: &Text,
     notify: &[Player],
-    board: Option<(i64, i64)>,
+    board: Option<BoardRef>,
     actions: &str,
     in_reply_to: Option<&str>,
     not_before_ms: i64,
 ) -> Result<i64, sqlx::Error> {
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         actions, in_reply_to, next_attempt_ms, platform) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+         board_replay, actions, in_reply_to, next_attempt_ms, platform) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(channel)
     .bind(text.as_str())
     .bind(text.mentions_stored())
     .bind(players_stored(notify))
     .bind(now())
-    .bind(board.map(|b| b.0))
-    .bind(board.map(|b| b.1))
+    .bind(board.map(|b| b.game))
+    .bind(board.map(|b| b.ply))
+    .bind(i64::from(board.is_some_and(|b| b.replay)))
     .bind(actions)
     .bind(in_reply_to)
     .bind(not_before_ms)
@@ -94,6 +133,8 @@ pub struct OutboxRow {
     /// The game whose board goes with the notice, and after which ply.
     pub board_game: Option<i64>,
     pub board_ply: Option<i64>,
+    /// The board is the game's animated replay.
+    pub board_replay: i64,
     /// The platform event this answers, if any.
     pub in_reply_to: Option<String>,
     /// The questions it asks (`Action::stored`).
@@ -128,7 +169,8 @@ pub async fn claim_notices(
     };
     let due = || {
         let sql = format!(
-            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, in_reply_to, actions \
+            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_replay, \
+             in_reply_to, actions \
              FROM outbox \
              WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"
         );

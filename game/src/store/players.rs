@@ -2,6 +2,7 @@
 //! with. Seats hold ids; names are only for what replies show.
 
 use super::{now, Tx};
+use crate::command::Flip;
 use crate::contract::{Player, PlayerId};
 
 /// Records `who`'s current display name (a rename shows from now on).
@@ -14,6 +15,32 @@ pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     .bind(who.id.as_str())
     .bind(&who.name)
     .bind(now())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// How `who` wants their boards turned (`auto` when they never said).
+pub async fn flip_of(tx: &mut Tx, who: &PlayerId) -> Result<Flip, sqlx::Error> {
+    let row: Option<(String,)> = sqlx::query_as("SELECT flip FROM players WHERE id = $1")
+        .bind(who.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(row
+        .and_then(|(f,)| Flip::from_name(&f))
+        .unwrap_or(Flip::Auto))
+}
+
+/// Sets how `who` wants their boards turned.
+pub async fn set_flip(tx: &mut Tx, who: &Player, flip: Flip) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO players (id, name, seen_at, flip) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (id) DO UPDATE SET flip = excluded.flip",
+    )
+    .bind(who.id.as_str())
+    .bind(&who.name)
+    .bind(now())
+    .bind(flip.name())
     .execute(&mut **tx)
     .await?;
     Ok(())

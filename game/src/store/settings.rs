@@ -11,25 +11,32 @@ pub struct Settings {
     /// New games get a thread of their own (where the platform has them).
     #[sqlx(try_from = "Flag")]
     pub threads: bool,
+    /// An animated replay is posted after each finished game.
+    #[sqlx(try_from = "Flag")]
+    pub replays: bool,
 }
 
 pub async fn settings(tx: &mut Tx, channel: &str) -> Result<Option<Settings>, sqlx::Error> {
-    sqlx::query_as("SELECT bare_moves, theme, threads FROM channel_settings WHERE channel = $1")
-        .bind(channel)
-        .fetch_optional(&mut **tx)
-        .await
+    sqlx::query_as(
+        "SELECT bare_moves, theme, threads, replays FROM channel_settings WHERE channel = $1",
+    )
+    .bind(channel)
+    .fetch_optional(&mut **tx)
+    .await
 }
 
 pub async fn save_settings(tx: &mut Tx, channel: &str, s: &Settings) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO channel_settings (channel, bare_moves, theme, threads) VALUES ($1, $2, $3, $4) \
+        "INSERT INTO channel_settings (channel, bare_moves, theme, threads, replays) \
+         VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (channel) DO UPDATE SET bare_moves = excluded.bare_moves, theme = excluded.theme, \
-         threads = excluded.threads",
+         threads = excluded.threads, replays = excluded.replays",
     )
     .bind(channel)
     .bind(i64::from(s.bare_moves))
     .bind(&s.theme)
     .bind(i64::from(s.threads))
+    .bind(i64::from(s.replays))
     .execute(&mut **tx)
     .await?;
     Ok(())

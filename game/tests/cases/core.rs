@@ -499,7 +499,7 @@ case! {
         bot.refused(
             "alice",
             "settings colour red",
-            "Settings: `settings bare-moves on|off` or `settings theme classic|high-contrast`.",
+            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, or for your own boards `settings flip auto|white|black`.",
         )
         .await;
         let long = "e4 ".repeat(300);

@@ -1,0 +1,184 @@
+//! The caption strip: who plays whom and the state of the game, fitted to
+//! the board's width.
+//!
+//! Fitting, in order of preference:
+//! 1. players and status side by side on one line;
+//! 2. the players on one line, the status under them;
+//! 3. each player on a line of their own, the status under them.
+//!
+//! A name is shortened (by whole grapheme clusters, with an ellipsis) only
+//! when it does not fit even on a line of its own. Each name and each fixed
+//! word is shaped as a run of its own and the runs are placed left to right,
+//! so a right-to-left name reads right to left inside its run without
+//! carrying the words around it along.
+
+use crate::text::Text;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Longest player name shown, in grapheme clusters; longer names are cut.
+pub const MAX_NAME_GRAPHEMES: usize = 24;
+
+/// The strip above the board: who plays whom, and the state of the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Caption {
+    pub white: String,
+    pub black: String,
+    /// "White to move", "1-0 checkmate", ...
+    pub status: String,
+    /// What to call the sides after the names; `None`: "White" and
+    /// "Black". Super Chess says "Player 1" and "Player 2".
+    pub sides: Option<[String; 2]>,
+}
+
+/// One line of a fitted caption: runs drawn one after another from the
+/// left, and perhaps one run set against the right edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    pub left: Vec<String>,
+    pub right: Option<String>,
+}
+
+impl Line {
+    pub fn text(&self) -> String {
+        let mut s: String = self.left.concat();
+        if let Some(r) = &self.right {
+            s.push_str("  ");
+            s.push_str(r);
+        }
+        s.replace(LRM, "")
+    }
+}
+
+/// A name as it can be drawn: its grapheme clusters that some font has.
+struct Name {
+    graphemes: Vec<String>,
+    /// Cut short (too long, or shortened to fit).
+    cut: bool,
+    side: String,
+}
+
+impl Name {
+    fn new(name: &str, side: &str, text: &Text, size: u32) -> Name {
+        let drawable: Vec<String> = name
+            .graphemes(true)
+            .filter(|g| !g.chars().any(char::is_control))
+            .filter(|g| text.drawable(g, size))
+            .map(str::to_string)
+            .collect();
+        let cut = drawable.len() > MAX_NAME_GRAPHEMES;
+        let mut graphemes: Vec<String> = drawable.into_iter().take(MAX_NAME_GRAPHEMES).collect();
+        // Nothing but spaces left: no name to show.
+        if graphemes.iter().all(|g| g.trim().is_empty()) {
+            graphemes.clear();
+        }
+        Name {
+            graphemes,
+            cut,
+            side: side.to_string(),
+        }
+    }
+
+    /// The runs that name the player: `name`, ` (White)`; or the side alone
+    /// when no letter of the name can be drawn.
+    fn runs(&self) -> Vec<String> {
+        if self.graphemes.is_empty() {
+            return vec![self.side.clone()];
+        }
+        let mut shown = self.graphemes.concat().trim().to_string();
+        if self.cut {
+            shown.push('…');
+        }
+        vec![shown, format!(" ({})", self.side)]
+    }
+
+    /// Drops the last grapheme; false when only one is left.
+    fn shorten(&mut self) -> bool {
+        if self.graphemes.len() <= 1 {
+            return false;
+        }
+        self.graphemes.pop();
+        self.cut = true;
+        true
+    }
+}
+
+const VS: &str = "  vs  ";
+
+/// Left-to-right mark: sets a line's direction without drawing anything.
+const LRM: char = '\u{200E}';
+
+/// Width of runs placed one after another.
+fn width(text: &Text, runs: &[String], size: u32) -> f32 {
+    runs.iter().map(|r| text.width(r, size)).sum()
+}
+
+/// The status as drawn: left to right whatever it starts with (a name in
+/// Arabic at its start must not turn the whole line around), cut to `room`.
+fn status(text: &Text, s: &str, size: u32, room: f32) -> String {
+    let clean: String = s.chars().filter(|c| !c.is_control()).collect();
+    let mut graphemes: Vec<&str> = clean.graphemes(true).collect();
+    let mut shown = format!("{LRM}{clean}");
+    while text.width(&shown, size) > room && graphemes.len() > 1 {
+        graphemes.pop();
+        shown = format!("{LRM}{}…", graphemes.concat().trim_end());
+    }
+    shown
+}
+
+/// `c` fitted to `room` pixels at `size` px.
+pub(crate) fn fit(text: &Text, c: &Caption, size: u32, room: f32, gap: f32) -> Vec<Line> {
+    let (a, b) = match &c.sides {
+        Some([a, b]) => (a.as_str(), b.as_str()),
+        None => ("White", "Black"),
+    };
+    let mut white = Name::new(&c.white, a, text, size);
+    let mut black = Name::new(&c.black, b, text, size);
+    let status = status(text, &c.status, size, room);
+    let players = |w: &Name, k: &Name| {
+        let mut runs = w.runs();
+        runs.push(VS.to_string());
+        runs.extend(k.runs());
+        runs
+    };
+    let both = players(&white, &black);
+    let status_w = text.width(&status, size);
+    if width(text, &both, size) + gap + status_w <= room {
+        return vec![Line {
+            left: both,
+            right: Some(status),
+        }];
+    }
+    let status_line = Line {
+        left: vec![status],
+        right: None,
+    };
+    if width(text, &both, size) <= room {
+        return vec![
+            Line {
+                left: both,
+                right: None,
+            },
+            status_line,
+        ];
+    }
+    // A line each; a name too long for its own line is shortened.
+    let first = |w: &Name| {
+        let mut runs = w.runs();
+        runs.push(VS.trim_end().to_string());
+        runs
+    };
+    while width(text, &first(&white), size) > room && white.shorten() {}
+    let first = first(&white);
+    while width(text, &black.runs(), size) > room && black.shorten() {}
+    vec![
+        Line {
+            left: first,
+            right: None,
+        },
+        Line {
+            left: black.runs(),
+            right: None,
+        },
+        status_line,
+    ]
+}
