@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Reads PGN through python-chess, an independent PGN reader, for the tests.
+# Reads PGN through python-chess, and GIFs through Pillow: independent readers,
+# for the tests.
 #
-#   scripts/pgn-read.sh install        install python-chess into the cache (if missing)
+#   scripts/pgn-read.sh install        install python-chess and Pillow into the cache (if missing)
 #   scripts/pgn-read.sh FILE           print the variant and FEN after the game in FILE, then
-#                                      `tc SECONDS+INCREMENT` (or `tc -`), or fail
+#                                      `tc SECONDS+INCREMENT` (or `tc -`), then `evals N` (moves
+#                                      with a [%eval]) and `nags SAN:NAG ...`, or fail
+#   scripts/pgn-read.sh gif FILE       print `frames N`, `size WxH`, `loop L` and the frames'
+#                                      durations in ms, as Pillow reads the GIF
 #
 # The virtual environment lives in ${VOIDMATE_CACHE:-$HOME/.cache/voidmate}/pgn-venv,
 # outside the clone.
@@ -13,17 +17,33 @@ CACHE="${VOIDMATE_CACHE:-$HOME/.cache/voidmate}"
 VENV="$CACHE/pgn-venv"
 
 install() {
-    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import chess.pgn" 2>/dev/null; then
+    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import chess.pgn, PIL" 2>/dev/null; then
         return 0
     fi
     mkdir -p "$CACHE"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet chess
+    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet chess pillow
 }
 
 case "${1:-}" in
     install) install ;;
-    "") echo "usage: $0 install | FILE" >&2; exit 2 ;;
+    "") echo "usage: $0 install | FILE | gif FILE" >&2; exit 2 ;;
+    gif)
+        install
+        "$VENV/bin/python" - "$2" <<'PY'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+print("frames", im.n_frames)
+print("size", f"{im.width}x{im.height}")
+print("loop", im.info.get("loop"))
+durations = []
+for i in range(im.n_frames):
+    im.seek(i)
+    durations.append(str(im.info.get("duration")))
+print("durations", " ".join(durations))
+PY
+        ;;
     *)
         install
         "$VENV/bin/python" - "$1" <<'PY'
@@ -43,6 +63,9 @@ try:
     print("tc", f"{int(part.time)}+{int(part.increment)}" if part else "-")
 except Exception as e:
     print("tc unreadable:", e)
+nodes = list(game.mainline())
+print("evals", sum(1 for n in nodes if n.eval() is not None))
+print("nags", " ".join(f"{n.san()}:{sorted(n.nags)[0]}" for n in nodes if n.nags))
 PY
         ;;
 esac

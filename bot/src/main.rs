@@ -52,6 +52,9 @@ enum Command {
     /// Tune a game's evaluation weights on `tune-data` positions (Texel's
     /// method) and report, or write, the weights.
     Tune(tune::TuneArgs),
+    /// Fit a game's curve from search score to winning chances on
+    /// `tune-data` positions (the reviews' coefficient).
+    WinCurve(tune::WinCurveArgs),
     /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
     Console(ConsoleArgs),
     /// Start the chat adapters enabled in the configuration.
@@ -305,6 +308,7 @@ fn main() -> ExitCode {
         }
         Command::TuneData(args) => tune::tune_data(&args),
         Command::Tune(args) => tune::tune_weights(&args),
+        Command::WinCurve(args) => tune::win_curve(&args),
         Command::Console(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(console(args))),

@@ -381,6 +381,33 @@ fn terms_named(names: &[String]) -> Result<Vec<Term>> {
 }
 
 /// `voidmate tune`: tunes a game's weights on `tune-data` positions.
+#[derive(Args, Debug)]
+pub struct WinCurveArgs {
+    #[arg(long)]
+    pub variant: String,
+    /// Files written by `voidmate tune-data` (repeat for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+}
+
+/// `voidmate win-curve`: how often a side with a given search score went on
+/// to win, as the coefficient `c` of lichess's curve `2 / (1 + e^(−c·cp)) −
+/// 1`: the least-squares logistic fit of each position's search score to
+/// its game's result (`voidmate_engine::tune::score_scale`), whose
+/// `1 / (1 + 10^(−k·cp/400))` is the same curve with `c = k · ln 10 / 400`.
+pub fn win_curve(args: &WinCurveArgs) -> Result<String> {
+    let kind = kind_named(&args.variant)?;
+    let samples = read_samples(kind, &args.data)?;
+    let Some((k, scored)) = voidmate_engine::tune::score_scale(&samples) else {
+        bail!("no position in the data has a search score (files from tune-data after 2026-11-24 have them)");
+    };
+    let c = k * std::f64::consts::LN_10 / 400.0;
+    Ok(format!(
+        "{}: {scored} positions with a score; k {k:.4}, c {c:.6} (lichess's standard chess: 0.003682)\n",
+        args.variant
+    ))
+}
+
 pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
     let start = Instant::now();

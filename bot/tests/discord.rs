@@ -164,6 +164,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         [
             "abort",
             "accept",
+            "analysis",
             "board",
             "challenge",
             "claim",
@@ -180,6 +181,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "program",
             "rating",
             "rematch",
+            "replay",
             "resign",
             "roster",
             "rules",
@@ -1504,7 +1506,15 @@ async fn help_is_an_embed_with_a_field_per_command() {
         "{embed}"
     );
     let fields = embed["fields"].as_array().expect("fields");
-    assert_eq!(fields.len(), voidmate::game::command::words::WORDS.len());
+    // Discord takes 25 fields at most: past the 24th, the commands share
+    // the last field, a line each; none is left out.
+    let words = voidmate::game::command::words::WORDS.len();
+    assert_eq!(fields.len(), words.min(25));
+    if words > 25 {
+        let more = fields[24]["value"].as_str().unwrap();
+        assert_eq!(more.lines().count(), words - 24, "{more}");
+        assert!(more.contains("`help [command]`"), "{more}");
+    }
     assert_eq!(fields[1]["name"], "`accept [@user]`");
     assert_eq!(
         fields[1]["value"],

@@ -47,6 +47,13 @@ impl Table {
         Table::new(1 << (usize::BITS - 1 - wanted.leading_zeros()))
     }
 
+    /// Forgets everything: a search after it finds what a search in a new
+    /// table would (reviews are repeatable so).
+    pub fn clear(&mut self) {
+        self.entries.fill(None);
+        self.generation = 0;
+    }
+
     /// Entries it holds at most.
     pub fn capacity(&self) -> usize {
         self.entries.len()

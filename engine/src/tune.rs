@@ -140,6 +140,21 @@ fn golden(error: impl Fn(f64) -> f64) -> f64 {
 /// curve that fits them to the results best, whose scale this returns
 /// (`None` if no sample has a score).
 pub fn blend(samples: &mut [Sample], lambda: f64) -> Option<f64> {
+    let (k, _) = score_scale(samples)?;
+    for s in samples {
+        s.target = match s.score {
+            Some(v) => lambda * s.result + (1.0 - lambda) * sigmoid(k, v as f64),
+            None => s.result,
+        };
+    }
+    Some(k)
+}
+
+/// The scale `k` of the curve `1 / (1 + 10^(−k·score/400))` that fits the
+/// samples' search scores to their games' results best (least squares, a
+/// golden-section search over 0.1..3), and how many samples had a score:
+/// how often a side with a given score went on to win. `None` if none had.
+pub fn score_scale(samples: &[Sample]) -> Option<(f64, usize)> {
     let scored: Vec<(f64, f64)> = samples
         .iter()
         .filter_map(|s| s.score.map(|v| (s.result, v as f64)))
@@ -153,13 +168,7 @@ pub fn blend(samples: &mut [Sample], lambda: f64) -> Option<f64> {
             .map(|&(r, v)| (r - sigmoid(k, v)).powi(2))
             .sum::<f64>()
     });
-    for s in samples {
-        s.target = match s.score {
-            Some(v) => lambda * s.result + (1.0 - lambda) * sigmoid(k, v as f64),
-            None => s.result,
-        };
-    }
-    Some(k)
+    Some((k, scored.len()))
 }
 
 /// Terms the tuner leaves at their starting weights: what the games'

@@ -209,6 +209,10 @@ pub enum Command {
     Replay {
         game: GameRef,
     },
+    /// The engine's review of a finished game (queued; posted when done).
+    Analysis {
+        game: GameRef,
+    },
     /// Call off a game before both sides have moved.
     Abort {
         game: GameRef,
@@ -276,6 +280,7 @@ impl Command {
             | Command::Colour { .. }
             | Command::Rematch { .. }
             | Command::Abort { .. }
+            | Command::Analysis { .. }
             | Command::Bare { .. } => false,
         }
     }

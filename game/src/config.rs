@@ -115,7 +115,14 @@ pub struct Engine {
     /// default) or `workers` (by `voidmate engine-worker` processes on the
     /// same PostgreSQL database; this process only queues them).
     pub searches: Searches,
+    /// The engine's effort per position of a review (`analysis`), in nodes:
+    /// the default takes about 0.3 s a position on one core
+    /// (`docs/performance.md`).
+    pub review_nodes: u64,
 }
+
+/// The default effort per position of a review.
+pub const REVIEW_NODES: u64 = 300_000;
 
 /// Where the engine's turns are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -137,6 +144,7 @@ impl Default for Engine {
             correspondence_move_time_ms: 10000,
             default_level: 3,
             searches: Searches::Here,
+            review_nodes: REVIEW_NODES,
         }
     }
 }

@@ -62,6 +62,8 @@ pub struct Core {
     pub(crate) claimant: Arc<str>,
     /// Whether engine turns left unqueued by an older version were queued.
     pub(crate) engine_backfilled: Arc<AtomicBool>,
+    /// Whether this process is reviewing a game now (one at a time).
+    pub(crate) reviewing: Arc<AtomicBool>,
     /// What this process reports about itself (see [`Core::health`]).
     pub(crate) status: Arc<Mutex<health::Status>>,
 }
@@ -137,6 +139,7 @@ impl Core {
             searching: Arc::default(),
             claimant: engine_turns::claimant().into(),
             engine_backfilled: Arc::default(),
+            reviewing: Arc::default(),
             status: Arc::default(),
             time,
         })

@@ -138,8 +138,13 @@ impl Core {
         for row in rows {
             let image = match (row.board_game, row.board_ply) {
                 (Some(game), Some(ply)) => {
-                    self.board_after(&row.channel, game, ply, row.board_replay != 0)
-                        .await
+                    self.board_after(
+                        &row.channel,
+                        game,
+                        ply,
+                        store::BoardKind::stored(row.board_kind),
+                    )
+                    .await
                 }
                 _ => None,
             };

@@ -35,6 +35,7 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Games { finished: true } => after::finished(cx).await,
         Command::History { game, pgn } => info::history(cx, game, pgn).await,
         Command::Replay { game } => info::replay(cx, game).await,
+        Command::Analysis { game } => info::analysis(cx, game).await,
         Command::Variants => Ok(info::variants()),
         Command::Rules { game, query } => info::rules(cx, game, &query).await,
         Command::Help { topic } => Ok(info::help(topic.as_deref())),

@@ -91,6 +91,26 @@ impl EnginePool {
         rx.await.ok().flatten()
     }
 
+    /// The engine's judgement of `pos` for a review: its score for the side
+    /// to move and its best move, after `nodes` positions at full strength,
+    /// from an empty table (the same position reviewed twice gets the same
+    /// answer). `None` when the game is over.
+    pub async fn analyse(&self, pos: Position, nodes: u64) -> Option<(i32, Move)> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |table: &mut Table| {
+            table.clear();
+            let limits = Limits {
+                features: Features::for_game(pos.rules().kind()),
+                nodes: Some(nodes),
+                ..Default::default()
+            };
+            let found = choose_with(&pos, Level::MAX, limits, 0, table).map(|r| (r.score, r.best));
+            let _ = tx.send(found);
+        });
+        self.run(job)?;
+        rx.await.ok().flatten()
+    }
+
     /// Queues `job` for the next free search thread.
     fn run(&self, job: Job) -> Option<()> {
         self.jobs

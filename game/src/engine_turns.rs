@@ -114,6 +114,7 @@ impl Core {
         self.queue_unqueued_engine_turns().await;
         if self.searches_here() {
             self.take_engine_turns().await;
+            self.take_reviews().await;
         }
     }
 
@@ -165,6 +166,7 @@ impl Core {
         self.set_process_kind("engine-worker");
         loop {
             self.take_engine_turns().await;
+            self.take_reviews().await;
             self.report_process().await;
             tokio::time::sleep(poll).await;
         }
@@ -301,7 +303,7 @@ impl Core {
             Some(store::BoardRef {
                 game: id,
                 ply,
-                replay: false,
+                kind: store::BoardKind::Board,
             }),
             &Action::stored(&done.actions),
             in_reply_to,

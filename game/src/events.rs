@@ -135,7 +135,11 @@ impl Core {
                     p.at.map(|(game, ply)| store::BoardRef {
                         game,
                         ply,
-                        replay: p.replay.is_some(),
+                        kind: if p.replay.is_some() {
+                            store::BoardKind::Replay
+                        } else {
+                            store::BoardKind::Board
+                        },
                     })
                 });
                 let owed = store::queue_reply(

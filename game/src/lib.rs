@@ -27,6 +27,7 @@ pub mod passages;
 pub mod pgn;
 pub mod ratings;
 pub mod record;
+pub mod review;
 pub mod store;
 
 mod audit;
@@ -49,6 +50,7 @@ mod migrate;
 mod picture;
 mod reply;
 mod resolve;
+mod review_flow;
 mod time;
 mod words;
 

@@ -82,17 +82,47 @@ impl Record {
 
 /// The movetext of `sans` from `start`, numbered, ending with `result`.
 pub fn movetext(start: &Position, sans: &[String], result: &str) -> String {
+    movetext_annotated(start, sans, result, &[])
+}
+
+/// What a move's PGN carries besides itself: a mark (`?!`, `?`, `??`) and a
+/// comment (`[%eval 0.35]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotation {
+    pub mark: Option<&'static str>,
+    pub comment: Option<String>,
+}
+
+/// [`movetext`] with each move's annotation (`notes[i]` for move `i`; fewer
+/// notes than moves leave the rest bare). After a comment Black's move
+/// states its number again (`3... Nf6`), as PGN readers expect.
+pub fn movetext_annotated(
+    start: &Position,
+    sans: &[String],
+    result: &str,
+    notes: &[Annotation],
+) -> String {
     let mut number = start.board().fullmove_number();
     let mut white_to_move = start.turn() == voidmate_rules::Color::White;
     let mut out = String::new();
+    let mut after_comment = false;
     for (i, san) in sans.iter().enumerate() {
         if white_to_move {
             let _ = write!(out, "{number}. ");
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
             let _ = write!(out, "{number}... ");
         }
         out.push_str(&token(san));
+        let note = notes.get(i);
+        if let Some(mark) = note.and_then(|n| n.mark) {
+            out.push_str(mark);
+        }
         out.push(' ');
+        after_comment = false;
+        if let Some(comment) = note.and_then(|n| n.comment.as_deref()) {
+            let _ = write!(out, "{{ {comment} }} ");
+            after_comment = true;
+        }
         // Placing the void comes before move 1 and does not count.
         if !white_to_move && !san.starts_with('@') {
             number += 1;

@@ -26,7 +26,13 @@ pub(crate) struct Picture {
     pub at: Option<(i64, i64)>,
     /// An animated replay of these positions instead of the one board.
     pub replay: Option<Vec<ReplayFrame>>,
+    /// A review's evaluation graph instead of the board.
+    pub graph: Option<Graph>,
 }
+
+/// A review's evaluation graph: White's winning chances (the start, then
+/// after each move) and the marked moves.
+pub(crate) type Graph = (Vec<f64>, Vec<(usize, voidmate_render::Severity)>);
 
 /// A board being drawn on a blocking thread (rendering is CPU work: it
 /// stays off the async workers, and may overlap a commit's sync).
@@ -36,9 +42,13 @@ impl Drawing {
     pub fn start(p: Picture) -> Drawing {
         Drawing(tokio::task::spawn_blocking(move || {
             let r = Renderer::shared();
-            let (bytes, format) = match p.replay.as_deref().and_then(|f| r.replay(f)) {
-                Some(replay) => (replay.gif, ImageFormat::Gif),
-                None => (r.render(&p.pos, &p.opts), ImageFormat::Png),
+            let (bytes, format) = match (&p.graph, p.replay.as_deref().and_then(|f| r.replay(f))) {
+                (Some((chances, marks)), _) => (
+                    voidmate_render::eval_graph(chances, marks, p.opts.theme),
+                    ImageFormat::Png,
+                ),
+                (None, Some(replay)) => (replay.gif, ImageFormat::Gif),
+                (None, None) => (r.render(&p.pos, &p.opts), ImageFormat::Png),
             };
             Image {
                 png: bytes,
@@ -89,6 +99,7 @@ pub(crate) fn game_picture(
     };
     Picture {
         replay: None,
+        graph: None,
         at: Some((g.id(), g.ply())),
         board: Some(board),
         pos: g.pos.clone(),
@@ -188,7 +199,7 @@ impl Core {
         ch: &str,
         id: i64,
         ply: i64,
-        replay: bool,
+        kind: store::BoardKind,
     ) -> Option<Image> {
         let mut read = self.store.pool().begin().await.ok()?;
         let row = store::game(&mut read, ch, id).await.ok()??;
@@ -203,10 +214,17 @@ impl Core {
             .unwrap_or(self.settings.theme);
         drop(read);
         let mut picture = game_picture(&g, theme, &PlayerId::from_stored(""), None, Flip::Auto);
-        if replay {
-            // From White's side, as lichess shows a replay to all.
-            picture.opts.orientation = Color::White;
-            picture.replay = replay_frames(&g, &picture.opts);
+        match kind {
+            store::BoardKind::Board => {}
+            store::BoardKind::Replay => {
+                // From White's side, as lichess shows a replay to all.
+                picture.opts.orientation = Color::White;
+                picture.replay = replay_frames(&g, &picture.opts);
+            }
+            store::BoardKind::ReviewGraph => {
+                let review = self.stored_review(&g).await?;
+                return Some(crate::review_flow::graph_image(&g, &review, theme));
+            }
         }
         Drawing::start(picture).image().await
     }

@@ -39,6 +39,7 @@ mod outbox;
 mod players;
 mod processes;
 mod ratings;
+mod reviews;
 mod settings;
 mod time;
 
@@ -59,13 +60,18 @@ use games::{bump, GAME_COLUMNS};
 pub use moves::{append_move, moves, take_back_to, MoveRow};
 pub use outbox::{
     claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_board_notice,
-    queue_notice, queue_reply, release_waiting_replies, unpark_channel, BoardRef, OutboxRow,
+    queue_notice, queue_reply, release_waiting_replies, unpark_channel, BoardKind, BoardRef,
+    OutboxRow,
 };
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use ratings::{
     all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,
     Board, Change, ChangeRow, RatingRow, StoredRating,
+};
+pub use reviews::{
+    claim_review, finish_review, queue_review, renew_review_lease, review_of, review_positions,
+    save_review_position, ReviewRow,
 };
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,

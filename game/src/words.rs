@@ -115,7 +115,13 @@ fn utc_date_time(secs: i64) -> (String, String) {
     )
 }
 
-pub(crate) fn pgn_text(g: &Game, channel: &str) -> String {
+/// A game's PGN, with a review's evaluations (`[%eval ...]`, White's view)
+/// and marks on every move when there is one.
+pub(crate) fn pgn_text_reviewed(
+    g: &Game,
+    channel: &str,
+    review: Option<&crate::review::Review>,
+) -> String {
     let result = g.rec.result.clone().unwrap_or_else(|| "*".into());
     let (date, time) = utc_date_time(g.rec.created_at);
     // The seven tags every reader expects, in their order; then the rest.
@@ -156,7 +162,28 @@ pub(crate) fn pgn_text(g: &Game, channel: &str) -> String {
         }
     }
     let sans: Vec<String> = g.moves.iter().map(|m| m.san.clone()).collect();
-    crate::pgn::write(&tags, &crate::pgn::movetext(&start(g), &sans, &result))
+    let notes: Vec<crate::pgn::Annotation> = review
+        .map(|r| {
+            r.moves
+                .iter()
+                .map(|m| {
+                    let white = if m.mover == Color::White {
+                        m.after
+                    } else {
+                        m.after.flip()
+                    };
+                    crate::pgn::Annotation {
+                        mark: m.mark.map(crate::review::Mark::symbol),
+                        comment: Some(format!("[%eval {}]", white.pgn())),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::pgn::write(
+        &tags,
+        &crate::pgn::movetext_annotated(&start(g), &sans, &result, &notes),
+    )
 }
 
 #[cfg(test)]

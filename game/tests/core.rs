@@ -19,3 +19,4 @@ include!("cases/core.rs");
 include!("cases/ratings.rs");
 include!("cases/views.rs");
 include!("cases/replays.rs");
+include!("cases/reviews.rs");

@@ -26,6 +26,7 @@ mod caption;
 pub mod demo;
 mod frame;
 mod gif;
+mod graph;
 mod layout;
 mod paint;
 mod palette;
@@ -35,6 +36,7 @@ mod tiles;
 
 pub use caption::{Caption, MAX_NAME_GRAPHEMES};
 pub use gif::{Replay, ReplayFrame};
+pub use graph::{eval_graph, Severity, GRAPH_SIZE};
 pub use layout::Layout;
 pub use theme::{PieceColour, Theme};
 

@@ -311,6 +311,24 @@ async fn abort(
     run(ctx, Command::Abort { game }).await
 }
 
+/// The engine's review of a finished game.
+#[poise::command(slash_command)]
+async fn analysis(
+    ctx: Ctx<'_>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Command::Analysis { game }).await
+}
+
+/// An animated replay of a game, finished or not.
+#[poise::command(slash_command)]
+async fn replay(
+    ctx: Ctx<'_>,
+    #[description = "Game number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Command::Replay { game }).await
+}
+
 /// The moves of a game so far.
 #[poise::command(slash_command)]
 async fn history(
@@ -399,6 +417,8 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         rematch(),
         abort(),
         history(),
+        replay(),
+        analysis(),
         variants(),
         rules(),
         help(),

@@ -221,8 +221,17 @@ fn columns_embed(text: &str) -> Option<CreateEmbed> {
         match line {
             Line::Plain(t) if title.is_none() => title = Some(t),
             Line::Plain(t) => description.push(t),
-            Line::Row(name, value) => fields.push((format!("`{name}`"), value)),
+            Line::Row(name, value) => fields.push((format!("`{name}`"), value.to_string())),
         }
+    }
+    // An embed holds 25 fields: the rows past the 24th share the last one,
+    // a line each.
+    if fields.len() > 25 {
+        let rest: Vec<String> = fields
+            .drain(24..)
+            .map(|(n, v)| format!("{n} {v}"))
+            .collect();
+        fields.push(("More".to_string(), rest.join("\n")));
     }
     let total: usize = title.map_or(0, str::len)
         + description.iter().map(|d| d.len()).sum::<usize>()

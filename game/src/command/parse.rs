@@ -290,6 +290,7 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         Word::History => Command::History { game, pgn: false },
         Word::Pgn => Command::History { game, pgn: true },
         Word::Replay => Command::Replay { game },
+        Word::Analysis => Command::Analysis { game },
         Word::Variants => Command::Variants,
         Word::Rules => Command::Rules {
             game: None,

@@ -19,6 +19,7 @@ pub enum Word {
     History,
     Pgn,
     Replay,
+    Analysis,
     Variants,
     Rules,
     Program,
@@ -151,6 +152,14 @@ pub static WORDS: &[CommandWord] = &[
         usage: "",
         summary: "an animated replay of the game, finished or not (a GIF)",
         slash: &["replay"],
+    },
+    CommandWord {
+        word: Word::Analysis,
+        name: "analysis",
+        aliases: &["review", "analyse", "analyze"],
+        usage: "",
+        summary: "the engine's review of a finished game: each side's accuracy, the mistakes and better moves, an evaluation graph (posted when done)",
+        slash: &["analysis"],
     },
     CommandWord {
         word: Word::Pgn,

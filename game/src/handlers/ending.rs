@@ -86,7 +86,7 @@ async fn queue_replay(cx: &mut Ctx<'_>, g: &Game) -> Result<(), Failure> {
         store::BoardRef {
             game: g.id(),
             ply: g.ply(),
-            replay: true,
+            kind: store::BoardKind::Replay,
         },
         cx.now_ms + REPLAY_AFTER_MS,
     )

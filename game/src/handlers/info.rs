@@ -13,7 +13,7 @@ use crate::load::record;
 use crate::picture::Picture;
 use crate::reply::Direct;
 use crate::store;
-use crate::words::{history_text, pgn_text};
+use crate::words::history_text;
 use std::fmt::Write as _;
 use voidmate_render::RenderOptions;
 use voidmate_rules::{variants, GameKind, Position, Square};
@@ -88,10 +88,74 @@ pub(crate) async fn replay(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
     Ok(Done::board(text, picture))
 }
 
+/// `analysis`: the engine's review of a finished game. Queued as engine
+/// work the first time (and posted here when done); asked again once done,
+/// shown at once.
+pub(crate) async fn analysis(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
+    let g = cx.pick_any(game).await?;
+    let id = g.id();
+    if g.rec.status != crate::record::Status::Finished {
+        return refuse(format!(
+            "I review finished games: game #{id} is still being played. `replay #{id}` shows it so far."
+        ));
+    }
+    if g.moves.is_empty() {
+        return refuse(format!(
+            "Game #{id} ended before any move: there is nothing to review."
+        ));
+    }
+    match store::review_of(cx.tx, id).await? {
+        Some(r) if r.done_ms.is_some() => {
+            let Some(review) = cx.core.stored_review(&g).await else {
+                return refuse(format!("Game #{id}'s review cannot be read back."));
+            };
+            let mut picture = cx.picture(&g, &cx.author.id.clone(), None).await?;
+            picture.at = None;
+            picture.graph = Some((
+                review.white_chances.clone(),
+                crate::review_flow::graph_marks(&review),
+            ));
+            picture.alt = format!(
+                "Evaluation graph of game #{id}: White's winning chances above the middle, Black's below, marked moves as dots"
+            );
+            picture.board = None;
+            Ok(Done::board(
+                crate::review_flow::review_text(&g, &review),
+                picture,
+            ))
+        }
+        Some(_) => Ok(Done::text(format!(
+            "Game #{id}'s review is under way; I post it here when it is done."
+        ))),
+        None => {
+            let nodes = cx.core.review_nodes();
+            store::queue_review(
+                cx.tx,
+                id,
+                cx.channel,
+                cx.author.id.platform(),
+                nodes as i64,
+                cx.now_ms,
+            )
+            .await?;
+            let positions = g.moves.len() + 1;
+            Ok(Done::text(format!(
+                "Game #{id} is queued for the engine's review ({positions} positions, about {} s). I post it here when it is done.",
+                (positions as u64 * nodes).div_ceil(1_000_000).max(1)
+            )))
+        }
+    }
+}
+
 pub(crate) async fn history(cx: &mut Ctx<'_>, game: GameRef, pgn: bool) -> Result<Done, Failure> {
     let g = cx.pick_any(game).await?;
     Ok(Done::text(if pgn {
-        pgn_text(&g, cx.channel)
+        // A reviewed game's PGN carries the review.
+        let reviewed = match g.rec.status {
+            crate::record::Status::Finished => cx.core.stored_review(&g).await,
+            _ => None,
+        };
+        crate::words::pgn_text_reviewed(&g, cx.channel, reviewed.as_ref())
     } else {
         history_text(&g)
     }))
@@ -270,6 +334,7 @@ pub(crate) async fn rules(
             Some(Picture {
                 at: None,
                 replay: None,
+                graph: None,
                 pos,
                 opts: RenderOptions {
                     theme: cx.theme().await?,

@@ -32,14 +32,34 @@ pub async fn queue_notice(
     Ok(())
 }
 
-/// A board that goes with a notice, drawn when it is posted from the stored
-/// game: the game, the ply it must still stand at, and whether it is the
-/// game's animated replay rather than its board.
+/// A picture that goes with a notice, drawn when it is posted from the
+/// stored game: the game, the ply it must still stand at, and which
+/// picture of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardRef {
     pub game: i64,
     pub ply: i64,
-    pub replay: bool,
+    pub kind: BoardKind,
+}
+
+/// Which picture of a game (stored as its number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardKind {
+    Board = 0,
+    /// The animated replay.
+    Replay = 1,
+    /// The evaluation graph of its engine review.
+    ReviewGraph = 2,
+}
+
+impl BoardKind {
+    pub fn stored(n: i64) -> BoardKind {
+        match n {
+            1 => BoardKind::Replay,
+            2 => BoardKind::ReviewGraph,
+            _ => BoardKind::Board,
+        }
+    }
 }
 
 /// Queues a notice carrying a board (or a replay) of a game, for channel
@@ -54,7 +74,7 @@ pub async fn queue_board_notice(
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar::<_, i64>(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         board_replay, next_attempt_ms, platform) \
+         board_kind, next_attempt_ms, platform) \
          VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9) RETURNING id",
     )
     .bind(channel)
@@ -63,7 +83,7 @@ pub async fn queue_board_notice(
     .bind(now())
     .bind(board.game)
     .bind(board.ply)
-    .bind(i64::from(board.replay))
+    .bind(board.kind as i64)
     .bind(not_before_ms)
     .bind(platform)
     .fetch_one(&mut **tx)
@@ -88,7 +108,7 @@ pub async fn queue_reply(
 ) -> Result<i64, sqlx::Error> {
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         board_replay, actions, in_reply_to, next_attempt_ms, platform) \
+         board_kind, actions, in_reply_to, next_attempt_ms, platform) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
     )
     .bind(channel)
@@ -98,7 +118,7 @@ pub async fn queue_reply(
     .bind(now())
     .bind(board.map(|b| b.game))
     .bind(board.map(|b| b.ply))
-    .bind(i64::from(board.is_some_and(|b| b.replay)))
+    .bind(board.map_or(0, |b| b.kind as i64))
     .bind(actions)
     .bind(in_reply_to)
     .bind(not_before_ms)
@@ -133,8 +153,8 @@ pub struct OutboxRow {
     /// The game whose board goes with the notice, and after which ply.
     pub board_game: Option<i64>,
     pub board_ply: Option<i64>,
-    /// The board is the game's animated replay.
-    pub board_replay: i64,
+    /// Which picture of the game ([`BoardKind`]).
+    pub board_kind: i64,
     /// The platform event this answers, if any.
     pub in_reply_to: Option<String>,
     /// The questions it asks (`Action::stored`).
@@ -169,7 +189,7 @@ pub async fn claim_notices(
     };
     let due = || {
         let sql = format!(
-            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_replay, \
+            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
              in_reply_to, actions \
              FROM outbox \
              WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"

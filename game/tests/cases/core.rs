@@ -499,7 +499,7 @@ case! {
         bot.refused(
             "alice",
             "settings colour red",
-            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, or for your own boards `settings flip auto|white|black`.",
+            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`.",
         )
         .await;
         let long = "e4 ".repeat(300);
@@ -807,7 +807,10 @@ case! {
         let mut bot = Bot::open(&dir.path().join("v.db")).await;
         start_game(&mut bot, "standard").await;
         let s = bot.ok("alice", "settings bare-moves off").await;
-        assert_eq!(s.text, "Settings here: bare moves off, theme classic.");
+        assert_eq!(
+            s.text,
+            "Settings here: bare moves off, theme classic, a replay after each game on. Your boards: from the side to move, or your side when you ask (auto)."
+        );
         // Issue 43, point 5: said to the bot, a move alone gets the hint.
         bot.refused(
             "alice",

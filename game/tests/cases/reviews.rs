@@ -1,0 +1,238 @@
+// Issue 39, point 2: engine reviews through `Core::handle` and the periodic
+// check (included by `core.rs` on SQLite and `core_postgres.rs` on
+// PostgreSQL): queued as engine work, posted once when done, with marks,
+// accuracy and the graph; a review left half done by a process that died
+// is finished by another, from where it stopped, and posted once.
+
+/// A configuration whose reviews search few nodes a position (fast tests).
+fn review_config(path: &Path, nodes: u64) -> Config {
+    let mut cfg = config(path);
+    cfg.engine.review_nodes = nodes;
+    cfg
+}
+
+/// Runs the periodic check until a review is posted (the review runs in a
+/// task of its own), with the clock moved on a second each time; returns
+/// the posted notices.
+async fn review_posted(
+    bot: &mut Bot,
+    millis: &std::sync::Arc<std::sync::atomic::AtomicI64>,
+) -> Vec<voidmate_game::Notice> {
+    for _ in 0..600 {
+        millis.fetch_add(1_000, std::sync::atomic::Ordering::SeqCst);
+        let notices = bot.core.tick().await;
+        if notices.iter().any(|n| n.reply.text.as_str().starts_with("Review of")) {
+            return notices;
+        }
+        for n in &notices {
+            bot.core.delivered(n.id).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no review was posted");
+}
+
+case! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_move_that_allows_mate_in_one_is_a_blunder() {
+        use std::sync::atomic::AtomicI64;
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let mut bot = Bot::with_clock(review_config(&path, 20_000), millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard").await;
+        bot.ok("bob", "accept").await;
+        bot.refused(
+            "alice",
+            "analysis",
+            "I review finished games: game #1 is still being played. `replay #1` shows it so far.",
+        )
+        .await;
+        let moves = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"];
+        for (i, mv) in moves.iter().enumerate() {
+            bot.ok(if i % 2 == 0 { "alice" } else { "bob" }, mv).await;
+        }
+        let queued = bot.ok("bob", "analysis").await;
+        assert!(
+            queued.text.starts_with("Game #1 is queued for the engine's review (8 positions"),
+            "{}",
+            queued.text
+        );
+        let again = bot.ok("alice", "review").await;
+        assert!(again.text.contains("under way") || again.text.starts_with("Review of"), "{}", again.text);
+        let notices = review_posted(&mut bot, &millis).await;
+        let review = notices
+            .iter()
+            .find(|n| n.reply.text.as_str().starts_with("Review of"))
+            .unwrap();
+        let text = review.reply.text.as_str();
+        assert!(text.contains("3... Nf6??"), "{text}");
+        assert!(
+            text.contains("bob (Black): accuracy") && text.contains("1 blunder"),
+            "{text}"
+        );
+        for color in ["alice (White): accuracy ", "bob (Black): accuracy "] {
+            let at = text.find(color).unwrap() + color.len();
+            let pct: f64 = text[at..].split('%').next().unwrap().parse().unwrap();
+            assert!((0.0..=100.0).contains(&pct), "{text}");
+        }
+        let graph = review.reply.image.as_ref().expect("the graph");
+        assert_eq!(graph.format, voidmate_game::ImageFormat::Png);
+        assert_eq!(graph.size(), Some(voidmate_render::GRAPH_SIZE));
+        bot.core.delivered(review.id).await;
+        // Posted once; asked again, shown at once, the same words.
+        for _ in 0..5 {
+            millis.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
+            assert!(bot
+                .core
+                .tick()
+                .await
+                .iter()
+                .all(|n| !n.reply.text.as_str().starts_with("Review of")));
+        }
+        let shown = bot.ok("alice", "analysis #1").await;
+        assert_eq!(shown.text, text);
+        assert!(shown.image.is_some());
+        // The PGN carries the evaluations and the marks, and python-chess
+        // reads both: an evaluation on each of the 7 moves, Nf6 a blunder
+        // (NAG 4).
+        let text = bot.ok("alice", "pgn").await.text.to_string();
+        assert!(text.contains("Nf6??"), "{text}");
+        assert!(text.contains("[%eval "), "{text}");
+        let pgn = &text[text.find("[Event").unwrap()..];
+        let file = dir.path().join("reviewed.pgn");
+        std::fs::write(&file, pgn).unwrap();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
+        let out = std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&file)
+            .output()
+            .expect("bash runs");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(said.lines().any(|l| l == "evals 7"), "{said}\n{pgn}");
+        let nags = said.lines().find(|l| l.starts_with("nags")).unwrap();
+        assert!(nags.split(' ').any(|n| n == "Nf6:4"), "{said}");
+    }
+}
+
+case! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_review_a_dead_process_left_half_done_is_finished_and_posted_once() {
+        use std::sync::atomic::AtomicI64;
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let mut bot = Bot::with_clock(review_config(&path, 5_000), millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard").await;
+        bot.ok("bob", "accept").await;
+        for (i, mv) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
+            bot.ok(if i % 2 == 0 { "alice" } else { "bob" }, mv).await;
+        }
+        // The replay notice comes and goes first.
+        millis.fetch_add(10_000, std::sync::atomic::Ordering::SeqCst);
+        for n in bot.core.tick().await {
+            bot.core.delivered(n.id).await;
+        }
+        bot.ok("alice", "analysis").await;
+        // Another process took the review, evaluated two positions, and
+        // died (SIGKILL: its lease is never renewed nor released).
+        let pool = bot.core.store().pool().clone();
+        let pool = &pool;
+        let now = millis.load(std::sync::atomic::Ordering::SeqCst);
+        let dead = voidmate_game::store::EngineLease {
+            by: "dead-host:4242:1",
+            until_ms: now + 15_000,
+        };
+        let taken = voidmate_game::store::claim_review(pool, now, dead)
+            .await
+            .unwrap()
+            .expect("the review was queued");
+        assert_eq!(taken.game_id, 1);
+        for ply in 0..2 {
+            voidmate_game::store::save_review_position(
+                pool,
+                1,
+                ply,
+                voidmate_game::review::Eval::Cp(20),
+                Some("e4"),
+            )
+            .await
+            .unwrap();
+        }
+        // While its lease holds, nobody else takes it.
+        millis.fetch_add(1_000, std::sync::atomic::Ordering::SeqCst);
+        assert!(bot.core.tick().await.is_empty());
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(bot.core.tick().await.is_empty());
+        // After it: taken over, finished from where it stopped (the two
+        // evaluations kept), posted once.
+        millis.fetch_add(20_000, std::sync::atomic::Ordering::SeqCst);
+        let notices = review_posted(&mut bot, &millis).await;
+        let posted: Vec<_> = notices
+            .iter()
+            .filter(|n| n.reply.text.as_str().starts_with("Review of"))
+            .collect();
+        assert_eq!(posted.len(), 1);
+        bot.core.delivered(posted[0].id).await;
+        let kept = voidmate_game::store::review_positions(pool, 1).await.unwrap();
+        assert_eq!(kept.len(), 5, "every position once");
+        assert_eq!(kept[1].1, voidmate_game::review::Eval::Cp(20), "the dead process's work kept");
+        assert_eq!(kept[4].1, voidmate_game::review::Eval::Over(-1), "White is mated");
+        for _ in 0..3 {
+            millis.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            assert!(bot
+                .core
+                .tick()
+                .await
+                .iter()
+                .all(|n| !n.reply.text.as_str().starts_with("Review of")));
+        }
+    }
+}
+
+case! {
+    /// A game of the engine's own choices, at the review's effort, has no
+    /// blunder in its review.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_of_the_engines_best_moves_has_no_blunder() {
+        use std::sync::atomic::AtomicI64;
+        use std::sync::Arc;
+        let nodes = 20_000;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(1_000_000));
+        let mut bot = Bot::with_clock(review_config(&path, nodes), millis.clone()).await;
+        bot.ok("alice", "challenge @bob standard").await;
+        bot.ok("bob", "accept").await;
+        let pool = voidmate_game::engine::EnginePool::new(1, 16);
+        let mut pos = voidmate_rules::Position::new(voidmate_rules::variants::standard());
+        for i in 0..16 {
+            let (_, best) = pool.analyse(pos.clone(), nodes).await.expect("a move");
+            let san = pos.san(&best);
+            pos.play_unchecked(&best);
+            bot.ok(if i % 2 == 0 { "alice" } else { "bob" }, &san).await;
+            if pos.outcome().is_some() {
+                break;
+            }
+        }
+        if pos.outcome().is_none() {
+            bot.ok(if pos.turn() == voidmate_rules::Color::White { "alice" } else { "bob" }, "resign").await;
+        }
+        bot.ok("alice", "analysis").await;
+        let notices = review_posted(&mut bot, &millis).await;
+        let text = notices
+            .iter()
+            .find(|n| n.reply.text.as_str().starts_with("Review of"))
+            .unwrap()
+            .reply
+            .text
+            .as_str()
+            .to_string();
+        assert_eq!(text.matches("0 blunders").count(), 2, "{text}");
+        assert!(!text.contains("??"), "{text}");
+    }
+}
