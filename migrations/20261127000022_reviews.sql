@@ -28,3 +28,8 @@ CREATE TABLE review_positions (
     best     TEXT,
     PRIMARY KEY (game_id, ply)
 );
+
+-- A clock game's PGN writes each mover's clock after the move (`[%clk]`):
+-- the time left, increment added, in milliseconds (NULL without a clock,
+-- and for moves stored before this).
+ALTER TABLE moves ADD COLUMN clock_ms INTEGER;

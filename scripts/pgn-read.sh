@@ -5,7 +5,8 @@
 #   scripts/pgn-read.sh install        install python-chess and Pillow into the cache (if missing)
 #   scripts/pgn-read.sh FILE           print the variant and FEN after the game in FILE, then
 #                                      `tc SECONDS+INCREMENT` (or `tc -`), then `evals N` (moves
-#                                      with a [%eval]) and `nags SAN:NAG ...`, or fail
+#                                      with a [%eval]), `clocks S S ...` (each [%clk] in seconds)
+#                                      and `nags SAN:NAG ...`, or fail
 #   scripts/pgn-read.sh gif FILE       print `frames N`, `size WxH`, `loop L` and the frames'
 #                                      durations in ms, as Pillow reads the GIF
 #
@@ -65,6 +66,7 @@ except Exception as e:
     print("tc unreadable:", e)
 nodes = list(game.mainline())
 print("evals", sum(1 for n in nodes if n.eval() is not None))
+print("clocks", " ".join(str(int(n.clock())) for n in nodes if n.clock() is not None))
 print("nags", " ".join(f"{n.san()}:{sorted(n.nags)[0]}" for n in nodes if n.nags))
 PY
         ;;

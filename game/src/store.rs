@@ -57,7 +57,7 @@ pub use games::{
     set_engine_turn, set_offer, set_programs, set_unrated, EngineLease, GameRow, Venue,
 };
 use games::{bump, GAME_COLUMNS};
-pub use moves::{append_move, moves, take_back_to, MoveRow};
+pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
 pub use outbox::{
     claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_board_notice,
     queue_notice, queue_reply, release_waiting_replies, unpark_channel, BoardKind, BoardRef,

@@ -162,24 +162,32 @@ pub(crate) fn pgn_text_reviewed(
         }
     }
     let sans: Vec<String> = g.moves.iter().map(|m| m.san.clone()).collect();
-    let notes: Vec<crate::pgn::Annotation> = review
-        .map(|r| {
-            r.moves
-                .iter()
-                .map(|m| {
-                    let white = if m.mover == Color::White {
-                        m.after
-                    } else {
-                        m.after.flip()
-                    };
-                    crate::pgn::Annotation {
-                        mark: m.mark.map(crate::review::Mark::symbol),
-                        comment: Some(format!("[%eval {}]", white.pgn())),
-                    }
-                })
-                .collect()
+    // Each move's evaluation and mark from the review, and its clock.
+    let notes: Vec<crate::pgn::Annotation> = g
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let reviewed = review.and_then(|r| r.moves.get(i));
+            let mut comment = Vec::new();
+            if let Some(m) = reviewed {
+                let white = if m.mover == Color::White {
+                    m.after
+                } else {
+                    m.after.flip()
+                };
+                comment.push(format!("[%eval {}]", white.pgn()));
+            }
+            if let Some(ms) = row.clock_ms {
+                let s = ms.max(0) / 1000;
+                comment.push(format!("[%clk {}:{:02}:{:02}]", s / 3600, s / 60 % 60, s % 60));
+            }
+            crate::pgn::Annotation {
+                mark: reviewed.and_then(|m| m.mark.map(crate::review::Mark::symbol)),
+                comment: (!comment.is_empty()).then(|| comment.join(" ")),
+            }
         })
-        .unwrap_or_default();
+        .collect();
     crate::pgn::write(
         &tags,
         &crate::pgn::movetext_annotated(&start(g), &sans, &result, &notes),

@@ -92,6 +92,7 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         ply,
         san: san.clone(),
         coordinate,
+        clock_ms: None,
     });
     g.last = Some((mv.from, mv.to));
     g.through = through;
@@ -109,6 +110,10 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     if let (Some(inc), Some(left)) = (increment, left) {
         // Stop the mover's clock, add the increment, start the other's.
         g.rec.seats[color].clock_ms = Some(left + inc);
+        store::set_move_clock(cx.tx, id, ply, left + inc).await?;
+        if let Some(m) = g.moves.last_mut() {
+            m.clock_ms = Some(left + inc);
+        }
         let w = g.rec.seats.white.clock_ms.unwrap_or(0);
         let b = g.rec.seats.black.clock_ms.unwrap_or(0);
         let started = over.is_none().then_some(g.now_ms);

@@ -19,6 +19,8 @@ pub const COPIED_TABLES: &[&str] = &[
     "outbox",
     "handled_events",
     "adapter_state",
+    "reviews",
+    "review_positions",
 ];
 
 /// Tables whose `id` the database hands out: the destination's counter

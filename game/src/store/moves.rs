@@ -10,13 +10,34 @@ pub struct MoveRow {
     pub ply: i64,
     pub san: String,
     pub coordinate: String,
+    /// In a clock game, the mover's time left after the move (increment
+    /// added), in milliseconds.
+    pub clock_ms: Option<i64>,
 }
 
 pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Error> {
-    sqlx::query_as("SELECT ply, san, coordinate FROM moves WHERE game_id = $1 ORDER BY ply")
+    sqlx::query_as(
+        "SELECT ply, san, coordinate, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+    )
         .bind(game_id)
         .fetch_all(&mut **tx)
         .await
+}
+
+/// Records the mover's clock after move `ply` of game `game_id`.
+pub async fn set_move_clock(
+    tx: &mut Tx,
+    game_id: i64,
+    ply: i64,
+    clock_ms: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE moves SET clock_ms = $1 WHERE game_id = $2 AND ply = $3")
+        .bind(clock_ms)
+        .bind(game_id)
+        .bind(ply)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Appends a move (and the new position), checking the version.

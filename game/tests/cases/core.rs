@@ -2603,6 +2603,12 @@ case! {
         let said = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         assert!(said.lines().any(|l| l == "tc 60+0"), "{said}");
+        // Issue 39, point 3: each move of a clock game carries its clock.
+        assert!(pgn.contains("[%clk 0:01:00]") || pgn.contains("[%clk 0:00:59]"), "{pgn}");
+        let clocks = said.lines().find(|l| l.starts_with("clocks")).unwrap();
+        let secs: Vec<i64> = clocks.split(' ').skip(1).map(|s| s.parse().unwrap()).collect();
+        assert_eq!(secs.len(), 2, "{said}");
+        assert!(secs.iter().all(|s| (55..=60).contains(s)), "{said}");
 
         bot.ok("carol", "challenge @dave standard 2d").await;
         bot.ok("dave", "accept").await;
