@@ -180,7 +180,12 @@ pub(crate) fn pgn_text_reviewed(
             }
             if let Some(ms) = row.clock_ms {
                 let s = ms.max(0) / 1000;
-                comment.push(format!("[%clk {}:{:02}:{:02}]", s / 3600, s / 60 % 60, s % 60));
+                comment.push(format!(
+                    "[%clk {}:{:02}:{:02}]",
+                    s / 3600,
+                    s / 60 % 60,
+                    s % 60
+                ));
             }
             crate::pgn::Annotation {
                 mark: reviewed.and_then(|m| m.mark.map(crate::review::Mark::symbol)),

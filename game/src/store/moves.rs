@@ -19,9 +19,9 @@ pub async fn moves(tx: &mut Tx, game_id: i64) -> Result<Vec<MoveRow>, sqlx::Erro
     sqlx::query_as(
         "SELECT ply, san, coordinate, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
     )
-        .bind(game_id)
-        .fetch_all(&mut **tx)
-        .await
+    .bind(game_id)
+    .fetch_all(&mut **tx)
+    .await
 }
 
 /// Records the mover's clock after move `ply` of game `game_id`.
