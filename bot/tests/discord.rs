@@ -1778,3 +1778,92 @@ async fn a_disallowed_intent_stops_the_bot_with_a_clear_error() {
     let identifies = identifies(&fake);
     assert_eq!(identifies, 1, "no identify after the refusal");
 }
+
+/// Issue 39, point 4: after a game's result, its replay comes into the
+/// game's channel as one message with the GIF attached; `/replay` answers
+/// with it too; `/analysis` queues the review, which comes as one message:
+/// an embed with a field per side and the costliest moves, the graph
+/// attached and shown in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_replay_and_review_come_to_its_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = registration(&fake).await;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let challenge = fake.callback(id).await;
+    let question = fake.original(id).expect("the challenge's message");
+    let id = fake.press(BOB, &challenge.buttons()[0], question);
+    fake.callback(id).await;
+    for (who, mv) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
+        let id = fake.slash(
+            who,
+            "move",
+            json!([option("move", 3, json!(mv))]),
+            json!({}),
+        );
+        let played = fake.callback(id).await;
+        assert!(!played.ephemeral(), "{}", played.content());
+    }
+    let gif = |r: &fake_discord::Recorded| {
+        r.files
+            .iter()
+            .find(|(name, bytes)| name == "replay.gif" && bytes.starts_with(b"GIF89a"))
+            .map(|(_, b)| b.clone())
+    };
+    let replay = fake
+        .wait_for("the replay after the result", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages") && gif(r).is_some()
+        })
+        .await;
+    assert!(
+        replay.content().contains("Replay of #1 alice vs bob"),
+        "{}",
+        replay.content()
+    );
+    let id = fake.slash(ALICE, "replay", json!([]), json!({}));
+    let asked = fake.callback(id).await;
+    assert!(gif(&asked).is_some(), "{:?}", asked.files);
+    assert_eq!(
+        asked.message()["embeds"][0]["image"]["url"],
+        "attachment://replay.gif"
+    );
+    let id = fake.slash(ALICE, "analysis", json!([]), json!({}));
+    let queued = fake.callback(id).await;
+    assert!(
+        queued.content().contains("queued for the engine's review"),
+        "{}",
+        queued.content()
+    );
+    let review = fake
+        .wait_for("the review", |r| {
+            r.path == format!("/channels/{CHANNEL}/messages")
+                && r.message()["embeds"][0]["title"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("Review of #1"))
+        })
+        .await;
+    let embed = &review.message()["embeds"][0];
+    assert_eq!(embed["image"]["url"], "attachment://board.png");
+    assert!(review.png().is_some(), "the graph is attached");
+    let names: Vec<&str> = embed["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["`alice (White)`", "`bob (Black)`", "`Costliest moves`"],
+        "{embed}"
+    );
+    assert!(
+        embed["fields"][0]["value"]
+            .as_str()
+            .unwrap()
+            .contains("1 blunder"),
+        "{embed}"
+    );
+    bot.abort();
+}

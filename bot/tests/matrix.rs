@@ -106,6 +106,38 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
         notice(e).is_some_and(|t| t.starts_with("#1: bob played e6."))
     })
     .await;
+    // Issue 39, point 4: a replay is an m.image of a GIF, its info saying
+    // so, animated.
+    say(&room, "!vm replay").await;
+    let replay = expect(&mut seen, &rid, "the replay", |e| {
+        match &e.content.msgtype {
+            MessageType::Image(i) => {
+                i.info.as_ref().and_then(|f| f.mimetype.as_deref()) == Some("image/gif")
+            }
+            _ => false,
+        }
+    })
+    .await;
+    let MessageType::Image(img) = &replay.content.msgtype else {
+        unreachable!()
+    };
+    let gif = alice
+        .media()
+        .get_media_content(
+            &MediaRequestParameters {
+                source: img.source.clone(),
+                format: MediaFormat::File,
+            },
+            false,
+        )
+        .await
+        .unwrap();
+    assert!(gif.starts_with(b"GIF89a"), "a GIF");
+    assert!(
+        img.body.contains("animated replay of 2 moves"),
+        "{}",
+        img.body
+    );
     let bad = say(&room, "!vm Ke3").await;
     let err = expect(&mut seen, &rid, "the illegal move", |e| {
         notice(e).is_some_and(|t| t.contains("illegal"))

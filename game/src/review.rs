@@ -393,8 +393,9 @@ mod tests {
         let level = vec![0.0; 11];
         let [w, b] = accuracy(Color::White, &level);
         assert!((w.unwrap() - 100.0).abs() < 1e-9 && (b.unwrap() - 100.0).abs() < 1e-9);
-        // White throws away a won position on move 3.
-        let mut chances = vec![0.0, 0.0, 0.0, 0.0, -0.9, -0.9, -0.9];
+        // White's third move throws the game away (White moves from the
+        // positions at 0, 2 and 4).
+        let mut chances = vec![0.0, 0.0, 0.0, 0.0, 0.0, -0.9, -0.9];
         let [w, b] = accuracy(Color::White, &chances);
         assert!(w.unwrap() < 80.0, "{w:?}");
         assert!((b.unwrap() - 100.0).abs() < 1e-9);
@@ -410,7 +411,40 @@ mod tests {
             }
         }
         assert_eq!(move_accuracy(60.0, 70.0), 100.0);
-        assert!((move_accuracy(50.0, 0.0) - 0.0).abs() < 1.0);
+        // Lichess's curve: losing 10 points of win percent leaves about
+        // 65%, losing 50 about 10%.
+        assert!((move_accuracy(60.0, 50.0) - 64.58).abs() < 0.05);
+        assert!((move_accuracy(50.0, 0.0) - 9.53).abs() < 0.05);
+    }
+
+    /// Giveaway games: a side left without pieces has won, so the finished
+    /// position is a win for it and the move that gave the last piece away
+    /// gained, not lost; in standard chess the mated side has lost.
+    #[test]
+    fn finished_positions_are_won_by_their_games_own_rules() {
+        use voidmate_rules::variants;
+        let gave_all = Position::from_fen(variants::antichess(), "8/8/8/8/8/8/8/k7 w - - 0 1")
+            .expect("an antichess position");
+        assert_eq!(Eval::over(&gave_all), Some(Eval::Over(1)));
+        let mut mated = Position::new(variants::standard());
+        for mv in ["f3", "e5", "g4", "Qh4#"] {
+            mated.play_text(mv).unwrap();
+        }
+        assert_eq!(Eval::over(&mated), Some(Eval::Over(-1)));
+        // White's move that gives its last piece away, from an equal
+        // position: after it Black is to move and has lost (White won), so
+        // White's move gained everything and is not marked.
+        let after_for_black = Eval::Over(-1);
+        let r2 = Review::new(
+            GameKind::Antichess,
+            Color::White,
+            &["Kxb2".to_string()],
+            &[Eval::Cp(0), after_for_black],
+            &[None],
+        );
+        assert_eq!(r2.moves[0].mark, None);
+        assert_eq!(r2.moves[0].loss, 0.0);
+        assert!(r2.white_chances[1] > 0.99, "{:?}", r2.white_chances);
     }
 
     #[test]

@@ -48,7 +48,8 @@ pub(crate) fn review_from(g: &Game, stored: &[(i64, Eval, Option<String>)]) -> O
 }
 
 /// The review in words: each side's accuracy and marks, and the three
-/// costliest moves with the engine's choice.
+/// costliest moves with the engine's choice, as rows of two columns (a
+/// Discord embed's fields, a Matrix table).
 pub(crate) fn review_text(g: &Game, r: &Review) -> String {
     let mut text = format!("Review of {}:", g.title());
     for color in Color::ALL {
@@ -59,8 +60,8 @@ pub(crate) fn review_text(g: &Game, r: &Review) -> String {
             .map_or("no moves".to_string(), |a| format!("accuracy {a:.0}%"));
         let _ = write!(
             text,
-            "\n{} ({}): {accuracy}, {}, {}, {}.",
-            g.name(color),
+            "\n  {} ({})  {accuracy}: {}, {}, {}",
+            one_spaced(&g.name(color)),
             g.side(color),
             plural(inacc, "inaccuracy", "inaccuracies"),
             plural(mistakes, "mistake", "mistakes"),
@@ -69,7 +70,7 @@ pub(crate) fn review_text(g: &Game, r: &Review) -> String {
     }
     let worst = r.worst(3);
     if worst.is_empty() {
-        text.push_str("\nNo move lost as much as a tenth of a player's winning chances.");
+        text.push_str("\n  Costliest moves  none lost a tenth of a player's winning chances");
     } else {
         let words: Vec<String> = worst
             .iter()
@@ -78,10 +79,15 @@ pub(crate) fn review_text(g: &Game, r: &Review) -> String {
                 None => m.numbered(r.first),
             })
             .collect();
-        let _ = write!(text, "\nCostliest moves: {}.", words.join(", "));
+        let _ = write!(text, "\n  Costliest moves  {}", words.join(", "));
     }
     let _ = write!(text, "\n`pgn #{}` has every evaluation and mark.", g.id());
     text
+}
+
+/// A name with its runs of spaces made one, so it stays in its column.
+fn one_spaced(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The marked moves for the graph: (position after the move, severity).

@@ -8,6 +8,9 @@ use image::RgbImage;
 use voidmate_render::{demo, Layout, RenderOptions, Renderer, Theme};
 use voidmate_rules::{variants, Color, Position, Role, Square};
 
+mod common;
+use common::simulate;
+
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap()
 }
@@ -130,35 +133,9 @@ fn every_pair_of_16x16_pieces_differs_at_400_px() {
     );
 }
 
-/// Colours as seen with deuteranopia or protanopia (Machado, Oliveira and
-/// Fernandes 2009, severity 1.0, on linear RGB); relative luminance out.
+/// Relative luminance of a colour as seen with deuteranopia or protanopia.
 fn seen(rgb: [u8; 3], protan: bool) -> f32 {
-    let m: [[f32; 3]; 3] = if protan {
-        [
-            [0.152286, 1.052583, -0.204868],
-            [0.114503, 0.786281, 0.099216],
-            [-0.003882, -0.048116, 1.051998],
-        ]
-    } else {
-        [
-            [0.367322, 0.860646, -0.227968],
-            [0.280085, 0.672501, 0.047413],
-            [-0.011820, 0.042940, 0.968881],
-        ]
-    };
-    let lin = |c: u8| {
-        let c = c as f32 / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let v = [lin(rgb[0]), lin(rgb[1]), lin(rgb[2])];
-    let o: Vec<f32> = m
-        .iter()
-        .map(|row| (row[0] * v[0] + row[1] * v[1] + row[2] * v[2]).clamp(0.0, 1.0))
-        .collect();
+    let o = simulate(rgb, protan);
     0.2126 * o[0] + 0.7152 * o[1] + 0.0722 * o[2]
 }
 

@@ -98,14 +98,15 @@ impl Outgoing {
         }
         let mut files = Vec::new();
         let mut embed = None;
-        if let Some(card) = reply
-            .image
-            .is_none()
-            .then(|| columns_embed(&text))
-            .flatten()
-        {
-            // The command list: a field per command, not a file to open.
-            embed = Some(card);
+        // No board card beside the picture (or no picture): text in two
+        // columns becomes an embed's fields.
+        let plain_picture = reply.image.as_ref().is_none_or(|i| i.board.is_none());
+        if let Some(card) = plain_picture.then(|| columns_embed(&text)).flatten() {
+            // The command list, a review: a field per row, not a file to open.
+            embed = Some(match &reply.image {
+                Some(image) => card.image(format!("attachment://{}", image.format.file_name())),
+                None => card,
+            });
         } else if content.len() + text.len() > MAX_CONTENT {
             // A long history or PGN: the whole text as a file, nothing cut.
             let first = text.lines().next().unwrap_or("");
@@ -120,7 +121,9 @@ impl Outgoing {
         }
         if let Some(image) = reply.image {
             let name = image.format.file_name();
-            embed = image.board.as_ref().map(|card| board_embed(card, name));
+            if let Some(card) = image.board.as_ref() {
+                embed = Some(board_embed(card, name));
+            }
             files.push(CreateAttachment::bytes(image.png, name).description(image.alt));
         }
         let components = reply

@@ -20,6 +20,20 @@ struct Bot {
 
 /// The configuration of a bot on `path`; on PostgreSQL, on the database
 /// that stands for that path (the same one again after a restart).
+/// What `scripts/pgn-read.sh` (python-chess and Pillow, independent
+/// readers) says of `file`, read with `mode` (`None`: as PGN, `Some("gif")`).
+fn python_reads(file: &Path, mode: Option<&str>) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(&script);
+    if let Some(m) = mode {
+        cmd.arg(m);
+    }
+    let out = cmd.arg(file).output().expect("bash runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn config(path: &Path) -> Config {
     let mut cfg = Config::default();
     cfg.database.path = path.to_path_buf();
@@ -2594,14 +2608,7 @@ case! {
         // An independent reader understands the clock.
         let file = dir.path().join("game.pgn");
         std::fs::write(&file, pgn).unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .arg(&file)
-            .output()
-            .expect("bash runs");
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = python_reads(&file, None);
         assert!(said.lines().any(|l| l == "tc 60+0"), "{said}");
         // Issue 39, point 3: each move of a clock game carries its clock.
         assert!(pgn.contains("[%clk 0:01:00]") || pgn.contains("[%clk 0:00:59]"), "{pgn}");

@@ -48,15 +48,7 @@ case! {
         let r = bot.ok("bob", "replay").await;
         let file = dir.path().join("replay.gif");
         std::fs::write(&file, &r.image.as_ref().unwrap().png).unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .arg("gif")
-            .arg(&file)
-            .output()
-            .expect("bash runs");
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = python_reads(&file, Some("gif"));
         assert!(said.lines().any(|l| l == "frames 4"), "{said}");
         assert!(said.lines().any(|l| l == "loop 0"), "{said}");
         assert!(said.lines().any(|l| l == "durations 800 800 800 5000"), "{said}");

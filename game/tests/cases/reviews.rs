@@ -69,10 +69,10 @@ case! {
         let text = review.reply.text.as_str();
         assert!(text.contains("3... Nf6??"), "{text}");
         assert!(
-            text.contains("bob (Black): accuracy") && text.contains("1 blunder"),
+            text.contains("  bob (Black)  accuracy") && text.contains("1 blunder"),
             "{text}"
         );
-        for color in ["alice (White): accuracy ", "bob (Black): accuracy "] {
+        for color in ["alice (White)  accuracy ", "bob (Black)  accuracy "] {
             let at = text.find(color).unwrap() + color.len();
             let pct: f64 = text[at..].split('%').next().unwrap().parse().unwrap();
             assert!((0.0..=100.0).contains(&pct), "{text}");
@@ -103,14 +103,7 @@ case! {
         let pgn = &text[text.find("[Event").unwrap()..];
         let file = dir.path().join("reviewed.pgn");
         std::fs::write(&file, pgn).unwrap();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .arg(&file)
-            .output()
-            .expect("bash runs");
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = python_reads(&file, None);
         assert!(said.lines().any(|l| l == "evals 7"), "{said}\n{pgn}");
         let nags = said.lines().find(|l| l.starts_with("nags")).unwrap();
         assert!(nags.split(' ').any(|n| n == "Nf6:4"), "{said}");
