@@ -1867,3 +1867,101 @@ async fn a_finished_games_replay_and_review_come_to_its_channel() {
     );
     bot.abort();
 }
+
+/// Issue 39, point 2: a review interrupted by kill -9 is finished after the
+/// restart and posted once. The bot process reviews at a high effort (each
+/// position takes seconds), is killed once it has kept at least one
+/// position's evaluation and before it is done, and a new process finishes
+/// the review from the positions kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_cut_by_kill_9_is_finished_after_the_restart_and_posted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let config = dir.path().join("voidmate.toml");
+    let log = dir.path().join("bot.log");
+    let db = dir.path().join("voidmate.db");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[engine]\nreview_nodes = 1000000\n[discord]\nenabled = true\n\
+             token_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\nguild_id = \"{GUILD}\"\napi_url = \"{}\"\n\
+             tick_seconds = 1\n",
+            db.display(),
+            fake.api_url
+        ),
+    )
+    .unwrap();
+    let bot = BotProcess::start(&config, &log);
+    let registration = registration(&fake).await;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    for (who, mv) in [
+        (ALICE, "e4"),
+        (BOB, "e5"),
+        (ALICE, "Nf3"),
+        (BOB, "Nc6"),
+        (ALICE, "Bb5"),
+    ] {
+        let id = fake.slash(
+            who,
+            "move",
+            json!([option("move", 3, json!(mv))]),
+            json!({}),
+        );
+        assert!(!fake.callback(id).await.ephemeral());
+    }
+    let id = fake.slash(BOB, "resign", json!([]), json!({}));
+    fake.callback(id).await;
+    let id = fake.slash(ALICE, "analysis", json!([]), json!({}));
+    let queued = fake.callback(id).await;
+    assert!(queued.content().contains("queued"), "{}", queued.content());
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let kept = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM review_positions")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while kept().await == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no position was reviewed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    bot.kill();
+    let before = kept().await;
+    assert!(
+        (1..6).contains(&before),
+        "killed mid-review: {before} of 6 kept"
+    );
+    let reviews = |fake: &FakeDiscord| {
+        fake.requests()
+            .iter()
+            .filter(|r| {
+                r.creates_visible_message()
+                    && r.message()["embeds"][0]["title"]
+                        .as_str()
+                        .is_some_and(|t| t.starts_with("Review of #1"))
+            })
+            .count()
+    };
+    assert_eq!(reviews(&fake), 0);
+    let _bot = BotProcess::start(&config, &log);
+    fake.wait_for("the review, after the restart", |r| {
+        r.creates_visible_message()
+            && r.message()["embeds"][0]["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Review of #1"))
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    assert_eq!(reviews(&fake), 1, "the review, once");
+    assert_eq!(kept().await, 6, "every position, once");
+}

@@ -169,6 +169,7 @@ impl Core {
                 // Likewise the last run's searches died with it, and its
                 // report is not of a process that is silent now.
                 store::release_engine_claims(&pool).await?;
+                store::release_review_claims(&pool).await?;
                 store::forget_processes(&pool).await?;
                 store::release_waiting_replies(&pool, now).await?
             }

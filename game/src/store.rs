@@ -70,8 +70,8 @@ pub use ratings::{
     Board, Change, ChangeRow, RatingRow, StoredRating,
 };
 pub use reviews::{
-    claim_review, finish_review, queue_review, renew_review_lease, review_of, review_positions,
-    save_review_position, ReviewRow,
+    claim_review, finish_review, queue_review, release_review_claims, renew_review_lease,
+    review_of, review_positions, save_review_position, ReviewRow,
 };
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,

@@ -93,6 +93,19 @@ pub async fn renew_review_lease(
     Ok(done.rows_affected() == 1)
 }
 
+/// Ends every claim on reviews: at the start of the only process on a
+/// SQLite file, whose last run's reviews died with it (they go on from the
+/// positions kept).
+pub async fn release_review_claims(pool: &AnyPool) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE reviews SET claimed_by = NULL, claimed_until = NULL \
+         WHERE claimed_by IS NOT NULL AND done_ms IS NULL",
+    )
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// The evaluations found so far: (ply, evaluation, best move).
 pub async fn review_positions(
     pool: &AnyPool,
