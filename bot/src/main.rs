@@ -77,9 +77,11 @@ enum Command {
 
 #[derive(Args)]
 struct CheckDbArgs {
-    /// SQLite file (default: the configuration's, voidmate.db).
+    /// The database: a SQLite file or a `postgres://` URL (default: the
+    /// configuration's `[database]`, its `url` when it names one, else its
+    /// `path`, voidmate.db).
     #[arg(long)]
-    db: Option<PathBuf>,
+    db: Option<String>,
     /// Configuration file (default: built-in defaults).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -87,10 +89,12 @@ struct CheckDbArgs {
 
 async fn check_db(args: CheckDbArgs) -> Result<String> {
     let mut cfg = Config::load(args.config.as_deref())?;
-    if let Some(db) = args.db {
-        cfg.database.path = db;
+    if let Some(db) = &args.db {
+        cfg.database = voidmate::config::Database::at(db);
     }
-    if !cfg.database.path.exists() {
+    // Issue 40, point 8: a configuration that names PostgreSQL is checked
+    // there, not at its (unused) SQLite path.
+    if cfg.database.url.is_none() && !cfg.database.path.exists() {
         bail!("there is no database at {}", cfg.database.path.display());
     }
     let core = Core::inspect(&cfg).await?;

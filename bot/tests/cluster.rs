@@ -462,6 +462,20 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
     let (ok, out, err) = voidmate(&["check-db", "--db", copy.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.starts_with(&format!("{total} games checked")), "{out}");
+    // Issue 40, point 8: check-db reads the database the configuration (or
+    // `--db`) names, PostgreSQL included, not the unused SQLite path.
+    let config = bot_config(dir.path(), "check", &url, &fake.api_url, [0, 0]);
+    for args in [
+        vec!["check-db", "--config", config.to_str().unwrap()],
+        vec!["check-db", "--db", url.as_str()],
+    ] {
+        let (ok, out, err) = voidmate(&args);
+        assert!(ok, "{args:?}: {err}");
+        assert!(
+            out.starts_with(&format!("{total} games checked")),
+            "{args:?}: {out}"
+        );
+    }
 }
 
 /// Issue 22, point 3: an engine worker shares a PostgreSQL database; on a
