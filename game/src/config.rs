@@ -116,13 +116,13 @@ pub struct Engine {
     /// same PostgreSQL database; this process only queues them).
     pub searches: Searches,
     /// The engine's effort per position of a review (`analysis`), in nodes:
-    /// the default takes about 0.3 s a position on one core
-    /// (`docs/performance.md`).
+    /// the default takes 0.2 s a position of standard chess, 0.4 s of Void
+    /// Chess, 0.7 s of Super Chess on one core (`docs/performance.md`).
     pub review_nodes: u64,
 }
 
 /// The default effort per position of a review.
-pub const REVIEW_NODES: u64 = 300_000;
+pub const REVIEW_NODES: u64 = 150_000;
 
 /// Where the engine's turns are searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
