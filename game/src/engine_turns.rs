@@ -113,8 +113,10 @@ impl Core {
     pub(crate) async fn resume_engine_turns(&self) {
         self.queue_unqueued_engine_turns().await;
         if self.searches_here() {
-            self.take_engine_turns().await;
+            // Reviews first: taking one costs a round trip, which must not
+            // sit between starting an engine turn and the rest of the check.
             self.take_reviews().await;
+            self.take_engine_turns().await;
         }
     }
 
