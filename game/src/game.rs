@@ -9,7 +9,7 @@ use crate::record::{GameRecord, Offer, Status};
 use crate::store::MoveRow;
 use crate::words::{clock_face, human_duration};
 use voidmate_render::PieceColour;
-use voidmate_rules::{Color, GameKind, Position, Square};
+use voidmate_rules::{Color, GameKind, Move, Position, Square};
 
 /// A stored game, replayed.
 pub(crate) struct Game {
@@ -26,7 +26,43 @@ pub(crate) struct Game {
     pub day_seconds: i64,
 }
 
+/// One position of a game's history, and the move that led to it (`None`
+/// at the start).
+pub(crate) struct Step {
+    pub pos: Position,
+    pub by: Option<Played>,
+}
+
+/// A move as played: itself, its SAN, and the holes it went through if it
+/// was relativistic.
+pub(crate) struct Played {
+    pub mv: Move,
+    pub san: String,
+    pub through: Option<(Square, Square)>,
+}
+
 impl Game {
+    /// Every position of the game from its start, replayed from its stored
+    /// moves (`None` if they do not replay): what replays and reviews show.
+    pub(crate) fn steps(&self) -> Option<Vec<Step>> {
+        let mut pos =
+            Position::from_fen(self.pos.shared_rules().clone(), &self.rec.start_fen).ok()?;
+        let mut steps = vec![Step {
+            pos: pos.clone(),
+            by: None,
+        }];
+        for m in &self.moves {
+            let mv = pos.parse_move(&m.coordinate).ok()?;
+            let (san, through) = (pos.san(&mv), pos.holes_passed(&mv));
+            pos.play_unchecked(&mv);
+            steps.push(Step {
+                pos: pos.clone(),
+                by: Some(Played { mv, san, through }),
+            });
+        }
+        Some(steps)
+    }
+
     pub fn id(&self) -> i64 {
         self.rec.id
     }

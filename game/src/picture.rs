@@ -137,24 +137,21 @@ pub(crate) fn replay_frames(g: &Game, opts: &RenderOptions) -> Option<Vec<Replay
         zoom: None,
         ..opts.clone()
     };
-    let mut pos = Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).ok()?;
-    let mut frames = vec![ReplayFrame {
-        pos: pos.clone(),
-        opts: plain.clone(),
-    }];
-    for m in &g.moves {
-        let mv = pos.parse_move(&m.coordinate).ok()?;
-        let through = pos.holes_passed(&mv);
-        pos.play_unchecked(&mv);
-        frames.push(ReplayFrame {
-            pos: pos.clone(),
-            opts: RenderOptions {
-                last_move: Some((mv.from, mv.to)),
-                through,
-                ..plain.clone()
+    let frames = g
+        .steps()?
+        .into_iter()
+        .map(|step| ReplayFrame {
+            opts: match &step.by {
+                Some(played) => RenderOptions {
+                    last_move: Some((played.mv.from, played.mv.to)),
+                    through: played.through,
+                    ..plain.clone()
+                },
+                None => plain.clone(),
             },
-        });
-    }
+            pos: step.pos,
+        })
+        .collect();
     Some(frames)
 }
 

@@ -81,18 +81,6 @@ impl Eval {
             Eval::Over(_) => "0.00".to_string(),
         }
     }
-
-    /// Short words for a reply: `+0.35`, `mate in 3`, `-M2`.
-    pub fn words(self) -> String {
-        match self {
-            Eval::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-            Eval::Mate(n) if n > 0 => format!("#{}", (n + 1) / 2),
-            Eval::Mate(n) => format!("#-{}", (-n + 1) / 2),
-            Eval::Over(1) => "won".to_string(),
-            Eval::Over(-1) => "lost".to_string(),
-            Eval::Over(_) => "drawn".to_string(),
-        }
-    }
 }
 
 /// Lichess's coefficient for standard chess.
@@ -160,14 +148,6 @@ impl Mark {
             Mark::Inaccuracy => "?!",
             Mark::Mistake => "?",
             Mark::Blunder => "??",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mark::Inaccuracy => "inaccuracy",
-            Mark::Mistake => "mistake",
-            Mark::Blunder => "blunder",
         }
     }
 }

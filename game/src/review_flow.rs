@@ -23,14 +23,10 @@ const RENEW_EVERY: Duration = Duration::from_secs(5);
 
 /// Every position of `g`, from its start, and its moves in SAN.
 pub(crate) fn positions(g: &Game) -> Option<(Vec<Position>, Vec<String>)> {
-    let mut pos = Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).ok()?;
-    let mut all = vec![pos.clone()];
-    let mut sans = Vec::with_capacity(g.moves.len());
-    for m in &g.moves {
-        let mv = pos.parse_move(&m.coordinate).ok()?;
-        sans.push(pos.san(&mv));
-        pos.play_unchecked(&mv);
-        all.push(pos.clone());
+    let (mut all, mut sans) = (Vec::new(), Vec::new());
+    for step in g.steps()? {
+        sans.extend(step.by.map(|played| played.san));
+        all.push(step.pos);
     }
     Some((all, sans))
 }
