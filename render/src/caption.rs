@@ -59,10 +59,13 @@ struct Name {
 
 impl Name {
     fn new(name: &str, side: &str, text: &Text, size: u32) -> Name {
+        // One past the most shown, to know whether it was cut: a name of
+        // any length costs no more than that.
         let drawable: Vec<String> = name
             .graphemes(true)
             .filter(|g| !g.chars().any(char::is_control))
             .filter(|g| text.drawable(g, size))
+            .take(MAX_NAME_GRAPHEMES + 1)
             .map(str::to_string)
             .collect();
         let cut = drawable.len() > MAX_NAME_GRAPHEMES;
@@ -104,6 +107,9 @@ impl Name {
 
 const VS: &str = "  vs  ";
 
+/// Longest status shown, in grapheme clusters.
+const MAX_STATUS_GRAPHEMES: usize = 120;
+
 /// Left-to-right mark: sets a line's direction without drawing anything.
 const LRM: char = '\u{200E}';
 
@@ -116,7 +122,11 @@ fn width(text: &Text, runs: &[String], size: u32) -> f32 {
 /// Arabic at its start must not turn the whole line around), cut to `room`.
 fn status(text: &Text, s: &str, size: u32, room: f32) -> String {
     let clean: String = s.chars().filter(|c| !c.is_control()).collect();
-    let mut graphemes: Vec<&str> = clean.graphemes(true).collect();
+    // No status line holds more than this: a longer one is cut to it before
+    // it is shaped (shaping it whole, once a cluster, would cost its
+    // length squared).
+    let mut graphemes: Vec<&str> = clean.graphemes(true).take(MAX_STATUS_GRAPHEMES).collect();
+    let clean: String = graphemes.concat();
     let mut shown = format!("{LRM}{clean}");
     while text.width(&shown, size) > room && graphemes.len() > 1 {
         graphemes.pop();

@@ -284,6 +284,13 @@ fn a_name_no_font_can_draw_falls_back_to_its_side_or_its_drawable_letters() {
     let some = "ab\u{10FFFD}c";
     let lines = r.caption_lines(&pos, &opts(some, "bob", "White to move"));
     assert!(lines[0].starts_with("abc (White)"), "{lines:?}");
+    // An empty name, and one of 10,000 characters: the side, and a cut.
+    let lines = r.caption_lines(&pos, &opts("", "bob", ""));
+    assert!(lines[0].starts_with("White  vs  bob (Black)"), "{lines:?}");
+    let huge = "界".repeat(10_000);
+    let lines = r.caption_lines(&pos, &opts(&huge, &huge, &huge));
+    assert!(lines.iter().all(|l| l.chars().count() < 200), "{lines:?}");
+    assert!(lines[0].contains('…'), "{lines:?}");
     // Control characters are dropped too.
     let lines = r.caption_lines(&pos, &opts("al\u{7}ice\n", "bob", "White to move"));
     assert!(lines[0].starts_with("alice (White)"), "{lines:?}");

@@ -711,6 +711,19 @@ mod tests {
         );
         assert_eq!(changes("settings flip"), vec![Setting::Unreadable]);
         assert_eq!(
+            changes("settings replays OFF"),
+            vec![Setting::Replays(false)]
+        );
+        for odd in [
+            "settings replays",
+            "settings replays 🎉",
+            "settings replays \u{200B}",
+        ] {
+            assert_eq!(changes(odd), vec![Setting::Unreadable], "{odd}");
+        }
+        let long = format!("settings replays {}", "é".repeat(5000));
+        assert_eq!(changes(&long), vec![Setting::Unreadable]);
+        assert_eq!(
             parse("settings flip upside-down").unwrap_err().0,
             "`upside-down` is not a way to turn your boards; use auto, white or black."
         );
