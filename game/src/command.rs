@@ -286,6 +286,46 @@ impl Command {
     }
 }
 
+impl Command {
+    /// Whether the command may create or settle what belongs to its
+    /// channel rather than to one game: challenges (one pending per pair),
+    /// the games accepting them starts, the channel's settings. Such a
+    /// command holds its channel's lock to its commit, on PostgreSQL, so
+    /// two of them in one channel run one after the other; a command on one
+    /// game holds only that game's row ([`crate::store::lock_game`]).
+    pub fn touches_channel(&self) -> bool {
+        match self {
+            Command::Challenge { .. }
+            | Command::Accept { .. }
+            | Command::Decline { .. }
+            | Command::Settings { .. }
+            | Command::Program { .. }
+            | Command::Rematch { .. } => true,
+            Command::Move { .. }
+            | Command::Resign { .. }
+            | Command::Offer { .. }
+            | Command::Claim { .. }
+            | Command::Colour { .. }
+            | Command::Abort { .. }
+            | Command::Analysis { .. }
+            | Command::Bare { .. } => false,
+            // Reads take no lock at all.
+            Command::Board { .. }
+            | Command::Moves { .. }
+            | Command::Games { .. }
+            | Command::History { .. }
+            | Command::Replay { .. }
+            | Command::Rating { .. }
+            | Command::Leaderboard { .. }
+            | Command::Profile { .. }
+            | Command::Variants
+            | Command::Rules { .. }
+            | Command::Help { .. }
+            | Command::Direct => false,
+        }
+    }
+}
+
 /// A person named in a command: as written in a chat line (`@bob`,
 /// `<@80351110224678912>`), for the core to resolve against the mentions
 /// the adapter found, or already known (a slash command's user option, a

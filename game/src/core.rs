@@ -97,6 +97,11 @@ impl Default for CommandStyle {
     }
 }
 
+/// Where the bot's id on `platform` is kept ([`Core::add_bot`]).
+fn bot_key(platform: &str) -> String {
+    format!("core.bot.{platform}")
+}
+
 /// Where the time the core last saw is kept, to credit clocks for downtime.
 pub(crate) const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
 
@@ -202,11 +207,27 @@ impl Core {
         let mut tx = self.store.begin().await?;
         store::rename_player(&mut tx, &legacy, &bot.id).await?;
         store::see_player(&mut tx, &bot).await?;
+        // For the engine workers, which meet no platform themselves: the
+        // engine plays only this seat (`Core::plays_for_bot`).
+        store::set_adapter_value(&mut *tx, &bot_key(bot.id.platform()), bot.id.as_str()).await?;
         tx.commit().await?;
         let mut bots = self.bots.write().expect("not poisoned");
         bots.retain(|b| b.id != bot.id);
         bots.push(bot);
         Ok(())
+    }
+
+    /// Whether `id` is the bot: as this process's adapters met it, or as a
+    /// process whose adapter met it on that platform stored it (an engine
+    /// worker connects to no platform).
+    pub(crate) async fn plays_for_bot(&self, id: &PlayerId) -> Result<bool, sqlx::Error> {
+        if self.is_bot(id) {
+            return Ok(true);
+        }
+        // No process has met the bot on that platform since this was kept
+        // (a database of an older version): the queue is trusted, as then.
+        let stored = store::adapter_value(self.store.pool(), &bot_key(id.platform())).await?;
+        Ok(stored.is_none_or(|bot| bot == id.as_str()))
     }
 
     /// Whether the player with this id is the bot itself.

@@ -20,6 +20,9 @@ pub(crate) struct Ctx<'a> {
     pub event: Option<&'a Incoming>,
     /// Now, on the core's clock (ms).
     pub now_ms: i64,
+    /// Whether the request only reads: its games are loaded without a lock
+    /// ([`Core::load_unlocked`]), so a read never waits for a writer.
+    pub reads_only: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -32,6 +35,7 @@ impl<'a> Ctx<'a> {
             author: &ev.author,
             event: Some(ev),
             now_ms: core.time.now_ms(),
+            reads_only: false,
         }
     }
 
@@ -44,6 +48,7 @@ impl<'a> Ctx<'a> {
             author: actor,
             event: None,
             now_ms: core.time.now_ms(),
+            reads_only: false,
         }
     }
 

@@ -37,12 +37,17 @@ impl Core {
             let Ok(rec) = record(row.clone()) else {
                 continue;
             };
-            let (Some(deadline), TimeControl::Days(days)) = (rec.deadline_at, rec.clock) else {
+            let (Some(_), TimeControl::Days(days)) = (rec.deadline_at, rec.clock) else {
                 continue;
             };
             let period = days as i64 * self.settings.day_seconds;
             let channel = rec.channel.clone();
             let Ok(g) = self.load(&mut tx, row).await else {
+                continue;
+            };
+            // As it stands now: another process may have settled it, or a
+            // move set a new deadline, while this one waited for the game.
+            let Some(deadline) = g.rec.deadline_at else {
                 continue;
             };
             let mover = g.pos.turn();

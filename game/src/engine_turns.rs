@@ -193,21 +193,33 @@ impl Core {
         };
         for (id, channel) in games {
             if self.bot_to_move(&channel, id).await {
-                let queued = async {
-                    let mut tx = self.store.begin().await?;
-                    let still = store::game(&mut tx, &channel, id).await?;
-                    if still.is_some_and(|row| row.engine_wanted_ms.is_none()) {
-                        store::set_engine_turn(&mut tx, id, Some(self.time.now_ms()), None).await?;
-                    }
-                    tx.commit().await
-                };
-                if let Err(e) = queued.await {
+                if let Err(e) = self.queue_engine_turn_if_due(id).await {
                     tracing::warn!(game = id, "cannot queue the engine's turn: {e}");
                     return;
                 }
             }
         }
         self.engine_backfilled.store(true, Ordering::Relaxed);
+    }
+
+    /// Queues the engine's turn in game `id` if, as the game stands at the
+    /// commit, the bot is to move and no turn is queued; whether it did.
+    /// The scan that found the game read it earlier: an engine worker may
+    /// have played the bot's move since, and a turn queued then would be
+    /// the person's (issue 40, point 7). So the game is read again here,
+    /// locked ([`store::lock_game`]).
+    #[doc(hidden)]
+    pub async fn queue_engine_turn_if_due(&self, id: i64) -> Result<bool, sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        let Some(row) = store::lock_game(&mut tx, id).await? else {
+            return Ok(false);
+        };
+        if row.engine_wanted_ms.is_some() || !self.bot_moves_in(row) {
+            return Ok(false);
+        }
+        store::set_engine_turn(&mut tx, id, Some(self.time.now_ms()), None).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Whether the bot is to move in game `id` (read without the write lock).
@@ -218,6 +230,11 @@ impl Core {
         let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
             return false;
         };
+        self.bot_moves_in(row)
+    }
+
+    /// Whether, in the stored game `row`, the bot is to move.
+    fn bot_moves_in(&self, row: store::GameRow) -> bool {
         let Ok(rec) = record(row) else {
             return false;
         };
@@ -248,7 +265,7 @@ impl Core {
         let Some(row) = store::game(&mut read, ch, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };
-        let g = self.load(&mut read, row).await?;
+        let g = self.load_unlocked(&mut read, row).await?;
         drop(read);
         let bot = g.player(g.pos.turn());
         // Queued: the bot is to move (an engine worker may not know who the
@@ -257,6 +274,21 @@ impl Core {
             return refuse("it is not my move");
         }
         let searched = g.rec.version;
+        // The engine plays only the bot's own moves: a turn queued where a
+        // person is to move (by a version that did not check, issue 40
+        // point 7) is dropped from the queue, not played for them.
+        if !self.plays_for_bot(&bot.id).await? {
+            let mut tx = self.store.begin().await?;
+            if let Some(row) = store::lock_game(&mut tx, id).await? {
+                if row.version == searched {
+                    store::set_engine_turn(&mut tx, id, None, None).await?;
+                }
+            }
+            tx.commit().await?;
+            return refuse(format!(
+                "game #{id} has {bot} to move, who is not me: the turn is dropped"
+            ));
+        }
         let level = g
             .rec
             .engine_level

@@ -91,9 +91,22 @@ impl Core {
             Err(e) => return Some(db_failure(e)),
         }
         // Adapters without a ticker (the console) still mark the time here.
-        let now = self.time.now_ms().to_string();
-        if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
-            return Some(db_failure(e));
+        // Not on PostgreSQL: that one row, written by every event of every
+        // process, would make them all wait for each other; there every
+        // process marks it on its periodic check.
+        if self.store.backend() == store::Backend::Sqlite {
+            let now = self.time.now_ms().to_string();
+            if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
+                return Some(db_failure(e));
+            }
+        }
+        // What belongs to the channel (its challenges, its settings) is
+        // settled one command at a time; see `Command::touches_channel`.
+        if parsed.as_ref().is_ok_and(|c| c.touches_channel()) {
+            let key = format!("channel {}", ev.channel);
+            if let Err(e) = store::lock_keys(&mut tx, &[key]).await {
+                return Some(db_failure(e));
+            }
         }
         // The bot is evidently in this channel: what waited for that goes.
         if let Err(e) = store::unpark_channel(&mut *tx, &ev.channel).await {
@@ -241,6 +254,7 @@ impl Core {
         }
         let result = {
             let mut cx = Ctx::of_event(self, &mut tx, ev);
+            cx.reads_only = true;
             Box::pin(execute(&mut cx, cmd)).await
         };
         drop(tx);

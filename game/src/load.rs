@@ -60,7 +60,7 @@ impl Core {
         let mut bad = Vec::new();
         for row in rows {
             let (id, channel) = (row.id, row.channel.clone());
-            match self.load(&mut read, row).await {
+            match self.load_unlocked(&mut read, row).await {
                 Ok(_) => {}
                 Err(Failure::Refused(why)) | Err(Failure::NotACommand(why)) => {
                     bad.push((id, channel, why))
@@ -71,8 +71,32 @@ impl Core {
         Ok((total, bad))
     }
 
-    /// A stored game, typed and replayed move by move.
+    /// A stored game, typed and replayed move by move, for a command that
+    /// may change it: on PostgreSQL its row is locked first and read again
+    /// ([`store::lock_game`]), so that a second command on the same game
+    /// waits for the first and then sees what it did, while commands on
+    /// other games go on. A game that ended in that wait is not touched.
     pub(crate) async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+        let row = match self.store.backend() {
+            store::Backend::Sqlite => row,
+            store::Backend::Postgres => {
+                let id = row.id;
+                let Some(now) = store::lock_game(tx, id).await? else {
+                    return refuse(format!("Game #{id} is gone."));
+                };
+                if row.status == "active" && now.status != "active" {
+                    return refuse(format!("Game #{id} has already ended."));
+                }
+                now
+            }
+        };
+        self.load_unlocked(tx, row).await
+    }
+
+    /// [`Core::load`] without the lock: for reads that change nothing (a
+    /// board drawn, a search started, `check-db`), which must not hold up
+    /// the game's writers.
+    pub(crate) async fn load_unlocked(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
         let rec = record(row)?;
         let id = rec.id;
         let rules = rules_of(&rec)?;
@@ -108,7 +132,11 @@ impl Core {
 
 impl Ctx<'_> {
     pub async fn load(&mut self, row: GameRow) -> Result<Game, Failure> {
-        self.core.load(self.tx, row).await
+        if self.reads_only {
+            self.core.load_unlocked(self.tx, row).await
+        } else {
+            self.core.load(self.tx, row).await
+        }
     }
 
     /// Game `id` of this channel, read again (after a change).

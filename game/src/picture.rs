@@ -200,7 +200,7 @@ impl Core {
     ) -> Option<Image> {
         let mut read = self.store.pool().begin().await.ok()?;
         let row = store::game(&mut read, ch, id).await.ok()??;
-        let g = self.load(&mut read, row).await.ok()?;
+        let g = self.load_unlocked(&mut read, row).await.ok()?;
         if g.moves.len() as i64 != ply {
             return None;
         }

@@ -191,7 +191,7 @@ impl Core {
                 .await
                 .map_err(|e| e.to_string())?
                 .ok_or("the game is gone")?;
-            self.load(&mut read, game_row)
+            self.load_unlocked(&mut read, game_row)
                 .await
                 .map_err(|e| format!("{e:?}"))?
         };

@@ -7,10 +7,14 @@
 //!
 //! Every incoming event that writes is handled inside one write transaction
 //! that also records the event's id, so a redelivered event is seen and
-//! skipped, and two racing commands run one after the other (SQLite's
-//! `BEGIN IMMEDIATE`; on PostgreSQL an advisory lock held to the commit).
-//! A command that only reads runs without the write lock. Games carry a
-//! version that every write checks and bumps.
+//! skipped. On SQLite write transactions run one at a time (`BEGIN
+//! IMMEDIATE`). On PostgreSQL a write waits only for what it touches: the
+//! game it changes (its row locked as it is loaded, [`lock_game`]), its
+//! channel when it settles challenges ([`lock_keys`]), the two players'
+//! ratings when a game ends; event ids, rating changes and the engine's and
+//! the outbox's claims are settled by unique keys and `SKIP LOCKED`.
+//! A command that only reads takes no lock. Games carry a version that
+//! every write checks and bumps.
 //!
 //! One module per table: `games`, `moves`, `challenges`, `settings` (with
 //! the adapters' values), `events` (handled event ids), `outbox`, `players`
@@ -289,9 +293,11 @@ impl Store {
         self.backend
     }
 
-    /// A write transaction: one at a time. SQLite takes its write lock at
-    /// the start (`BEGIN IMMEDIATE`); PostgreSQL takes a transaction-scoped
-    /// advisory lock, so that writers queue the same way on both.
+    /// A write transaction. SQLite takes its write lock at the start
+    /// (`BEGIN IMMEDIATE`: one writer, which is right for one file).
+    /// PostgreSQL takes no lock here: a write waits only for the rows it
+    /// touches ([`lock_game`], [`lock_keys`], row locks of its `UPDATE`s),
+    /// so two moves in different games never wait for each other.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         self.writes.fetch_add(1, Ordering::SeqCst);
         begin_write(&self.pool, self.backend).await
@@ -302,14 +308,55 @@ impl Store {
 pub async fn begin_write(pool: &AnyPool, backend: Backend) -> Result<Tx, sqlx::Error> {
     match backend {
         Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
-        Backend::Postgres => {
-            let mut tx = pool.begin().await?;
-            sqlx::query("SELECT pg_advisory_xact_lock(7466)")
-                .execute(&mut *tx)
-                .await?;
-            Ok(tx)
-        }
+        Backend::Postgres => pool.begin().await,
     }
+}
+
+/// Holds, until the end of `tx`, a lock on each of `keys` (names of
+/// things no row stands for: a channel's pending challenges, a player's
+/// rating before its first game). PostgreSQL's transaction-scoped advisory
+/// locks, taken in sorted order (so two transactions wanting the same two
+/// never deadlock), in one round trip; nothing on SQLite, whose write
+/// transactions run one at a time anyway.
+pub async fn lock_keys(tx: &mut Tx, keys: &[String]) -> Result<(), sqlx::Error> {
+    if keys.is_empty() || backend_of_tx(tx) == Backend::Sqlite {
+        return Ok(());
+    }
+    let mut keys: Vec<&String> = keys.iter().collect();
+    keys.sort();
+    keys.dedup();
+    // Left to right: PostgreSQL evaluates a select list in order.
+    let locks: Vec<String> = (1..=keys.len())
+        .map(|i| format!("pg_advisory_xact_lock(hashtextextended(${i}, {LOCK_SEED}))"))
+        .collect();
+    let sql = format!("SELECT 1 FROM (SELECT {}) AS locked", locks.join(", "));
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for k in keys {
+        query = query.bind(k.as_str());
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// Seeds the hash of [`lock_keys`]' names, so that our locks keep clear of
+/// another program's advisory locks on the same server.
+const LOCK_SEED: i64 = 7466;
+
+/// Game `id` as it stands now, locked until the end of `tx` on PostgreSQL
+/// (`FOR UPDATE`: a second writer of the same game waits here, then reads
+/// what the first one committed). On SQLite the write transaction already
+/// holds the whole file. `None` if there is no such game.
+pub async fn lock_game(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    let lock = match backend_of_tx(tx) {
+        Backend::Postgres => " FOR UPDATE",
+        Backend::Sqlite => "",
+    };
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+    )))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await
 }
 
 /// A yes/no column: 0 or 1 on both backends (SQLite has no boolean type,

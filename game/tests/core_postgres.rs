@@ -26,3 +26,4 @@ include!("cases/ratings.rs");
 include!("cases/views.rs");
 include!("cases/replays.rs");
 include!("cases/reviews.rs");
+include!("cases/cluster.rs");

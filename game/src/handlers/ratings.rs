@@ -103,6 +103,21 @@ pub(crate) async fn rate(cx: &mut Ctx<'_>, g: &Game, result: &str) -> Result<Str
         return Ok(String::new());
     }
     let (kind, pool) = (g.kind(), Pool::of(&g.rec.clock));
+    // Each rating is read, then written: two games of one player ending at
+    // once (in two processes) take turns here, so neither change is lost,
+    // also before the player's first rating row exists.
+    let keys: Vec<String> = Color::ALL
+        .into_iter()
+        .map(|c| {
+            format!(
+                "rating {community} {} {} {}",
+                g.rec.player(c).id.as_str(),
+                kind.name(),
+                pool.name()
+            )
+        })
+        .collect();
+    store::lock_keys(cx.tx, &keys).await?;
     let mut now = Vec::new();
     for c in Color::ALL {
         now.push(standing(cx, &community, &g.rec.player(c).id, kind, pool).await?);

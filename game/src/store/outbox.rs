@@ -1,6 +1,6 @@
 //! The outbox: notices owed to channels, their retries and parking.
 
-use super::{backend_of, begin_write, now, Tx};
+use super::{backend_of, begin_write, now, Backend, Tx};
 use crate::contract::{players_stored, Player, Text};
 use sqlx::{Any, AnyPool, FromRow};
 
@@ -187,12 +187,19 @@ pub async fn claim_notices(
             list.join(", ")
         )
     };
-    let due = || {
+    // On PostgreSQL the rows another process is taking right now are
+    // skipped, not waited for; SQLite's write transaction holds the file.
+    let backend = backend_of(pool);
+    let due = |lock: bool| {
+        let skip = match (lock, backend) {
+            (true, Backend::Postgres) => " FOR UPDATE SKIP LOCKED",
+            _ => "",
+        };
         let sql = format!(
             "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
              in_reply_to, actions \
              FROM outbox \
-             WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2"
+             WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2{skip}"
         );
         let mut query = sqlx::query_as::<_, OutboxRow>(sqlx::AssertSqlSafe(sql))
             .bind(now_ms)
@@ -204,17 +211,21 @@ pub async fn claim_notices(
     };
     // Most ticks find nothing: they learn it without the write lock, which
     // every move of every process also needs.
-    if due().fetch_optional(pool).await?.is_none() {
+    if due(false).fetch_optional(pool).await?.is_none() {
         return Ok(Vec::new());
     }
-    let mut tx = begin_write(pool, backend_of(pool)).await?;
-    let rows = due().fetch_all(&mut *tx).await?;
-    for row in &rows {
-        sqlx::query("UPDATE outbox SET next_attempt_ms = $1 WHERE id = $2")
-            .bind(lease_until_ms)
-            .bind(row.id)
-            .execute(&mut *tx)
-            .await?;
+    let mut tx = begin_write(pool, backend).await?;
+    let rows = due(true).fetch_all(&mut *tx).await?;
+    if !rows.is_empty() {
+        // One statement for all of them.
+        let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({})",
+            ids.join(", ")
+        )))
+        .bind(lease_until_ms)
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(rows)
@@ -231,10 +242,17 @@ pub async fn notice_failed(
     retry_at_ms: impl Fn(i64) -> i64,
 ) -> Result<Option<(i64, bool)>, sqlx::Error> {
     let mut tx = begin_write(pool, backend_of(pool)).await?;
-    let Some(attempts) = sqlx::query_scalar::<_, i64>("SELECT attempts FROM outbox WHERE id = $1")
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?
+    // Locked as read: two failures of one notice count twice.
+    let lock = match backend_of(pool) {
+        Backend::Postgres => " FOR UPDATE",
+        Backend::Sqlite => "",
+    };
+    let Some(attempts) = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+        "SELECT attempts FROM outbox WHERE id = $1{lock}"
+    )))
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?
     else {
         return Ok(None);
     };

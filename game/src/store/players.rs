@@ -6,9 +6,15 @@ use crate::command::Flip;
 use crate::contract::{Player, PlayerId};
 
 /// Records `who`'s current display name (a rename shows from now on).
+///
+/// A name already stored as it is writes nothing and locks nothing (an
+/// `ON CONFLICT DO UPDATE` locks the row even when its `WHERE` leaves it
+/// unchanged, which would make every command of one player, in all their
+/// games at once, wait for each other on PostgreSQL).
 pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO players (id, name, seen_at) VALUES ($1, $2, $3) \
+        "INSERT INTO players (id, name, seen_at) SELECT $1, $2, $3 \
+         WHERE NOT EXISTS (SELECT 1 FROM players WHERE id = $1 AND name = $2) \
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at \
          WHERE players.name IS DISTINCT FROM excluded.name",
     )

@@ -2362,6 +2362,88 @@ case! {
 }
 
 case! {
+    /// Issue 40, point 7: the engine never moves for a person. A start-up
+    /// scan found the bot to move, then an engine worker played the bot's
+    /// move: the scan's queueing, which comes after, sees the person to move
+    /// and queues nothing. A turn queued where a person is to move anyway
+    /// (by a version that did not check) is dropped by the worker that
+    /// takes it, and nothing is played for the person.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_engine_never_moves_for_a_person() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut chat_cfg = config(&path);
+        chat_cfg.engine.searches = voidmate_game::config::Searches::Workers;
+        let mut chat = Bot::with(chat_cfg).await;
+        chat.core.add_bot(console_player("voidmate")).await.unwrap();
+        let mut quick = config(&path);
+        quick.engine.move_time_ms = 50;
+        // A worker meets no platform: it knows the bot from the database.
+        let worker = Core::open(&quick).await.unwrap();
+        chat.ok("alice", "challenge @voidmate standard white 1").await;
+        chat.ok("alice", "e4").await;
+        let wanted = |core: &Core| {
+            let pool = core.store().pool().clone();
+            async move {
+                sqlx::query_scalar::<_, Option<i64>>("SELECT engine_wanted_ms FROM games WHERE id = 1")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap()
+            }
+        };
+        // The scan's first look: the bot is to move, its turn is queued.
+        assert!(wanted(&chat.core).await.is_some());
+        assert!(!chat.core.queue_engine_turn_if_due(1).await.unwrap(), "already queued");
+        // The worker plays it; now alice is to move.
+        assert_eq!(worker.take_engine_turns().await, 1);
+        for _ in 0..100 {
+            if moves_in(&chat.core, 1).await == 2 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(moves_in(&chat.core, 1).await, 2);
+        assert_eq!(wanted(&chat.core).await, None);
+        // The scan's queueing, late: nothing is queued for alice.
+        assert!(!chat.core.queue_engine_turn_if_due(1).await.unwrap());
+        assert_eq!(wanted(&chat.core).await, None);
+        assert_eq!(worker.take_engine_turns().await, 0);
+
+        // A turn queued for alice all the same: the worker drops it.
+        sqlx::query("UPDATE games SET engine_wanted_ms = 1 WHERE id = 1")
+            .execute(chat.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(worker.take_engine_turns().await, 1);
+        for _ in 0..100 {
+            if wanted(&chat.core).await.is_none() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(wanted(&chat.core).await, None, "the wrong turn is dropped");
+        assert_eq!(moves_in(&chat.core, 1).await, 2, "nothing played for alice");
+        let stored: Vec<String> =
+            sqlx::query_scalar("SELECT played_by FROM moves WHERE game_id = 1 ORDER BY ply")
+                .fetch_all(chat.core.store().pool())
+                .await
+                .unwrap();
+        assert_eq!(stored, ["console:alice", "console:voidmate"]);
+        // alice's own move brings the bot's turn back, and it is played.
+        let r = chat.ok("alice", "d4").await;
+        assert!(r.text.starts_with("#1: alice played d4."), "{}", r.text);
+        assert_eq!(worker.take_engine_turns().await, 1);
+        for _ in 0..100 {
+            if moves_in(&chat.core, 1).await == 4 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert_eq!(moves_in(&chat.core, 1).await, 4);
+    }
+}
+
+case! {
     /// Issue 22, point 5: every process reports itself; `health` shows each
     /// with what it runs, the queues, and is unwell when a part is unwell or a
     /// process falls silent.

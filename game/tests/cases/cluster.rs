@@ -1,0 +1,326 @@
+// Issue 40, point 1: on PostgreSQL a write waits only for what it touches.
+// Each case races two or three processes (each a core with its own pool of
+// connections, as separate processes have) on one database; every
+// guarantee the one global lock used to give is checked to hold without it.
+
+/// `who` says `text` in `channel` of the community `club` (one community
+/// for every channel, so games in two channels share ratings).
+fn club_event(bot: &mut Bot, channel: &str, who: &str, text: &str) -> Incoming {
+    let mut ev = bot.event(who, text);
+    ev.channel = channel.to_string();
+    ev.community = Some("club".to_string());
+    ev
+}
+
+/// `club_event`, handled by `core`; must succeed.
+async fn club_ok(bot: &mut Bot, core: &Core, channel: &str, who: &str, text: &str) -> Reply {
+    let ev = club_event(bot, channel, who, text);
+    let r = core.handle(&ev).await.expect("a reply");
+    assert!(!r.is_error, "{who} in {channel}: {text} -> {}", r.text);
+    for entry in &r.deliveries {
+        core.delivered(*entry).await;
+    }
+    r
+}
+
+/// A second and a third process on `bot`'s database.
+async fn more_processes(path: &Path) -> (Core, Core) {
+    let b = Core::open(&config(path)).await.unwrap();
+    let c = Core::open(&config(path)).await.unwrap();
+    (b, c)
+}
+
+case! {
+    /// A write transaction open in one process, holding game #1, does not
+    /// hold up a move in game #2 from another process (the global lock made
+    /// it wait, and answer "busy" after `busy_timeout`); a move in game #1
+    /// waits for it, and is answered "busy" with nothing changed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_write_waits_only_for_the_game_it_touches() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.database.busy_timeout_ms = 300;
+        let mut bot = Bot::with(cfg.clone()).await;
+        start_game(&mut bot, "standard").await;
+        bot.channel = "room2".into();
+        start_game(&mut bot, "standard").await;
+        let other = Core::open(&cfg).await.unwrap();
+
+        let holder = Core::open(&cfg).await.unwrap();
+        let mut tx = holder.store().begin().await.unwrap();
+        let held = voidmate_game::store::lock_game(&mut tx, 1).await.unwrap();
+        assert!(held.is_some());
+
+        let ev = bot.event("alice", "e4");
+        let r = other.handle(&ev).await.unwrap();
+        assert!(!r.is_error, "game #2 waits for nothing: {}", r.text);
+        assert!(r.text.starts_with("#2: alice played e4."), "{}", r.text);
+
+        bot.channel = "room".into();
+        let before = snapshot(&bot.core).await;
+        let ev = bot.event("alice", "e4");
+        let r = other.handle(&ev).await.unwrap();
+        assert!(r.is_error);
+        assert_eq!(
+            r.text,
+            "The game database is busy right now, so nothing was changed. Please try again in a moment."
+        );
+        assert_eq!(snapshot(&bot.core).await, before);
+
+        tx.rollback().await.unwrap();
+        let r = bot.ok("alice", "e4").await;
+        assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
+    }
+}
+
+case! {
+    /// One event delivered to three processes at once (a gateway's
+    /// redelivery to a replacement shard, a Matrix sync read twice) is
+    /// handled by one: one reply, one move.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_event_raced_by_three_processes_is_handled_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut bot = Bot::open(&path).await;
+        start_game(&mut bot, "standard").await;
+        let (b, c) = more_processes(&path).await;
+        let ev = bot.event("alice", "e4");
+        let (x, y, z) = tokio::join!(bot.core.handle(&ev), b.handle(&ev), c.handle(&ev));
+        let replies: Vec<Reply> = [x, y, z].into_iter().flatten().collect();
+        assert_eq!(replies.len(), 1, "{replies:?}");
+        assert!(replies[0].text.starts_with("#1: alice played e4."), "{}", replies[0].text);
+        assert_eq!(moves_in(&bot.core, 1).await, 1);
+    }
+}
+
+case! {
+    /// Three different moves by the player to move, each sent to another
+    /// process at once: one is played, the others are told it is not their
+    /// turn (the game's row is locked and read again).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn three_processes_racing_moves_in_one_game_play_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut bot = Bot::open(&path).await;
+        start_game(&mut bot, "standard").await;
+        let (b, c) = more_processes(&path).await;
+        let pool = bot.core.store().pool().clone();
+        let version = || async {
+            sqlx::query_scalar::<_, i64>("SELECT version FROM games WHERE id = 1")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        };
+        let before = version().await;
+        let (e1, e2, e3) = (
+            bot.event("alice", "e4"),
+            bot.event("alice", "d4"),
+            bot.event("alice", "Nf3"),
+        );
+        let (x, y, z) = tokio::join!(bot.core.handle(&e1), b.handle(&e2), c.handle(&e3));
+        let replies: Vec<Reply> = [x, y, z].into_iter().map(Option::unwrap).collect();
+        let played: Vec<&Reply> = replies.iter().filter(|r| !r.is_error).collect();
+        assert_eq!(played.len(), 1, "{replies:?}");
+        for r in replies.iter().filter(|r| r.is_error) {
+            assert!(r.text.starts_with("It is not your turn in game #1"), "{}", r.text);
+        }
+        assert_eq!(moves_in(&bot.core, 1).await, 1);
+        assert_eq!(version().await, before + 1, "one write of the game");
+    }
+}
+
+case! {
+    /// The same challenge sent to three processes at once (three events):
+    /// one challenge waits, the others are told one already does.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_pending_challenge_per_pair_across_processes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut bot = Bot::open(&path).await;
+        let (b, c) = more_processes(&path).await;
+        let (e1, e2, e3) = (
+            bot.event("alice", "challenge @bob standard"),
+            bot.event("alice", "challenge @bob void"),
+            bot.event("alice", "challenge @bob chess99"),
+        );
+        let (x, y, z) = tokio::join!(bot.core.handle(&e1), b.handle(&e2), c.handle(&e3));
+        let replies: Vec<Reply> = [x, y, z].into_iter().map(Option::unwrap).collect();
+        assert_eq!(replies.iter().filter(|r| !r.is_error).count(), 1, "{replies:?}");
+        for r in replies.iter().filter(|r| r.is_error) {
+            assert!(
+                r.text.starts_with("You already have a challenge waiting for bob here."),
+                "{}",
+                r.text
+            );
+        }
+        let pending: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM challenges WHERE status = 'pending'")
+                .fetch_one(bot.core.store().pool())
+                .await
+                .unwrap();
+        assert_eq!(pending, 1);
+        // Two processes accepting it at once start one game.
+        let (a1, a2) = (bot.event("bob", "accept"), bot.event("bob", "accept"));
+        let (x, y) = tokio::join!(b.handle(&a1), c.handle(&a2));
+        let (x, y) = (x.unwrap(), y.unwrap());
+        assert!(x.is_error != y.is_error, "{} / {}", x.text, y.text);
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+}
+
+case! {
+    /// alice and bob have a rated game in each of two channels; both end at
+    /// once, in two processes. Each rating is read and written in turn: the
+    /// second change starts from the first one's result, nothing is lost.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_games_of_one_player_ending_at_once_both_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut bot = Bot::open(&path).await;
+        let core = bot.core.clone();
+        for room in ["east", "west"] {
+            club_ok(&mut bot, &core, room, "alice", "challenge @bob standard").await;
+            club_ok(&mut bot, &core, room, "bob", "accept").await;
+            club_ok(&mut bot, &core, room, "alice", "e4").await;
+            club_ok(&mut bot, &core, room, "bob", "e5").await;
+        }
+        let (b, c) = more_processes(&path).await;
+        let (r1, r2) = (
+            club_event(&mut bot, "east", "alice", "resign"),
+            club_event(&mut bot, "west", "alice", "resign"),
+        );
+        let (x, y) = tokio::join!(b.handle(&r1), c.handle(&r2));
+        for r in [x.unwrap(), y.unwrap()] {
+            assert!(!r.is_error, "{}", r.text);
+            assert!(r.text.contains("Ratings:"), "{}", r.text);
+        }
+        let pool = bot.core.store().pool();
+        for player in ["console:alice", "console:bob"] {
+            let changes: Vec<(f64, f64)> = sqlx::query_as(
+                "SELECT before_rating, after_rating FROM rating_changes WHERE player = $1",
+            )
+            .bind(player)
+            .fetch_all(pool)
+            .await
+            .unwrap();
+            assert_eq!(changes.len(), 2, "{player}: {changes:?}");
+            let (first, second) = if changes[0].0 == 1500.0 {
+                (changes[0], changes[1])
+            } else {
+                (changes[1], changes[0])
+            };
+            assert_eq!(first.0, 1500.0, "{player}: {changes:?}");
+            assert_eq!(second.0, first.1, "{player}: the second starts from the first");
+            let (games, rating): (i64, f64) = sqlx::query_as(
+                "SELECT games, rating FROM ratings WHERE player = $1 AND community = 'club'",
+            )
+            .bind(player)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+            assert_eq!((games, rating), (2, second.1), "{player}");
+        }
+    }
+}
+
+case! {
+    /// A correspondence deadline passes; three processes look at once. The
+    /// game is lost on time once, announced once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_deadline_is_decided_once_by_three_processes() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.clock.day_seconds = 100;
+        let t0 = wall_ms();
+        let millis = Arc::new(AtomicI64::new(t0));
+        let mut bot = Bot::with_clock(cfg.clone(), millis.clone()).await;
+        bot.ok("alice", "challenge @bob void 1d white").await;
+        bot.ok("bob", "accept").await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "e6").await; // alice's deadline: 100 s from now
+        let open = || Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis.clone()));
+        let (b, c) = (open().await.unwrap(), open().await.unwrap());
+        millis.store(t0 + 150_000, Ordering::SeqCst);
+        let until = t0 + 150_000;
+        tokio::join!(
+            bot.core.settle_deadlines(until),
+            b.settle_deadlines(until),
+            c.settle_deadlines(until)
+        );
+        let (status, version): (String, i64) =
+            sqlx::query_as("SELECT status, version FROM games WHERE id = 1")
+                .fetch_one(bot.core.store().pool())
+                .await
+                .unwrap();
+        assert_eq!(status, "finished");
+        let told: Vec<String> = sqlx::query_scalar("SELECT text FROM outbox ORDER BY id")
+            .fetch_all(bot.core.store().pool())
+            .await
+            .unwrap();
+        let lost: Vec<&String> = told.iter().filter(|t| t.contains("did not move in time")).collect();
+        assert_eq!(lost.len(), 1, "{told:?}");
+        let ended: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rating_changes WHERE game_id = 1")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(ended, 2, "rated once: a change for each player");
+        let again: i64 = sqlx::query_scalar("SELECT version FROM games WHERE id = 1")
+            .fetch_one(bot.core.store().pool())
+            .await
+            .unwrap();
+        assert_eq!(again, version, "nothing changed after the first");
+    }
+}
+
+case! {
+    /// Three processes take due notices at once: each notice goes to one.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_notice_is_taken_by_one_of_three_processes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let bot = Bot::open(&path).await;
+        let (b, c) = more_processes(&path).await;
+        {
+            let mut tx = bot.core.store().begin().await.unwrap();
+            for i in 0..30 {
+                let text = voidmate_game::Text::from(format!("notice {i}"));
+                voidmate_game::store::queue_notice(&mut tx, "room", &text, &[])
+                    .await
+                    .unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+        let now = wall_ms();
+        let lease = now + 60_000;
+        let claim = |core: &Core| {
+            let pool = core.store().pool().clone();
+            async move {
+                let mut ids = Vec::new();
+                loop {
+                    let rows = voidmate_game::store::claim_notices(&pool, now, lease, &[], 4)
+                        .await
+                        .unwrap();
+                    if rows.is_empty() {
+                        break ids;
+                    }
+                    ids.extend(rows.into_iter().map(|r| r.id));
+                }
+            }
+        };
+        let (x, y, z) = tokio::join!(claim(&bot.core), claim(&b), claim(&c));
+        let mut all: Vec<i64> = x.iter().chain(&y).chain(&z).copied().collect();
+        let taken = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), taken, "a notice was taken twice");
+        assert_eq!(taken, 30);
+    }
+}
