@@ -329,6 +329,29 @@ pub struct Spread {
     pub db: String,
     pub processes: usize,
     pub games: usize,
+    /// Reach a PostgreSQL `db` through a latency proxy adding this each
+    /// way ([`crate::proxy`]), and count round trips.
+    pub delay: Option<Duration>,
+}
+
+/// `url` with its host and port replaced by 127.0.0.1:`port`, and the host
+/// and port it named (`HOST:PORT`, 5432 by default).
+fn through_proxy(url: &str, port: u16) -> Result<(String, String)> {
+    let (scheme, rest) = url
+        .split_once("://")
+        .ok_or_else(|| anyhow::anyhow!("{url} is not a URL"))?;
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let (user, hostport) = match authority.rsplit_once('@') {
+        Some((user, hostport)) => (format!("{user}@"), hostport),
+        None => (String::new(), authority),
+    };
+    anyhow::ensure!(!hostport.is_empty(), "{url} names no host");
+    let target = if hostport.contains(':') {
+        hostport.to_string()
+    } else {
+        format!("{hostport}:5432")
+    };
+    Ok((format!("{scheme}://{user}127.0.0.1:{port}{path}"), target))
 }
 
 /// Moves per process: four per game (the same as the one-process bench).
@@ -339,8 +362,23 @@ const SPREAD_MOVES: [&str; 4] = ["e4", "e6", "d4", "d6"];
 /// each its share of the games, all of a process's games at once for each
 /// move. Reports moves per second over all processes and the latency of a
 /// move (handled and confirmed) at the median and p99.
-pub async fn spread(args: Spread) -> Result<String> {
+pub async fn spread(mut args: Spread) -> Result<String> {
     use voidmate::game::config::Database;
+    let shown = Database::at(&args.db);
+    let proxy = match args.delay {
+        Some(delay) => {
+            anyhow::ensure!(
+                shown.url.is_some(),
+                "--delay-ms puts a PostgreSQL server at a distance; {} is an SQLite file",
+                shown.describe()
+            );
+            let (_, target) = through_proxy(&args.db, 0)?;
+            let proxy = crate::proxy::Proxy::start(0, target, delay).await?;
+            args.db = through_proxy(&args.db, proxy.port)?.0;
+            Some((proxy, delay))
+        }
+        None => None,
+    };
     let database = Database::at(&args.db);
     let cfg = Config {
         database: database.clone(),
@@ -372,6 +410,45 @@ pub async fn spread(args: Spread) -> Result<String> {
         }
     }
     let setup = setup.elapsed();
+    // Through the proxy: one move of a game of its own, counted alone.
+    let probe = match &proxy {
+        None => String::new(),
+        Some((proxy, delay)) => {
+            let ch = "bench-probe";
+            let mut said = |who: &str, text: &str| {
+                n += 1;
+                line(format!("probe-{n}"), ch, who, text)
+            };
+            for (who, text) in [("white", "challenge @bob void"), ("bob", "accept")] {
+                let reply = core.handle(&said(who, text)).await.expect("new event");
+                for entry in reply.deliveries {
+                    core.delivered(entry).await;
+                }
+            }
+            let mut handled = Vec::new();
+            let mut confirmed = Vec::new();
+            for (who, mv) in [("white", "e4"), ("bob", "e6")] {
+                let ev = said(who, &format!("move {mv}"));
+                let before = proxy.round_trips();
+                let reply = core.handle(&ev).await.expect("new event");
+                anyhow::ensure!(!reply.is_error, "{}", reply.text);
+                let after = proxy.round_trips();
+                for entry in reply.deliveries {
+                    core.delivered(entry).await;
+                }
+                handled.push(after - before);
+                confirmed.push(proxy.round_trips() - after);
+            }
+            format!(
+                "  through a proxy adding {:.1} ms each way: a move takes {} round trips to handle and {} to confirm its post (two moves: {:?} and {:?})\n",
+                delay.as_secs_f64() * 1000.0,
+                handled[0],
+                confirmed[0],
+                handled,
+                confirmed
+            )
+        }
+    };
     drop(core);
     // Every part starts at the same moment, after all have opened.
     let start_at = std::time::SystemTime::now()
@@ -399,6 +476,12 @@ pub async fn spread(args: Spread) -> Result<String> {
                 .spawn()
         })
         .collect::<Result<_, _>>()?;
+    // Round trips of the moves alone: the parts have opened by then.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis() as u64;
+    tokio::time::sleep(Duration::from_millis(start_at.saturating_sub(now))).await;
+    let trips_before = proxy.as_ref().map(|(p, _)| p.round_trips());
     let mut latencies = Vec::new();
     let mut longest = Duration::ZERO;
     for child in children {
@@ -423,17 +506,24 @@ pub async fn spread(args: Spread) -> Result<String> {
         latencies.len(),
         args.games * SPREAD_MOVES.len()
     );
+    let trips = match (&proxy, trips_before) {
+        (Some((p, _)), Some(before)) => format!(
+            "  round trips while the processes moved: {:.1} a move (handled and confirmed, with the connections they opened)\n",
+            (p.round_trips() - before) as f64 / latencies.len() as f64
+        ),
+        _ => String::new(),
+    };
     latencies.sort();
     let at = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     Ok(format!(
         "{} on {}: {} games (set up in {:.1} s), {} moves by {} process(es), each moving all its games at once:\n  \
-         {:.0} moves/s; a move (handled and confirmed) median {:.2} ms, p99 {:.2} ms\n",
+         {:.0} moves/s; a move (handled and confirmed) median {:.2} ms, p99 {:.2} ms\n{probe}{trips}",
         match database.url {
             Some(_) => "PostgreSQL",
             None => "SQLite",
         },
-        database.describe(),
+        shown.describe(),
         args.games,
         setup.as_secs_f64(),
         latencies.len(),

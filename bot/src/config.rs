@@ -107,6 +107,18 @@ mod tests {
             built_in.database.busy_timeout_ms
         );
         assert_eq!(file.database.synchronous, built_in.database.synchronous);
+        assert_eq!(
+            (
+                file.database.max_connections,
+                file.database.min_connections,
+                file.database.acquire_timeout_ms
+            ),
+            (
+                built_in.database.max_connections,
+                built_in.database.min_connections,
+                built_in.database.acquire_timeout_ms
+            )
+        );
         assert_eq!(file.chat.max_message_chars, built_in.chat.max_message_chars);
         assert_eq!(file.chat.bare_moves, built_in.chat.bare_moves);
         assert_eq!(file.render.theme, built_in.render.theme);

@@ -4,6 +4,7 @@ mod bench;
 mod cluster;
 mod inspect;
 mod play;
+mod proxy;
 mod tune;
 mod uci;
 
@@ -55,6 +56,9 @@ enum Command {
     /// Fit a game's curve from search score to winning chances on
     /// `tune-data` positions (the reviews' coefficient).
     WinCurve(tune::WinCurveArgs),
+    /// Pass TCP connections on to a server with a fixed delay each way,
+    /// counting round trips: a database at a distance, for benchmarks.
+    LatencyProxy(ProxyArgs),
     /// Play in the terminal: commands as in chat, `as NAME` to switch speaker.
     Console(ConsoleArgs),
     /// Start the chat adapters enabled in the configuration.
@@ -176,6 +180,19 @@ struct RunArgs {
 }
 
 #[derive(Args)]
+struct ProxyArgs {
+    /// Port to listen on, on 127.0.0.1.
+    #[arg(long, default_value_t = 6543)]
+    listen: u16,
+    /// Where to pass connections on (HOST:PORT).
+    #[arg(long)]
+    to: String,
+    /// Delay added each way, in milliseconds (fractions allowed).
+    #[arg(long, default_value_t = 1.0)]
+    delay_ms: f64,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     /// Games in play at once.
     #[arg(long, default_value_t = 1000)]
@@ -192,6 +209,11 @@ struct BenchArgs {
     part: Option<usize>,
     #[arg(long, hide = true, default_value_t = 0)]
     start_at_ms: u64,
+    /// With a `postgres://` `--db`: reach it through a latency proxy that
+    /// adds this delay each way (milliseconds; 0 counts round trips only),
+    /// and report round trips per move.
+    #[arg(long, requires = "db")]
+    delay_ms: Option<f64>,
 }
 
 async fn console(args: ConsoleArgs) -> Result<String> {
@@ -313,6 +335,9 @@ fn main() -> ExitCode {
         Command::TuneData(args) => tune::tune_data(&args),
         Command::Tune(args) => tune::tune_weights(&args),
         Command::WinCurve(args) => tune::win_curve(&args),
+        Command::LatencyProxy(args) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(proxy::run(args.listen, args.to, delay_of(args.delay_ms)))),
         Command::Console(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(console(args))),
@@ -337,6 +362,7 @@ fn main() -> ExitCode {
                             db,
                             processes: args.processes.max(1),
                             games: args.games,
+                            delay: args.delay_ms.map(delay_of),
                         })
                         .await
                     }
@@ -377,4 +403,9 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A delay given in milliseconds (fractions allowed; negative as none).
+fn delay_of(ms: f64) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0)
 }

@@ -33,6 +33,16 @@ pub struct Database {
     pub busy_timeout_ms: u64,
     /// When a commit is on disk (SQLite's `synchronous`).
     pub synchronous: Synchronous,
+    /// Connections to PostgreSQL this process keeps at most: as many
+    /// transactions as it can have open at once (each command in flight
+    /// holds one to its commit). SQLite, one writer at a time, keeps 4.
+    pub max_connections: u32,
+    /// Connections kept open while idle, so a burst does not wait for
+    /// new ones (PostgreSQL).
+    pub min_connections: u32,
+    /// How long a command waits for a free connection before it is
+    /// answered "busy" (milliseconds).
+    pub acquire_timeout_ms: u64,
 }
 
 /// When a commit is on disk.
@@ -77,6 +87,9 @@ impl Default for Database {
             url: None,
             busy_timeout_ms: 5000,
             synchronous: Synchronous::Full,
+            max_connections: 32,
+            min_connections: 2,
+            acquire_timeout_ms: 10_000,
         }
     }
 }

@@ -49,7 +49,11 @@ pub(crate) fn db_failure(e: sqlx::Error) -> Reply {
         // (55P03), which `lock_timeout` raises (see `Store::open_postgres_with`).
         sqlx::Error::Database(d) => {
             let m = d.message().to_ascii_lowercase();
-            m.contains("locked") || m.contains("busy") || d.code().as_deref() == Some("55P03")
+            // PostgreSQL's deadlock_detected (40P01) and serialization_failure
+            // (40001): two writers met; the one told so may simply try again.
+            m.contains("locked")
+                || m.contains("busy")
+                || matches!(d.code().as_deref(), Some("55P03" | "40P01" | "40001"))
         }
         sqlx::Error::PoolTimedOut => true,
         _ => false,

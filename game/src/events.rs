@@ -85,7 +85,10 @@ impl Core {
             Ok(tx) => tx,
             Err(e) => return Some(db_failure(e)),
         };
-        match store::record_event(&mut tx, &ev.event_id).await {
+        // The event's id, the channel's parked notices, the names seen.
+        let mut seen = vec![&ev.author];
+        seen.extend(ev.mentions.iter().map(|m| &m.who));
+        match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
             Ok(true) => {}
             Ok(false) => return None,
             Err(e) => return Some(db_failure(e)),
@@ -107,14 +110,6 @@ impl Core {
             if let Err(e) = store::lock_keys(&mut tx, &[key]).await {
                 return Some(db_failure(e));
             }
-        }
-        // The bot is evidently in this channel: what waited for that goes.
-        if let Err(e) = store::unpark_channel(&mut *tx, &ev.channel).await {
-            return Some(db_failure(e));
-        }
-        // Names as seen now: a rename shows in the next reply.
-        if let Err(e) = see_players(&mut tx, ev).await {
-            return Some(db_failure(e));
         }
         // Boxed: a command's state machine is large, and the future of an
         // event must stay small enough for any worker's stack.
@@ -155,7 +150,8 @@ impl Core {
                         },
                     })
                 });
-                let owed = store::queue_reply(
+                // Stored with the event marked as acted on.
+                let owed = store::queue_answer(
                     &mut tx,
                     ev.author.id.platform(),
                     &ev.channel,
@@ -163,16 +159,13 @@ impl Core {
                     &done.notify,
                     board,
                     &Action::stored(&done.actions),
-                    Some(&ev.event_id),
+                    &ev.event_id,
                     grace,
                 )
                 .await;
                 match owed {
                     Ok(entry) => done.deliveries.push(entry),
                     Err(e) => return Some(db_failure(e)),
-                }
-                if let Err(e) = store::mark_acted(&mut tx, &ev.event_id).await {
-                    return Some(db_failure(e));
                 }
                 // The board is drawn while the commit syncs to disk (unless
                 // the engine's move will replace it); a failed commit throws

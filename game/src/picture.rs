@@ -171,8 +171,10 @@ impl Ctx<'_> {
         viewer: &PlayerId,
         select: Option<Square>,
     ) -> Result<Picture, Failure> {
-        let theme = self.theme().await?;
-        let flip = store::flip_of(self.tx, viewer).await?;
+        let (theme, flip) = store::view_of(self.tx, self.channel, viewer).await?;
+        let theme = theme
+            .and_then(|t| Theme::from_name(&t))
+            .unwrap_or(self.core.settings.theme);
         Ok(game_picture(g, theme, viewer, select, flip))
     }
 

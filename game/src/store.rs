@@ -52,7 +52,7 @@ pub use challenges::{
     set_challenge_rating, set_challenge_thread, ChallengeRow,
 };
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
-pub use events::{event_acted, event_seen, mark_acted, prune_events, record_event};
+pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event};
 pub use games::{
     active_games, all_games, any_to_abort, claim_engine_turn, engine_games, engine_queue, finish,
     finished_games, finished_games_of, game, game_anywhere, games_to_abort, insert_game,
@@ -63,11 +63,11 @@ pub use games::{
 use games::{bump, GAME_COLUMNS};
 pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
 pub use outbox::{
-    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_board_notice,
-    queue_notice, queue_reply, release_waiting_replies, unpark_channel, BoardKind, BoardRef,
-    OutboxRow,
+    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_answer,
+    queue_board_notice, queue_notice, queue_reply, release_waiting_replies, unpark_channel,
+    BoardKind, BoardRef, OutboxRow,
 };
-pub use players::{flip_of, players_named, rename_player, see_player, set_flip};
+pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use ratings::{
     all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,
@@ -121,7 +121,9 @@ impl Store {
     pub async fn open_config(cfg: &crate::config::Database) -> Result<Store, sqlx::Error> {
         let busy = Duration::from_millis(cfg.busy_timeout_ms);
         match &cfg.url {
-            Some(url) => Store::open_postgres_with(url, busy, cfg.synchronous).await,
+            Some(url) => {
+                Store::open_postgres_with(url, busy, cfg.synchronous, PoolSizes::of(cfg)).await
+            }
             None => Store::open(&cfg.path, busy, cfg.synchronous).await,
         }
     }
@@ -227,6 +229,7 @@ impl Store {
             url,
             Duration::from_millis(defaults.busy_timeout_ms),
             defaults.synchronous,
+            PoolSizes::of(&defaults),
         )
         .await
     }
@@ -241,6 +244,7 @@ impl Store {
         url: &str,
         busy_timeout: Duration,
         synchronous: crate::config::Synchronous,
+        sizes: PoolSizes,
     ) -> Result<Store, sqlx::Error> {
         sqlx::any::install_default_drivers();
         let options = AnyConnectOptions::from_str(url)?;
@@ -253,7 +257,9 @@ impl Store {
             format!("SET synchronous_commit = {commit}"),
         ];
         let pool = AnyPoolOptions::new()
-            .max_connections(8)
+            .max_connections(sizes.max.max(1))
+            .min_connections(sizes.min.min(sizes.max))
+            .acquire_timeout(sizes.acquire_timeout)
             .after_connect(move |conn, _meta| {
                 let settings = settings.clone();
                 Box::pin(async move {
@@ -301,6 +307,25 @@ impl Store {
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         self.writes.fetch_add(1, Ordering::SeqCst);
         begin_write(&self.pool, self.backend).await
+    }
+}
+
+/// How many connections a PostgreSQL pool keeps (`[database]`
+/// `max_connections`, `min_connections`, `acquire_timeout_ms`).
+#[derive(Debug, Clone, Copy)]
+pub struct PoolSizes {
+    pub max: u32,
+    pub min: u32,
+    pub acquire_timeout: Duration,
+}
+
+impl PoolSizes {
+    pub fn of(cfg: &crate::config::Database) -> PoolSizes {
+        PoolSizes {
+            max: cfg.max_connections,
+            min: cfg.min_connections,
+            acquire_timeout: Duration::from_millis(cfg.acquire_timeout_ms),
+        }
     }
 }
 

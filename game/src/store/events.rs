@@ -44,6 +44,67 @@ pub async fn event_acted(tx: &mut Tx, event_id: &str) -> Result<Option<bool>, sq
 }
 
 /// Records an event id; `false` if it was handled before.
+/// What every event that writes does first: records its id ([`record_event`];
+/// `false`: handled before, and the caller drops the transaction), puts the
+/// notices parked in `channel` back in line (the bot is evidently there,
+/// [`super::unpark_channel`]), and notes the names `seen` go by now
+/// ([`super::see_player`]). One statement on PostgreSQL (two round trips
+/// fewer on every move); one each on SQLite, which has no writing `WITH`.
+pub async fn intake(
+    tx: &mut Tx,
+    event_id: &str,
+    channel: &str,
+    seen: &[&crate::contract::Player],
+) -> Result<bool, sqlx::Error> {
+    // Each player once: one statement may not change a row twice.
+    let mut players: Vec<&crate::contract::Player> = Vec::new();
+    for p in seen {
+        if !players.iter().any(|q| q.id == p.id) {
+            players.push(p);
+        }
+    }
+    if super::backend_of_tx(tx) == super::Backend::Sqlite {
+        if !record_event(tx, event_id).await? {
+            return Ok(false);
+        }
+        super::unpark_channel(&mut **tx, channel).await?;
+        for p in players {
+            super::see_player(tx, p).await?;
+        }
+        return Ok(true);
+    }
+    let seen_part = if players.is_empty() {
+        String::new()
+    } else {
+        let values: Vec<String> = (0..players.len())
+            .map(|i| format!("(${}, ${})", 4 + 2 * i, 5 + 2 * i))
+            .collect();
+        format!(
+            ", seen AS (INSERT INTO players (id, name, seen_at) \
+             SELECT p.id, p.name, $2 FROM (VALUES {}) AS p (id, name) \
+             WHERE NOT EXISTS (SELECT 1 FROM players WHERE players.id = p.id AND players.name = p.name) \
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at \
+             WHERE players.name IS DISTINCT FROM excluded.name)",
+            values.join(", ")
+        )
+    };
+    let sql = format!(
+        "WITH ev AS (INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) \
+         ON CONFLICT DO NOTHING RETURNING 1), \
+         unparked AS (UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
+         WHERE channel = $3 AND parked = 1){seen_part} \
+         SELECT COUNT(*) FROM ev"
+    );
+    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql))
+        .bind(event_id)
+        .bind(now())
+        .bind(channel);
+    for p in players {
+        query = query.bind(p.id.as_str()).bind(p.name.as_str());
+    }
+    Ok(query.fetch_one(&mut **tx).await? == 1)
+}
+
 pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",

@@ -128,6 +128,59 @@ pub async fn queue_reply(
     Ok(id)
 }
 
+/// [`queue_reply`] of the answer to event `event_id`, which is marked as
+/// acted on ([`super::mark_acted`]) in the same statement on PostgreSQL (a
+/// round trip fewer on every move; SQLite has no writing `WITH`).
+#[allow(clippy::too_many_arguments)]
+pub async fn queue_answer(
+    tx: &mut Tx,
+    platform: &str,
+    channel: &str,
+    text: &Text,
+    notify: &[Player],
+    board: Option<BoardRef>,
+    actions: &str,
+    event_id: &str,
+    not_before_ms: i64,
+) -> Result<i64, sqlx::Error> {
+    if super::backend_of_tx(tx) == Backend::Sqlite {
+        let id = queue_reply(
+            tx,
+            platform,
+            channel,
+            text,
+            notify,
+            board,
+            actions,
+            Some(event_id),
+            not_before_ms,
+        )
+        .await?;
+        super::mark_acted(tx, event_id).await?;
+        return Ok(id);
+    }
+    sqlx::query_scalar::<_, i64>(
+        "WITH acted AS (UPDATE handled_events SET acted = 1 WHERE event_id = $10) \
+         INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
+         board_kind, actions, in_reply_to, next_attempt_ms, platform) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+    )
+    .bind(channel)
+    .bind(text.as_str())
+    .bind(text.mentions_stored())
+    .bind(players_stored(notify))
+    .bind(now())
+    .bind(board.map(|b| b.game))
+    .bind(board.map(|b| b.ply))
+    .bind(board.map_or(0, |b| b.kind as i64))
+    .bind(actions)
+    .bind(event_id)
+    .bind(not_before_ms)
+    .bind(platform)
+    .fetch_one(&mut **tx)
+    .await
+}
+
 /// After a restart nothing is being posted directly any more: answers
 /// that waited for a direct post are due now.
 pub async fn release_waiting_replies(pool: &AnyPool, now_ms: i64) -> Result<u64, sqlx::Error> {

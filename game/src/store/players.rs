@@ -26,6 +26,26 @@ pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// What a board drawn in `channel` for `who` needs: the channel's theme
+/// (if it chose one) and how `who` wants boards turned. One query for both
+/// (a round trip fewer on every move).
+pub async fn view_of(
+    tx: &mut Tx,
+    channel: &str,
+    who: &PlayerId,
+) -> Result<(Option<String>, Flip), sqlx::Error> {
+    let (theme, flip): (Option<String>, Option<String>) = sqlx::query_as(
+        "SELECT (SELECT theme FROM channel_settings WHERE channel = $1), \
+         (SELECT flip FROM players WHERE id = $2)",
+    )
+    .bind(channel)
+    .bind(who.as_str())
+    .fetch_one(&mut **tx)
+    .await?;
+    let flip = flip.and_then(|f| Flip::from_name(&f)).unwrap_or(Flip::Auto);
+    Ok((theme, flip))
+}
+
 /// How `who` wants their boards turned (`auto` when they never said).
 pub async fn flip_of(tx: &mut Tx, who: &PlayerId) -> Result<Flip, sqlx::Error> {
     let row: Option<(String,)> = sqlx::query_as("SELECT flip FROM players WHERE id = $1")

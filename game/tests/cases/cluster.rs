@@ -324,3 +324,68 @@ case! {
         assert_eq!(taken, 30);
     }
 }
+
+case! {
+    /// A player's name already stored as it is locks nothing: their moves in
+    /// two games at once never wait for each other on their `players` row.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_known_name_locks_no_player_row() {
+        use sqlx::Connection as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.database.busy_timeout_ms = 300;
+        let mut bot = Bot::with(cfg).await;
+        start_game(&mut bot, "standard").await;
+        let mut held = sqlx::PgConnection::connect(&postgres::database_for(&path))
+            .await
+            .unwrap();
+        for sql in [
+            "BEGIN",
+            "SELECT name FROM players WHERE id = 'console:alice' FOR UPDATE",
+        ] {
+            sqlx::query(sql).execute(&mut held).await.unwrap();
+        }
+        let r = bot.say("alice", "e4").await;
+        assert!(!r.is_error, "{}", r.text);
+        assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
+        // A new name is still written (bob's row is not held).
+        let mut renamed = bot.event("bob", "e5");
+        renamed.author = Player::new(PlayerId::new(PLATFORM, "bob"), "Robert");
+        let r = bot.core.handle(&renamed).await.unwrap();
+        assert!(r.text.starts_with("#1: Robert played e5."), "{}", r.text);
+        sqlx::query("ROLLBACK").execute(&mut held).await.unwrap();
+    }
+}
+
+case! {
+    /// `[database] max_connections` and `acquire_timeout_ms`: with both
+    /// connections of a pool of two taken, a command is answered "busy"
+    /// after the wait, and nothing changes; once one is free it goes through.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_pool_is_sized_as_configured() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut cfg = config(&path);
+        cfg.database.max_connections = 2;
+        cfg.database.min_connections = 1;
+        cfg.database.acquire_timeout_ms = 300;
+        let mut bot = Bot::with(cfg).await;
+        start_game(&mut bot, "standard").await;
+        let pool = bot.core.store().pool().clone();
+        assert_eq!(pool.options().get_max_connections(), 2);
+        let before = snapshot(&bot.core).await;
+        let (a, b) = (pool.acquire().await.unwrap(), pool.acquire().await.unwrap());
+        let ev = bot.event("alice", "e4");
+        let r = bot.core.handle(&ev).await.unwrap();
+        assert!(r.is_error);
+        assert_eq!(
+            r.text,
+            "The game database is busy right now, so nothing was changed. Please try again in a moment."
+        );
+        drop((a, b));
+        assert_eq!(snapshot(&bot.core).await, before);
+        let r = bot.ok("alice", "e4").await;
+        assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
+    }
+}
