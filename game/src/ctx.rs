@@ -23,6 +23,10 @@ pub(crate) struct Ctx<'a> {
     /// Whether the request only reads: its games are loaded without a lock
     /// ([`Core::load_unlocked`]), so a read never waits for a writer.
     pub reads_only: bool,
+    /// The channel's theme and the author's board turn, if already read
+    /// with the event ([`crate::store::intake`]); cleared by a command
+    /// that changes either.
+    pub view: Option<(Option<String>, crate::command::Flip)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -36,6 +40,7 @@ impl<'a> Ctx<'a> {
             event: Some(ev),
             now_ms: core.time.now_ms(),
             reads_only: false,
+            view: None,
         }
     }
 
@@ -49,6 +54,7 @@ impl<'a> Ctx<'a> {
             event: None,
             now_ms: core.time.now_ms(),
             reads_only: false,
+            view: None,
         }
     }
 

@@ -215,6 +215,9 @@ impl Core {
             return Ok(false);
         };
         if row.engine_wanted_ms.is_some() || !self.bot_moves_in(row) {
+            // At once, not when the connection is next used: the row's lock
+            // goes with it.
+            tx.rollback().await?;
             return Ok(false);
         }
         store::set_engine_turn(&mut tx, id, Some(self.time.now_ms()), None).await?;

@@ -88,11 +88,11 @@ impl Core {
         // The event's id, the channel's parked notices, the names seen.
         let mut seen = vec![&ev.author];
         seen.extend(ev.mentions.iter().map(|m| &m.who));
-        match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
-            Ok(true) => {}
-            Ok(false) => return None,
+        let view = match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
+            Ok(intake) if intake.new => intake.view,
+            Ok(_) => return None,
             Err(e) => return Some(db_failure(e)),
-        }
+        };
         // Adapters without a ticker (the console) still mark the time here.
         // Not on PostgreSQL: that one row, written by every event of every
         // process, would make them all wait for each other; there every
@@ -116,6 +116,7 @@ impl Core {
         let result = match parsed {
             Ok(cmd) => {
                 let mut cx = Ctx::of_event(self, &mut tx, ev);
+                cx.view = view;
                 Box::pin(execute(&mut cx, cmd)).await
             }
             Err(e) => Err(Failure::Refused(e.0)),
@@ -211,7 +212,9 @@ impl Core {
             }
             Err(Failure::Refused(msg)) => {
                 // Nothing may change but the record that this event was seen.
-                drop(tx);
+                // Rolled back now, not when the connection is next used: the
+                // game's row lock goes with it.
+                let _ = tx.rollback().await;
                 if let Err(e) = self.remember_only(&ev.event_id).await {
                     return Some(db_failure(e));
                 }
@@ -219,7 +222,7 @@ impl Core {
             }
             Err(Failure::NotACommand(_)) if !ev.addressed => None,
             Err(Failure::NotACommand(word)) => {
-                drop(tx);
+                let _ = tx.rollback().await;
                 if let Err(e) = self.remember_only(&ev.event_id).await {
                     return Some(db_failure(e));
                 }

@@ -24,6 +24,9 @@ pub(crate) struct Game {
     pub now_ms: i64,
     /// Seconds in a "day" of a days-per-move time control.
     pub day_seconds: i64,
+    /// How White's and Black's players want boards turned, where they were
+    /// read with the game (a write on PostgreSQL, [`crate::store::lock_game_with_moves`]).
+    pub flips: Option<[crate::command::Flip; 2]>,
 }
 
 /// One position of a game's history, and the move that led to it (`None`
@@ -77,6 +80,16 @@ impl Game {
     }
 
     /// The side `user` plays, or the refusal for someone who does not.
+    /// How `viewer` wants boards turned, if read with the game and
+    /// `viewer` plays in it.
+    pub fn flip_of(&self, viewer: &PlayerId) -> Option<crate::command::Flip> {
+        let flips = self.flips?;
+        self.player_color(viewer).map(|c| match c {
+            Color::White => flips[0],
+            Color::Black => flips[1],
+        })
+    }
+
     pub fn side_of(&self, user: &PlayerId) -> Result<Color, Failure> {
         self.player_color(user)
             .ok_or_else(|| Failure::Refused(format!("You are not playing in game #{}.", self.id())))

@@ -77,32 +77,48 @@ impl Core {
     /// waits for the first and then sees what it did, while commands on
     /// other games go on. A game that ended in that wait is not touched.
     pub(crate) async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
-        let row = match self.store.backend() {
-            store::Backend::Sqlite => row,
+        match self.store.backend() {
+            store::Backend::Sqlite => self.load_unlocked(tx, row).await,
             store::Backend::Postgres => {
                 let id = row.id;
-                let Some(now) = store::lock_game(tx, id).await? else {
+                let Some(locked) = store::lock_game_with_moves(tx, id).await? else {
                     return refuse(format!("Game #{id} is gone."));
                 };
-                if row.status == "active" && now.status != "active" {
+                if row.status == "active" && locked.game.status != "active" {
                     return refuse(format!("Game #{id} has already ended."));
                 }
-                now
+                // After a wait for the lock the row is the one committed
+                // meanwhile, but the moves were read as the statement began:
+                // if they do not lead to the row's position, they are read
+                // again, after the lock.
+                let mut g = match self.replay(locked.game.clone(), locked.moves) {
+                    Ok(g) => g,
+                    Err(_) => {
+                        let moves = store::moves(tx, id).await?;
+                        self.replay(locked.game, moves)?
+                    }
+                };
+                g.flips = Some(locked.flips);
+                Ok(g)
             }
-        };
-        self.load_unlocked(tx, row).await
+        }
     }
 
     /// [`Core::load`] without the lock: for reads that change nothing (a
     /// board drawn, a search started, `check-db`), which must not hold up
     /// the game's writers.
     pub(crate) async fn load_unlocked(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+        let moves = store::moves(tx, row.id).await?;
+        self.replay(row, moves)
+    }
+
+    /// The game of `row`, its `moves` replayed from the start.
+    fn replay(&self, row: GameRow, moves: Vec<store::MoveRow>) -> Result<Game, Failure> {
         let rec = record(row)?;
         let id = rec.id;
         let rules = rules_of(&rec)?;
         let mut pos = Position::from_fen(rules, &rec.start_fen)
             .map_err(|e| damaged(id, format!("its start position does not read: {e}")))?;
-        let moves = store::moves(tx, id).await?;
         let (mut last, mut through) = (None, None);
         for (i, m) in moves.iter().enumerate() {
             if m.ply != i as i64 + 1 {
@@ -126,6 +142,7 @@ impl Core {
             through,
             now_ms: self.time.now_ms(),
             day_seconds: self.settings.day_seconds,
+            flips: None,
         })
     }
 }

@@ -171,7 +171,17 @@ impl Ctx<'_> {
         viewer: &PlayerId,
         select: Option<Square>,
     ) -> Result<Picture, Failure> {
-        let (theme, flip) = store::view_of(self.tx, self.channel, viewer).await?;
+        // Read with the event and the game where they could be (PostgreSQL):
+        // the theme with the event, the viewer's turn with the game.
+        let known = match (&self.view, g.flip_of(viewer)) {
+            (Some((theme, _)), Some(flip)) => Some((theme.clone(), flip)),
+            (Some(view), None) if viewer == &self.author.id => Some(view.clone()),
+            _ => None,
+        };
+        let (theme, flip) = match known {
+            Some(view) => view,
+            None => store::view_of(self.tx, self.channel, viewer).await?,
+        };
         let theme = theme
             .and_then(|t| Theme::from_name(&t))
             .unwrap_or(self.core.settings.theme);

@@ -83,7 +83,24 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     g.pos.play_unchecked(&mv);
     let ply = g.ply() + 1;
     let fen = g.pos.fen();
-    if !store::append_move(cx.tx, &g.rec, ply, &san, &coordinate, &me.id, &fen).await? {
+    let over = g.pos.outcome();
+    // Stored with the move: none once the game is over.
+    let deadline = match over {
+        Some(_) => None,
+        None => cx.core.deadline(&g.rec.clock, cx.now_ms),
+    };
+    if !store::append_move(
+        cx.tx,
+        &g.rec,
+        ply,
+        &san,
+        &coordinate,
+        &me.id,
+        &fen,
+        deadline,
+    )
+    .await?
+    {
         return refuse(format!(
             "Game #{id} changed while I read your move (another command came first). Look at the `board` and try again."
         ));
@@ -106,7 +123,6 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     }
     let mut notify = Vec::new();
     let mut engine = None;
-    let over = g.pos.outcome();
     if let (Some(inc), Some(left)) = (increment, left) {
         // Stop the mover's clock, add the increment, start the other's.
         g.rec.seats[color].clock_ms = Some(left + inc);
@@ -128,7 +144,6 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         g.rec.result = Some(result.into());
         g.rec.termination = Some(termination);
         let _ = write!(text, " {outcome}. Result: {result}.{rated}");
-        store::set_deadline(cx.tx, id, None).await?;
     } else {
         // A clock game before both sides have moved: the second side's
         // first move is due in its window too; after it, nothing is.
@@ -136,8 +151,6 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
             let next = (ply < 2).then(|| cx.now_ms + abort_window_ms(&g.rec.clock));
             store::set_abort_at(cx.tx, id, next).await?;
         }
-        let deadline = cx.core.deadline(&g.rec.clock, cx.now_ms);
-        store::set_deadline(cx.tx, id, deadline).await?;
         // The board drawn below shows the new move's time.
         g.rec.deadline_at = deadline.map(|d| d.at);
         g.rec.reminded = false;

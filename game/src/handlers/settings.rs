@@ -45,9 +45,11 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
     }
     if changes.iter().any(|c| !matches!(c, Setting::Flip(_))) {
         store::save_settings(cx.tx, cx.channel, &s).await?;
+        cx.view = None;
     }
     if flip != flip_was {
         store::set_flip(cx.tx, cx.author, flip).await?;
+        cx.view = None;
     }
     let on = |b: bool| if b { "on" } else { "off" };
     let mut text = format!(

@@ -55,7 +55,7 @@ pub async fn intake(
     event_id: &str,
     channel: &str,
     seen: &[&crate::contract::Player],
-) -> Result<bool, sqlx::Error> {
+) -> Result<Intake, sqlx::Error> {
     // Each player once: one statement may not change a row twice.
     let mut players: Vec<&crate::contract::Player> = Vec::new();
     for p in seen {
@@ -64,14 +64,14 @@ pub async fn intake(
         }
     }
     if super::backend_of_tx(tx) == super::Backend::Sqlite {
-        if !record_event(tx, event_id).await? {
-            return Ok(false);
+        let new = record_event(tx, event_id).await?;
+        if new {
+            super::unpark_channel(&mut **tx, channel).await?;
+            for p in players {
+                super::see_player(tx, p).await?;
+            }
         }
-        super::unpark_channel(&mut **tx, channel).await?;
-        for p in players {
-            super::see_player(tx, p).await?;
-        }
-        return Ok(true);
+        return Ok(Intake { new, view: None });
     }
     let seen_part = if players.is_empty() {
         String::new()
@@ -93,16 +93,38 @@ pub async fn intake(
          ON CONFLICT DO NOTHING RETURNING 1), \
          unparked AS (UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
          WHERE channel = $3 AND parked = 1){seen_part} \
-         SELECT COUNT(*) FROM ev"
+         SELECT (SELECT COUNT(*) FROM ev), \
+         (SELECT theme FROM channel_settings WHERE channel = $3), \
+         (SELECT flip FROM players WHERE id = {author})",
+        author = if players.is_empty() { "NULL" } else { "$4" }
     );
-    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql))
-        .bind(event_id)
-        .bind(now())
-        .bind(channel);
-    for p in players {
+    let mut query =
+        sqlx::query_as::<_, (i64, Option<String>, Option<String>)>(sqlx::AssertSqlSafe(sql))
+            .bind(event_id)
+            .bind(now())
+            .bind(channel);
+    for p in &players {
         query = query.bind(p.id.as_str()).bind(p.name.as_str());
     }
-    Ok(query.fetch_one(&mut **tx).await? == 1)
+    let (new, theme, flip) = query.fetch_one(&mut **tx).await?;
+    let flip = flip
+        .and_then(|f| crate::command::Flip::from_name(&f))
+        .unwrap_or(crate::command::Flip::Auto);
+    Ok(Intake {
+        new: new == 1,
+        view: (!players.is_empty()).then_some((theme, flip)),
+    })
+}
+
+/// What [`intake`] found.
+#[derive(Debug, Clone)]
+pub struct Intake {
+    /// Whether the event is new (else it was handled before).
+    pub new: bool,
+    /// The channel's theme (if it chose one) and how the event's author
+    /// wants boards turned, as [`super::view_of`] reads them, where the
+    /// intake read them too (PostgreSQL).
+    pub view: Option<(Option<String>, crate::command::Flip)>,
 }
 
 pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error> {

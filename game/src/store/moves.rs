@@ -1,6 +1,6 @@
 //! The `moves` table: the moves of each game, in order.
 
-use super::{bump, now, Tx};
+use super::{backend_of_tx, bump, now, Backend, Tx};
 use crate::contract::PlayerId;
 use crate::record::GameRecord;
 use sqlx::FromRow;
@@ -40,7 +40,8 @@ pub async fn set_move_clock(
     Ok(())
 }
 
-/// Appends a move (and the new position), checking the version.
+/// Appends a move (and the new position, and the deadline for the next
+/// move: `None` for none), checking the version.
 pub async fn append_move(
     tx: &mut Tx,
     game: &GameRecord,
@@ -49,10 +50,35 @@ pub async fn append_move(
     coordinate: &str,
     by: &PlayerId,
     fen_after: &str,
+    deadline: Option<super::Deadline>,
 ) -> Result<bool, sqlx::Error> {
+    if backend_of_tx(tx) == Backend::Postgres {
+        // One statement: the game's new version, position and deadline,
+        // and the move, stored only if the version still held.
+        let done = sqlx::query(
+            "WITH bumped AS (UPDATE games SET version = version + 1, fen = $1, updated_at = $2, \
+             deadline_at = $5, remind_at = $6, reminded = 0 WHERE id = $3 AND version = $4 RETURNING id) \
+             INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) \
+             SELECT id, $7, $8, $9, $10, $2 FROM bumped",
+        )
+        .bind(fen_after)
+        .bind(now())
+        .bind(game.id)
+        .bind(game.version)
+        .bind(deadline.map(|d| d.at))
+        .bind(deadline.map(|d| d.remind_at))
+        .bind(ply)
+        .bind(san)
+        .bind(coordinate)
+        .bind(by.as_str())
+        .execute(&mut **tx)
+        .await?;
+        return Ok(done.rows_affected() == 1);
+    }
     if !bump(tx, game, fen_after).await? {
         return Ok(false);
     }
+    super::set_deadline(tx, game.id, deadline).await?;
     sqlx::query("INSERT INTO moves (game_id, ply, san, coordinate, played_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(game.id)
         .bind(ply)
