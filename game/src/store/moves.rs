@@ -42,6 +42,7 @@ pub async fn set_move_clock(
 
 /// Appends a move (and the new position, and the deadline for the next
 /// move: `None` for none), checking the version.
+#[allow(clippy::too_many_arguments)]
 pub async fn append_move(
     tx: &mut Tx,
     game: &GameRecord,
