@@ -84,12 +84,12 @@ pub async fn health(args: HealthArgs) -> Result<String> {
     }
     // The report goes to standard output either way; the status says it.
     println!("{health}");
-    let silent = health
-        .processes
-        .iter()
+    // A process replaced by another counts for nothing.
+    let standing = || health.processes.iter().filter(|p| p.replaced_by.is_none());
+    let silent = standing()
         .filter(|p| p.silent_ms >= voidmate::game::SILENT_AFTER_MS)
         .count();
-    let unwell = health.processes.iter().filter(|p| !p.healthy).count();
+    let unwell = standing().filter(|p| !p.healthy).count();
     bail!("not healthy: {silent} processes silent, {unwell} unwell")
 }
 

@@ -271,6 +271,23 @@ async fn run(args: RunArgs) -> Result<String> {
     };
     let core = Core::open(&cfg).await?;
     core.set_process_kind("run");
+    // What a process that replaces this one runs too (`health`).
+    let mut role = Vec::new();
+    if let Some(d) = &discord {
+        role.push(match d.shards {
+            voidmate::discord::Shards::Auto => "discord shards auto".to_string(),
+            voidmate::discord::Shards::Count(n) => {
+                format!("discord shards 0-{} of {n}", n.saturating_sub(1))
+            }
+            voidmate::discord::Shards::Range { first, last, total } => {
+                format!("discord shards {first}-{last} of {total}")
+            }
+        });
+    }
+    if matrix.is_some() {
+        role.push("matrix".to_string());
+    }
+    core.set_process_role(&role.join("; "));
     let discord_task = {
         let core = core.clone();
         async move {

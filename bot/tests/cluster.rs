@@ -450,6 +450,36 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
         report.contains(&format!("games in play: {active}\n")),
         "{report}"
     );
+    // Issue 40, point 8: the killed ones are replaced (a process for the
+    // same shards, a worker): `health` says they are gone and replaced, and
+    // the cluster is healthy again.
+    let _b2 = Process::start(
+        &[
+            "run",
+            "--config",
+            bot_config(dir.path(), "b2", &url, &fake.api_url, [1, 1])
+                .to_str()
+                .unwrap(),
+        ],
+        &log("b2"),
+    );
+    let _w3 = Process::start(
+        &[
+            "engine-worker",
+            "--config",
+            worker_config(dir.path(), "w3", &url).to_str().unwrap(),
+        ],
+        &log("w3"),
+    );
+    until("the replacements report", 60, dir.path(), || async {
+        count("SELECT COUNT(*) FROM processes").await == 7
+    })
+    .await;
+    let (healthy, report, err) = voidmate(&["health", "--db", &url]);
+    assert!(healthy, "{err}\n{report}");
+    assert_eq!(report.matches("GONE, replaced by").count(), 2, "{report}");
+    assert_eq!(report.matches("SILENT").count(), 0, "{report}");
+    assert!(report.ends_with("healthy\n"), "{report}");
 
     // The whole cluster's data moves to a SQLite file, verified by replay.
     let copy = dir.path().join("copy.db");

@@ -8,6 +8,8 @@ use sqlx::{AnyPool, FromRow};
 pub struct ProcessRow {
     pub claimant: String,
     pub kind: String,
+    /// What it stands for in the deployment (see the migration).
+    pub role: String,
     pub status: String,
     #[sqlx(try_from = "Flag")]
     pub healthy: bool,
@@ -20,20 +22,22 @@ pub async fn see_process(
     pool: &AnyPool,
     claimant: &str,
     kind: &str,
+    role: &str,
     status: &str,
     healthy: bool,
     now_ms: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO processes (claimant, kind, status, healthy, started_ms, seen_ms) \
-         VALUES ($1, $2, $3, $4, $5, $5) \
-         ON CONFLICT (claimant) DO UPDATE SET kind = $2, status = $3, healthy = $4, seen_ms = $5",
+        "INSERT INTO processes (claimant, kind, status, healthy, started_ms, seen_ms, role) \
+         VALUES ($1, $2, $3, $4, $5, $5, $6) \
+         ON CONFLICT (claimant) DO UPDATE SET kind = $2, status = $3, healthy = $4, seen_ms = $5, role = $6",
     )
     .bind(claimant)
     .bind(kind)
     .bind(status)
     .bind(healthy as i64)
     .bind(now_ms)
+    .bind(role)
     .execute(pool)
     .await?;
     Ok(())
@@ -47,7 +51,7 @@ pub async fn processes(pool: &AnyPool, since_ms: i64) -> Result<Vec<ProcessRow>,
         .execute(pool)
         .await?;
     sqlx::query_as(
-        "SELECT claimant, kind, status, healthy, started_ms, seen_ms FROM processes \
+        "SELECT claimant, kind, role, status, healthy, started_ms, seen_ms FROM processes \
          ORDER BY started_ms, claimant",
     )
     .fetch_all(pool)
