@@ -150,7 +150,11 @@ impl Console {
                 community: (!private).then(|| "console".to_string()),
                 sent_ms: None,
             };
-            if let Some(reply) = self.core.handle(&ev).await {
+            if let Some(mut reply) = self.core.handle(&ev).await {
+                // Answers owed from before (the last run stopped before
+                // printing them) come first, in order.
+                let owed = std::mem::take(&mut reply.before);
+                self.print_notices(&mut out, owed).await?;
                 if private {
                     write!(out, "(privately to {}) ", self.speaker)?;
                 }

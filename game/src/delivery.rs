@@ -35,6 +35,8 @@ pub const PARK_AFTER: i64 = 3;
 /// longer than any post takes (a board upload included), short enough that
 /// a notice held by a process that died goes out soon after.
 pub const NOTICE_LEASE_MS: i64 = 60_000;
+// A direct post's grace and a lease are held as long (see `tick_once`).
+const _: () = assert!(NOTICE_LEASE_MS == crate::reply::DIRECT_POST_GRACE_MS);
 
 /// Notices taken by one call of [`Core::tick`] at most (the rest wait for
 /// the next one).
@@ -119,10 +121,14 @@ impl Core {
         self.report_process().await;
         let now = self.time.now_ms();
         let platforms = self.platforms();
+        // A notice held longer than a post takes (a lease or a direct
+        // post's grace, both NOTICE_LEASE_MS long, begun ORDER_WAIT_MS ago)
+        // is taken over when a newer one of its channel is due.
         let claimed = store::claim_notices(
             self.store.pool(),
             now,
             now + NOTICE_LEASE_MS,
+            now + NOTICE_LEASE_MS - Self::ORDER_WAIT_MS as i64,
             &platforms,
             NOTICES_PER_TICK,
         )
@@ -134,6 +140,54 @@ impl Core {
                 return Vec::new();
             }
         };
+        self.notices_of(rows).await
+    }
+
+    /// How long a reply waits for an older answer of its channel that
+    /// another post holds (a direct post, a process posting it) before it
+    /// takes that answer over: longer than a post takes, short for a
+    /// player. The idempotency key of each post keeps one taken over while
+    /// its first post went through after all from showing twice.
+    const ORDER_WAIT_MS: u64 = 2_000;
+
+    /// The answers owed in `channel` before outbox entry `entry` (earlier
+    /// events' answers never confirmed: their process died, or their post
+    /// is late), taken by this process to be posted first, in order
+    /// ([`Reply::before`]). One held by another post is waited for (its
+    /// post confirms it) for up to two seconds, then taken over.
+    pub(crate) async fn owed_before(&self, channel: &str, entry: i64) -> Vec<Notice> {
+        let mut taken = Vec::new();
+        let started = std::time::Instant::now();
+        loop {
+            let now = self.time.now_ms();
+            let take_all = started.elapsed() >= Duration::from_millis(Self::ORDER_WAIT_MS);
+            match store::claim_older(
+                self.store.pool(),
+                channel,
+                entry,
+                now,
+                now + NOTICE_LEASE_MS,
+                take_all,
+            )
+            .await
+            {
+                Ok((rows, held)) => {
+                    taken.extend(self.notices_of(rows).await);
+                    if !held {
+                        return taken;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(%channel, "cannot take the answers owed before a reply: {e}");
+                    return taken;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Outbox rows as notices to post, their boards drawn.
+    async fn notices_of(&self, rows: Vec<store::OutboxRow>) -> Vec<Notice> {
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
             let image = match (row.board_game, row.board_ply) {
@@ -162,6 +216,7 @@ impl Core {
                     deliveries: vec![row.id],
                     direct: None,
                     thread: None,
+                    before: Vec::new(),
                 },
             });
         }

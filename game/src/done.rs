@@ -86,6 +86,7 @@ impl Done {
             deliveries: self.deliveries,
             direct: self.direct,
             thread: self.thread,
+            before: Vec::new(),
         }
     }
 }

@@ -59,6 +59,11 @@ pub(crate) fn db_failure(e: sqlx::Error) -> Reply {
         _ => false,
     };
     if busy {
+        if let sqlx::Error::Database(d) = &e {
+            if matches!(d.code().as_deref(), Some("40P01" | "40001")) {
+                tracing::warn!("two writes met, one gave way: {e}");
+            }
+        }
         error_reply("The game database is busy right now, so nothing was changed. Please try again in a moment.".into())
     } else {
         tracing::error!("storage error: {e}");

@@ -164,10 +164,13 @@ impl Core {
                     grace,
                 )
                 .await;
-                match owed {
-                    Ok(entry) => done.deliveries.push(entry),
+                let older = match owed {
+                    Ok((entry, older)) => {
+                        done.deliveries.push(entry);
+                        older.then_some(entry)
+                    }
                     Err(e) => return Some(db_failure(e)),
-                }
+                };
                 // The board is drawn while the commit syncs to disk (unless
                 // the engine's move will replace it); a failed commit throws
                 // the drawing away.
@@ -207,6 +210,11 @@ impl Core {
                 let mut reply = done.finish().await;
                 if let Some(d) = drawing {
                     reply.image = d.image().await;
+                }
+                // Answers to earlier events of this channel still owed go
+                // out first (issue 40, point 4).
+                if let Some(entry) = older {
+                    reply.before = self.owed_before(&ev.channel, entry).await;
                 }
                 Some(reply)
             }
@@ -316,9 +324,13 @@ impl Core {
 
 /// Records the names of the author and of everyone the event names.
 async fn see_players(tx: &mut Tx, ev: &Incoming) -> Result<(), sqlx::Error> {
-    store::see_player(tx, &ev.author).await?;
-    for m in &ev.mentions {
-        store::see_player(tx, &m.who).await?;
+    // In the order of their ids, as `store::intake` takes them.
+    let mut seen = vec![&ev.author];
+    seen.extend(ev.mentions.iter().map(|m| &m.who));
+    seen.sort_by(|a, b| a.id.as_str().cmp(b.id.as_str()));
+    seen.dedup_by(|a, b| a.id == b.id);
+    for p in seen {
+        store::see_player(tx, p).await?;
     }
     Ok(())
 }

@@ -196,6 +196,7 @@ impl Reply {
             deliveries: Vec::new(),
             direct: None,
             thread: None,
+            before: Vec::new(),
         }
     }
 
@@ -277,6 +278,12 @@ pub struct Reply {
     /// and leaves a pointer in the channel. Only platforms whose
     /// [`CommandStyle::threads`](crate::CommandStyle) is set get one.
     pub thread: Option<GameThread>,
+    /// Answers owed in this channel to earlier events and not yet posted
+    /// (their process died, or their post is late): post each of these
+    /// first, in order, confirming each ([`Core::delivered`] or
+    /// [`Core::failed`]), then this reply, so the channel reads its answers
+    /// in the order of the events (issue 40, point 4).
+    pub before: Vec<Notice>,
 }
 
 /// A thread to open for a game.

@@ -65,9 +65,9 @@ pub use games::{
 use games::{bump, GAME_COLUMNS};
 pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
 pub use outbox::{
-    claim_notices, delete_notice, move_notice, notice_failed, platform_of, queue_answer,
-    queue_board_notice, queue_notice, queue_reply, release_waiting_replies, unpark_channel,
-    BoardKind, BoardRef, OutboxRow,
+    claim_notices, claim_older, delete_notice, move_notice, notice_failed, platform_of,
+    queue_answer, queue_board_notice, queue_notice, queue_reply, release_waiting_replies,
+    unpark_channel, BoardKind, BoardRef, OutboxRow,
 };
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};

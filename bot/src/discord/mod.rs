@@ -183,6 +183,27 @@ impl Data {
         Ok(())
     }
 
+    /// The answers owed in the channel before `reply` ([`Reply::before`]:
+    /// earlier events' answers a process died before posting), posted first
+    /// and in order, each confirmed or failed as a notice is.
+    async fn post_before(&self, http: &serenity::Http, reply: &mut Reply) {
+        for notice in std::mem::take(&mut reply.before) {
+            let id = notice.id;
+            let Ok(channel) = notice.channel.parse::<u64>() else {
+                self.core.failed(id, Refusal::Permanent).await;
+                continue;
+            };
+            let out = Outgoing::new(notice.reply);
+            match send_patiently(http, ChannelId::new(channel), || out.clone().message()).await {
+                Ok(_) => self.core.delivered(id).await,
+                Err(e) => {
+                    tracing::warn!(%channel, "cannot post an owed answer: {e}");
+                    self.core.failed(id, refusal(&e)).await;
+                }
+            }
+        }
+    }
+
     /// The reply's outbox entries are posted: the core sends them no more.
     /// (An interaction answered directly cannot carry a nonce; confirming
     /// right after the answer keeps the window for a double post small.)
@@ -204,6 +225,7 @@ impl Data {
         channel: ChannelId,
         mut reply: Reply,
     ) -> Reply {
+        self.post_before(http, &mut reply).await;
         let Some(thread) = reply.thread.take() else {
             return reply;
         };

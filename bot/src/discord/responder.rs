@@ -88,9 +88,10 @@ impl Responder<'_> {
                 let Some(reply) = done? else {
                     return Ok(());
                 };
-                if reply.thread.is_some() {
-                    // Opening a thread and posting in it may take longer
-                    // than Discord waits for the first response.
+                if reply.thread.is_some() || !reply.before.is_empty() {
+                    // Opening a thread and posting in it, or posting the
+                    // answers owed before this one, may take longer than
+                    // Discord waits for the first response.
                     (Some(reply), self.defer(private).await)
                 } else {
                     return self.respond_now(data, reply).await;

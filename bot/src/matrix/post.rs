@@ -36,8 +36,24 @@ pub(super) async fn deliver(
     client: &Client,
     room: &Room,
     to: Option<&EventId>,
-    reply: Reply,
+    mut reply: Reply,
 ) {
+    // Answers owed in the room before this one (their process died before
+    // posting them) go first, in order.
+    for notice in std::mem::take(&mut reply.before) {
+        let id = notice.id;
+        let answered = notice
+            .in_reply_to
+            .as_deref()
+            .and_then(|e| EventId::parse(e).ok());
+        match post(core, room, answered.as_deref(), notice.reply).await {
+            Some(_) => core.delivered(id).await,
+            None => {
+                let again = Refusal::Temporary { retry_after: None };
+                core.failed(id, again).await;
+            }
+        }
+    }
     let entries = reply.deliveries.clone();
     let direct = reply.direct.clone();
     let posted = post(core, room, to, reply).await.is_some();

@@ -49,20 +49,27 @@ pub async fn event_acted(tx: &mut Tx, event_id: &str) -> Result<Option<bool>, sq
 /// notices parked in `channel` back in line (the bot is evidently there,
 /// [`super::unpark_channel`]), and notes the names `seen` go by now
 /// ([`super::see_player`]). One statement on PostgreSQL (two round trips
-/// fewer on every move); one each on SQLite, which has no writing `WITH`.
+/// fewer on every move), where the id is recorded first and the rest
+/// depends on it: a second process handling the same event waits on the
+/// id alone, touching nothing else (nothing to wait for in a circle). One
+/// statement each on SQLite, which has no writing `WITH`.
 pub async fn intake(
     tx: &mut Tx,
     event_id: &str,
     channel: &str,
     seen: &[&crate::contract::Player],
 ) -> Result<Intake, sqlx::Error> {
-    // Each player once: one statement may not change a row twice.
+    // Each player once (one statement may not change a row twice), in the
+    // order of their ids: two events that see the same new players lock
+    // their rows in the same order, and never wait for each other in a
+    // circle.
     let mut players: Vec<&crate::contract::Player> = Vec::new();
     for p in seen {
         if !players.iter().any(|q| q.id == p.id) {
             players.push(p);
         }
     }
+    players.sort_by(|a, b| a.id.as_str().cmp(b.id.as_str()));
     if super::backend_of_tx(tx) == super::Backend::Sqlite {
         let new = record_event(tx, event_id).await?;
         if new {
@@ -82,7 +89,8 @@ pub async fn intake(
         format!(
             ", seen AS (INSERT INTO players (id, name, seen_at) \
              SELECT p.id, p.name, $2 FROM (VALUES {}) AS p (id, name) \
-             WHERE NOT EXISTS (SELECT 1 FROM players WHERE players.id = p.id AND players.name = p.name) \
+             WHERE EXISTS (SELECT 1 FROM ev) \
+             AND NOT EXISTS (SELECT 1 FROM players WHERE players.id = p.id AND players.name = p.name) \
              ON CONFLICT (id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at \
              WHERE players.name IS DISTINCT FROM excluded.name)",
             values.join(", ")
@@ -92,7 +100,7 @@ pub async fn intake(
         "WITH ev AS (INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) \
          ON CONFLICT DO NOTHING RETURNING 1), \
          unparked AS (UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
-         WHERE channel = $3 AND parked = 1){seen_part} \
+         WHERE channel = $3 AND parked = 1 AND EXISTS (SELECT 1 FROM ev)){seen_part} \
          SELECT (SELECT COUNT(*) FROM ev), \
          (SELECT theme FROM channel_settings WHERE channel = $3), \
          (SELECT flip FROM players WHERE id = {author})",

@@ -130,7 +130,9 @@ pub async fn queue_reply(
 
 /// [`queue_reply`] of the answer to event `event_id`, which is marked as
 /// acted on ([`super::mark_acted`]) in the same statement on PostgreSQL (a
-/// round trip fewer on every move; SQLite has no writing `WITH`).
+/// round trip fewer on every move; SQLite has no writing `WITH`). Returns
+/// its id and whether answers owed in the channel before it are still
+/// unposted ([`claim_older`] takes them, to be posted first).
 #[allow(clippy::too_many_arguments)]
 pub async fn queue_answer(
     tx: &mut Tx,
@@ -142,7 +144,7 @@ pub async fn queue_answer(
     actions: &str,
     event_id: &str,
     not_before_ms: i64,
-) -> Result<i64, sqlx::Error> {
+) -> Result<(i64, bool), sqlx::Error> {
     if super::backend_of_tx(tx) == Backend::Sqlite {
         let id = queue_reply(
             tx,
@@ -157,13 +159,19 @@ pub async fn queue_answer(
         )
         .await?;
         super::mark_acted(tx, event_id).await?;
-        return Ok(id);
+        let older: i64 = sqlx::query_scalar(OWED_BEFORE)
+            .bind(channel)
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
+        return Ok((id, older != 0));
     }
-    sqlx::query_scalar::<_, i64>(
+    sqlx::query_as::<_, (i64, i64)>(
         "WITH acted AS (UPDATE handled_events SET acted = 1 WHERE event_id = $10) \
          INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
          board_kind, actions, in_reply_to, next_attempt_ms, platform) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         RETURNING id, (SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 AND older.parked = 0)",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -179,7 +187,12 @@ pub async fn queue_answer(
     .bind(platform)
     .fetch_one(&mut **tx)
     .await
+    .map(|(id, older)| (id, older != 0))
 }
+
+/// Whether notices are owed in channel `$1` before notice `$2`.
+const OWED_BEFORE: &str =
+    "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0";
 
 /// After a restart nothing is being posted directly any more: answers
 /// that waited for a direct post are due now.
@@ -218,17 +231,27 @@ pub struct OutboxRow {
 /// for a retry, not taken by another process), oldest first, at most
 /// `limit`: only those of `platforms` (and those of none), or all when
 /// `platforms` is empty. Each is leased until `lease_until_ms`: no process
-/// takes it again before then, unless it is confirmed or fails first. In
-/// one write transaction, so two processes never take the same notice; a
-/// process that dies holding some leaves them to whoever comes after the
-/// lease.
+/// takes it again before then, unless it is confirmed or fails first.
+///
+/// A channel's notices go out in order: one is taken only with every older
+/// one of its channel. An older one still held (by a direct post's grace,
+/// or another process's lease) holds the newer ones back, unless its hold
+/// ends by `steal_until_ms`: the caller sets that so that a hold begun
+/// longer ago than a post takes is taken over (that post is as good as
+/// dead; the post's idempotency key keeps a late first post from showing
+/// twice).
+///
+/// Claims are taken one at a time (they are periodic, off every move's
+/// path), so that each sees what the one before took.
 pub async fn claim_notices(
     pool: &AnyPool,
     now_ms: i64,
     lease_until_ms: i64,
+    steal_until_ms: i64,
     platforms: &[String],
     limit: i64,
 ) -> Result<Vec<OutboxRow>, sqlx::Error> {
+    use sqlx::{FromRow as _, Row as _};
     let only = if platforms.is_empty() {
         String::new()
     } else {
@@ -240,21 +263,8 @@ pub async fn claim_notices(
             list.join(", ")
         )
     };
-    // On PostgreSQL the rows another process is taking right now are
-    // skipped, not waited for; SQLite's write transaction holds the file.
-    let backend = backend_of(pool);
-    let due = |lock: bool| {
-        let skip = match (lock, backend) {
-            (true, Backend::Postgres) => " FOR UPDATE SKIP LOCKED",
-            _ => "",
-        };
-        let sql = format!(
-            "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
-             in_reply_to, actions \
-             FROM outbox \
-             WHERE parked = 0 AND next_attempt_ms <= $1 {only}ORDER BY id LIMIT $2{skip}"
-        );
-        let mut query = sqlx::query_as::<_, OutboxRow>(sqlx::AssertSqlSafe(sql))
+    let bind = |sql: String| {
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(now_ms)
             .bind(limit);
         for p in platforms {
@@ -262,26 +272,139 @@ pub async fn claim_notices(
         }
         query
     };
-    // Most ticks find nothing: they learn it without the write lock, which
-    // every move of every process also needs.
-    if due(false).fetch_optional(pool).await?.is_none() {
+    // Most ticks find nothing: they learn it without a lock.
+    let any =
+        format!("SELECT id FROM outbox WHERE parked = 0 AND next_attempt_ms <= $1 {only}LIMIT $2");
+    if bind(any).fetch_optional(pool).await?.is_none() {
         return Ok(Vec::new());
     }
+    let backend = backend_of(pool);
     let mut tx = begin_write(pool, backend).await?;
-    let rows = due(true).fetch_all(&mut *tx).await?;
-    if !rows.is_empty() {
-        // One statement for all of them.
-        let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({})",
-            ids.join(", ")
-        )))
-        .bind(lease_until_ms)
-        .execute(&mut *tx)
-        .await?;
+    super::lock_keys(&mut tx, &[CLAIMS_KEY.to_string()]).await?;
+    // Every notice of the channels with one due, oldest first.
+    let candidates = format!(
+        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
+         in_reply_to, actions, next_attempt_ms FROM outbox \
+         WHERE parked = 0 {only}AND channel IN \
+         (SELECT channel FROM outbox WHERE parked = 0 AND next_attempt_ms <= $1 {only}) \
+         ORDER BY id LIMIT $2 * 4"
+    );
+    let rows = bind(candidates).fetch_all(&mut *tx).await?;
+    // Per channel: the longest run from its oldest notice of ones due or
+    // held too long, up to its last due one.
+    let mut channels: Vec<(String, Run, bool)> = Vec::new();
+    for row in &rows {
+        let next: i64 = row.try_get("next_attempt_ms")?;
+        let row = OutboxRow::from_row(row)?;
+        let at = match channels.iter().position(|(c, _, _)| *c == row.channel) {
+            Some(at) => at,
+            None => {
+                channels.push((row.channel.clone(), Vec::new(), false));
+                channels.len() - 1
+            }
+        };
+        let (_, run, blocked) = &mut channels[at];
+        if *blocked {
+            continue;
+        }
+        if next <= now_ms || next <= steal_until_ms {
+            run.push((row, next <= now_ms));
+        } else {
+            *blocked = true;
+        }
     }
+    let mut take: Vec<OutboxRow> = Vec::new();
+    for (_, run, _) in channels {
+        let Some(last_due) = run.iter().rposition(|(_, due)| *due) else {
+            continue;
+        };
+        take.extend(run.into_iter().take(last_due + 1).map(|(row, _)| row));
+    }
+    take.sort_by_key(|r| r.id);
+    take.truncate(limit.max(0) as usize);
+    // A channel cut by the limit keeps its order: its first ones go now.
+    if take.is_empty() {
+        tx.rollback().await?;
+        return Ok(take);
+    }
+    let ids: Vec<String> = take.iter().map(|r| r.id.to_string()).collect();
+    let kept: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({}) RETURNING id",
+        ids.join(", ")
+    )))
+    .bind(lease_until_ms)
+    .fetch_all(&mut *tx)
+    .await?;
     tx.commit().await?;
-    Ok(rows)
+    take.retain(|r| kept.contains(&r.id));
+    Ok(take)
+}
+
+/// A channel's notices that may go now, each with whether it is due (not
+/// only held too long).
+type Run = Vec<(OutboxRow, bool)>;
+
+/// The lock that claims of notices take in turn ([`super::lock_keys`]).
+const CLAIMS_KEY: &str = "outbox claims";
+
+/// Takes the notices owed in `channel` before notice `id` (not parked,
+/// older), oldest first, leased until `lease_until_ms`, as far as they can
+/// be taken in order: each due at `now_ms` (not held by a direct post or
+/// another process's lease), or every one with `take_all`. Returns those
+/// taken and whether an older one is still held by another post (the
+/// caller waits for it, and takes the rest after it).
+pub async fn claim_older(
+    pool: &AnyPool,
+    channel: &str,
+    id: i64,
+    now_ms: i64,
+    lease_until_ms: i64,
+    take_all: bool,
+) -> Result<(Vec<OutboxRow>, bool), sqlx::Error> {
+    use sqlx::{FromRow as _, Row as _};
+    let backend = backend_of(pool);
+    let mut tx = begin_write(pool, backend).await?;
+    super::lock_keys(&mut tx, &[CLAIMS_KEY.to_string()]).await?;
+    let rows = sqlx::query(
+        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
+         in_reply_to, actions, next_attempt_ms FROM outbox \
+         WHERE channel = $1 AND id < $2 AND parked = 0 ORDER BY id",
+    )
+    .bind(channel)
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    if rows.is_empty() {
+        tx.rollback().await?;
+        return Ok((Vec::new(), false));
+    }
+    let owed = rows.len();
+    // The due prefix: one held by a post stops the taking there.
+    let mut take = Vec::new();
+    for row in &rows {
+        let next: i64 = row.try_get("next_attempt_ms")?;
+        if !take_all && next > now_ms {
+            break;
+        }
+        take.push(OutboxRow::from_row(row)?);
+    }
+    let held = take.len() < owed;
+    if take.is_empty() {
+        tx.rollback().await?;
+        return Ok((Vec::new(), held));
+    }
+    let ids: Vec<String> = take.iter().map(|r| r.id.to_string()).collect();
+    let kept: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({}) RETURNING id",
+        ids.join(", ")
+    )))
+    .bind(lease_until_ms)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    // One confirmed meanwhile (its post went through) is not posted again.
+    take.retain(|r| kept.contains(&r.id));
+    Ok((take, held))
 }
 
 /// A failed post of notice `id`: counts the attempt and either sets when

@@ -305,7 +305,7 @@ case! {
             async move {
                 let mut ids = Vec::new();
                 loop {
-                    let rows = voidmate_game::store::claim_notices(&pool, now, lease, &[], 4)
+                    let rows = voidmate_game::store::claim_notices(&pool, now, lease, now, &[], 4)
                         .await
                         .unwrap();
                     if rows.is_empty() {

@@ -2273,9 +2273,13 @@ case! {
             announced.push(n);
         }
         assert_eq!(moves_in(&b.core, 1).await, 2, "the engine's move, once");
-        assert_eq!(announced.len(), 1, "{announced:?}");
+        // alice's answer, owed since a's handling was cut off, goes out
+        // first (its hold outlasted any post), then the engine's move: the
+        // channel reads them in the order of the moves (issue 40, point 4).
+        assert_eq!(announced.len(), 2, "{announced:?}");
+        assert!(announced[0].starts_with("#1: alice played e4."), "{announced:?}");
         assert!(
-            announced[0].contains("voidmate played") && announced[0].contains("alice, your move"),
+            announced[1].contains("voidmate played") && announced[1].contains("alice, your move"),
             "{announced:?}"
         );
     }
@@ -2358,6 +2362,69 @@ case! {
             chat.core.health().await.unwrap().engine_queued,
         );
         assert_eq!((waiting, queued), (0, 0));
+    }
+}
+
+case! {
+    /// Issue 40, point 4: a channel reads its answers in the order of the
+    /// events. alice's move is stored but its answer never posted (the
+    /// process dies); after the restart bob's move is answered with
+    /// alice's owed answer first ([`Reply::before`]), each posted once. And
+    /// the periodic check never posts a newer notice before an older one
+    /// of its channel still held by a post, until that hold outlasts a post.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn answers_go_out_in_the_order_of_the_events_after_a_restart() {
+        use std::sync::atomic::{AtomicI64, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        start_game(&mut bot, "standard").await;
+        let lost = bot.say_unconfirmed("alice", "e4").await;
+        assert!(lost.text.starts_with("#1: alice played e4."), "{}", lost.text);
+        drop(bot);
+
+        // Another process (after a restart, or beside it on PostgreSQL).
+        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        bot.n = 100;
+        let ev = bot.event("bob", "e5");
+        let r = bot.core.handle(&ev).await.unwrap();
+        assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
+        let owed: Vec<String> = r.before.iter().map(|n| n.reply.text.to_string()).collect();
+        assert_eq!(owed, [lost.text.to_string()], "alice's answer goes first");
+        assert_eq!(r.before[0].key(), lost.key().unwrap(), "posted with its first key");
+        for n in &r.before {
+            bot.core.delivered(n.id).await;
+        }
+        for entry in &r.deliveries {
+            bot.core.delivered(*entry).await;
+        }
+        millis.fetch_add(61_000, Ordering::SeqCst);
+        assert!(bot.core.tick().await.is_empty(), "each posted once");
+
+        // An answer owed in the channel, still in its post's grace, and a
+        // newer notice due: the check holds the notice back while that post
+        // may still come; once the hold outlasts a post, both go, in order.
+        let older = bot.say_unconfirmed("alice", "Nf3").await;
+        {
+            let mut tx = bot.core.store().begin().await.unwrap();
+            let text = voidmate_game::Text::from("a notice after it".to_string());
+            voidmate_game::store::queue_notice(&mut tx, "room", &text, &[])
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+        }
+        assert!(bot.core.tick().await.is_empty(), "held behind the older answer");
+        millis.fetch_add(3_000, Ordering::SeqCst);
+        let both = bot.core.tick().await;
+        let texts: Vec<String> = both.iter().map(|n| n.reply.text.to_string()).collect();
+        assert_eq!(texts, [older.text.to_string(), "a notice after it".to_string()]);
+        for n in &both {
+            bot.core.delivered(n.id).await;
+        }
+        millis.fetch_add(61_000, Ordering::SeqCst);
+        assert!(bot.core.tick().await.is_empty());
     }
 }
 
