@@ -87,8 +87,8 @@ impl Default for Database {
             url: None,
             busy_timeout_ms: 5000,
             synchronous: Synchronous::Full,
-            max_connections: 32,
-            min_connections: 2,
+            max_connections: 10,
+            min_connections: 1,
             acquire_timeout_ms: 10_000,
         }
     }
