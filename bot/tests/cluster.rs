@@ -380,6 +380,28 @@ async fn a_cluster_plays_every_move_once_through_killed_processes() {
             .collect();
         let sent: Vec<String> = g.sent.iter().map(|(_, san)| san.clone()).collect();
         assert_eq!(people, sent, "game #{id}: the people's moves, each once");
+        // Issue 40, point 4: the channel tells the moves in the order they
+        // were played, through the killed process's owed answers too.
+        let told: Vec<String> = visible
+            .get(&channel)
+            .into_iter()
+            .flatten()
+            .flat_map(|m| {
+                let words: Vec<&str> = m.split_whitespace().collect();
+                words
+                    .windows(2)
+                    .filter(|w| w[0] == "played")
+                    .map(|w| w[1].trim_end_matches(['.', ',']).to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let played: Vec<String> = stored.iter().map(|(_, san)| san.clone()).collect();
+        assert_eq!(
+            told,
+            played,
+            "game #{id}: the moves told in the order played: {:#?}",
+            visible.get(&channel)
+        );
         let engine = stored.len() - people.len();
         if g.black.is_none() {
             assert_eq!(engine, people.len(), "game #{id}: every engine turn played");

@@ -145,16 +145,20 @@ impl Core {
 
     /// How long a reply waits for an older answer of its channel that
     /// another post holds (a direct post, a process posting it) before it
-    /// takes that answer over: longer than a post takes, short for a
-    /// player. The idempotency key of each post keeps one taken over while
-    /// its first post went through after all from showing twice.
-    const ORDER_WAIT_MS: u64 = 2_000;
+    /// takes that answer over: longer than a post takes (a deferred
+    /// Discord interaction answers within Discord's 3 seconds and its
+    /// follow-up soon after; an interaction's answer carries no nonce, so a
+    /// takeover too early could show it twice), short enough for a player
+    /// who answers right after a crash. A post taken over while its first
+    /// post went through after all shows once where the post carries its
+    /// idempotency key (messages, Matrix events).
+    const ORDER_WAIT_MS: u64 = 5_000;
 
     /// The answers owed in `channel` before outbox entry `entry` (earlier
     /// events' answers never confirmed: their process died, or their post
     /// is late), taken by this process to be posted first, in order
     /// ([`Reply::before`]). One held by another post is waited for (its
-    /// post confirms it) for up to two seconds, then taken over.
+    /// post confirms it) for up to five seconds, then taken over.
     pub(crate) async fn owed_before(&self, channel: &str, entry: i64) -> Vec<Notice> {
         let mut taken = Vec::new();
         let started = std::time::Instant::now();
@@ -182,7 +186,8 @@ impl Core {
                     return taken;
                 }
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            // Usually the post that holds it is confirming it right now.
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 

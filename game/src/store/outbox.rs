@@ -171,7 +171,8 @@ pub async fn queue_answer(
          INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
          board_kind, actions, in_reply_to, next_attempt_ms, platform) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-         RETURNING id, (SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 AND older.parked = 0)",
+         RETURNING id, (SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 \
+         AND older.parked = 0 AND older.in_reply_to IS NOT NULL)",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -190,9 +191,10 @@ pub async fn queue_answer(
     .map(|(id, older)| (id, older != 0))
 }
 
-/// Whether notices are owed in channel `$1` before notice `$2`.
+/// Whether answers are owed in channel `$1` before notice `$2`.
 const OWED_BEFORE: &str =
-    "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0";
+    "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0 \
+     AND in_reply_to IS NOT NULL";
 
 /// After a restart nothing is being posted directly any more: answers
 /// that waited for a direct post are due now.
@@ -234,12 +236,12 @@ pub struct OutboxRow {
 /// takes it again before then, unless it is confirmed or fails first.
 ///
 /// A channel's notices go out in order: one is taken only with every older
-/// one of its channel. An older one still held (by a direct post's grace,
-/// or another process's lease) holds the newer ones back, unless its hold
-/// ends by `steal_until_ms`: the caller sets that so that a hold begun
-/// longer ago than a post takes is taken over (that post is as good as
-/// dead; the post's idempotency key keeps a late first post from showing
-/// twice).
+/// due one of its channel, and after every older answer to an event. An
+/// older answer still held (by its direct post's grace, or another
+/// process's lease) holds the newer ones back, unless its hold ends by
+/// `steal_until_ms`: the caller sets that so that a hold begun longer ago
+/// than a post takes is taken over (that post is as good as dead; the
+/// post's idempotency key keeps a late first post from showing twice).
 ///
 /// Claims are taken one at a time (they are periodic, off every move's
 /// path), so that each sees what the one before took.
@@ -281,11 +283,12 @@ pub async fn claim_notices(
     let backend = backend_of(pool);
     let mut tx = begin_write(pool, backend).await?;
     super::lock_keys(&mut tx, &[CLAIMS_KEY.to_string()]).await?;
-    // Every notice of the channels with one due, oldest first.
+    // The due notices and the answers (due or held) of the channels with
+    // one due, oldest first.
     let candidates = format!(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
          in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE parked = 0 {only}AND channel IN \
+         WHERE parked = 0 {only}AND (next_attempt_ms <= $1 OR in_reply_to IS NOT NULL) AND channel IN \
          (SELECT channel FROM outbox WHERE parked = 0 AND next_attempt_ms <= $1 {only}) \
          ORDER BY id LIMIT $2 * 4"
     );
@@ -307,10 +310,16 @@ pub async fn claim_notices(
         if *blocked {
             continue;
         }
-        if next <= now_ms || next <= steal_until_ms {
-            run.push((row, next <= now_ms));
-        } else {
-            *blocked = true;
+        let due = next <= now_ms;
+        match (&row.in_reply_to, due) {
+            (_, true) => run.push((row, true)),
+            // An answer held by its post: taken over if held too long,
+            // else everything after it waits.
+            (Some(_), false) if next <= steal_until_ms => run.push((row, false)),
+            (Some(_), false) => *blocked = true,
+            // A notice that waits for its time (a replay a few seconds after
+            // the game) holds nothing back.
+            (None, false) => {}
         }
     }
     let mut take: Vec<OutboxRow> = Vec::new();
@@ -347,8 +356,9 @@ type Run = Vec<(OutboxRow, bool)>;
 /// The lock that claims of notices take in turn ([`super::lock_keys`]).
 const CLAIMS_KEY: &str = "outbox claims";
 
-/// Takes the notices owed in `channel` before notice `id` (not parked,
-/// older), oldest first, leased until `lease_until_ms`, as far as they can
+/// Takes the answers to events owed in `channel` before notice `id` (not
+/// parked, older; notices nobody asked for, a replay after a game, do not
+/// count), oldest first, leased until `lease_until_ms`, as far as they can
 /// be taken in order: each due at `now_ms` (not held by a direct post or
 /// another process's lease), or every one with `take_all`. Returns those
 /// taken and whether an older one is still held by another post (the
@@ -368,7 +378,7 @@ pub async fn claim_older(
     let rows = sqlx::query(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
          in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE channel = $1 AND id < $2 AND parked = 0 ORDER BY id",
+         WHERE channel = $1 AND id < $2 AND parked = 0 AND in_reply_to IS NOT NULL ORDER BY id",
     )
     .bind(channel)
     .bind(id)
