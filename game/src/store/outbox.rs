@@ -172,7 +172,7 @@ pub async fn queue_answer(
          board_kind, actions, in_reply_to, next_attempt_ms, platform) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
          RETURNING id, (SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 \
-         AND older.parked = 0 AND older.in_reply_to IS NOT NULL)",
+         AND older.parked = 0)",
     )
     .bind(channel)
     .bind(text.as_str())
@@ -191,10 +191,10 @@ pub async fn queue_answer(
     .map(|(id, older)| (id, older != 0))
 }
 
-/// Whether answers are owed in channel `$1` before notice `$2`.
+/// Whether notices are owed in channel `$1` before notice `$2` (a hint:
+/// [`claim_older`] says which count).
 const OWED_BEFORE: &str =
-    "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0 \
-     AND in_reply_to IS NOT NULL";
+    "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0";
 
 /// After a restart nothing is being posted directly any more: answers
 /// that waited for a direct post are due now.
@@ -236,12 +236,12 @@ pub struct OutboxRow {
 /// takes it again before then, unless it is confirmed or fails first.
 ///
 /// A channel's notices go out in order: one is taken only with every older
-/// due one of its channel, and after every older answer to an event. An
-/// older answer still held (by its direct post's grace, or another
-/// process's lease) holds the newer ones back, unless its hold ends by
-/// `steal_until_ms`: the caller sets that so that a hold begun longer ago
-/// than a post takes is taken over (that post is as good as dead; the
-/// post's idempotency key keeps a late first post from showing twice).
+/// one of its channel. An older one still held (by its direct post's
+/// grace, or another process's lease) holds the newer ones back, unless
+/// its hold ends by `steal_until_ms`: the caller sets that so that a hold
+/// begun longer ago than a post takes is taken over (that post is as good
+/// as dead; the post's idempotency key keeps a late first post from
+/// showing twice). A replay waiting for its time holds nothing back.
 ///
 /// Claims are taken one at a time (they are periodic, off every move's
 /// path), so that each sees what the one before took.
@@ -288,7 +288,8 @@ pub async fn claim_notices(
     let candidates = format!(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
          in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE parked = 0 {only}AND (next_attempt_ms <= $1 OR in_reply_to IS NOT NULL) AND channel IN \
+         WHERE parked = 0 {only}AND (next_attempt_ms <= $1 OR NOT (in_reply_to IS NULL AND board_kind = 1)) \
+         AND channel IN \
          (SELECT channel FROM outbox WHERE parked = 0 AND next_attempt_ms <= $1 {only}) \
          ORDER BY id LIMIT $2 * 4"
     );
@@ -311,15 +312,16 @@ pub async fn claim_notices(
             continue;
         }
         let due = next <= now_ms;
-        match (&row.in_reply_to, due) {
-            (_, true) => run.push((row, true)),
-            // An answer held by its post: taken over if held too long,
-            // else everything after it waits.
-            (Some(_), false) if next <= steal_until_ms => run.push((row, false)),
-            (Some(_), false) => *blocked = true,
-            // A notice that waits for its time (a replay a few seconds after
-            // the game) holds nothing back.
-            (None, false) => {}
+        // A replay waits for its time a few seconds after its game: it holds
+        // nothing back. Anything else not due is held by a post.
+        let scheduled = row.in_reply_to.is_none() && row.board_kind == BoardKind::Replay as i64;
+        match (due, scheduled) {
+            (true, _) => run.push((row, true)),
+            (false, true) => {}
+            // Held by a post: taken over if held too long, else everything
+            // after it waits.
+            (false, false) if next <= steal_until_ms => run.push((row, false)),
+            (false, false) => *blocked = true,
         }
     }
     let mut take: Vec<OutboxRow> = Vec::new();
@@ -356,9 +358,9 @@ type Run = Vec<(OutboxRow, bool)>;
 /// The lock that claims of notices take in turn ([`super::lock_keys`]).
 const CLAIMS_KEY: &str = "outbox claims";
 
-/// Takes the answers to events owed in `channel` before notice `id` (not
-/// parked, older; notices nobody asked for, a replay after a game, do not
-/// count), oldest first, leased until `lease_until_ms`, as far as they can
+/// Takes the notices owed in `channel` before notice `id` (not parked,
+/// older; a replay waiting for its time after a game does not count),
+/// oldest first, leased until `lease_until_ms`, as far as they can
 /// be taken in order: each due at `now_ms` (not held by a direct post or
 /// another process's lease), or every one with `take_all`. Returns those
 /// taken and whether an older one is still held by another post (the
@@ -378,10 +380,12 @@ pub async fn claim_older(
     let rows = sqlx::query(
         "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
          in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE channel = $1 AND id < $2 AND parked = 0 AND in_reply_to IS NOT NULL ORDER BY id",
+         WHERE channel = $1 AND id < $2 AND parked = 0 \
+         AND NOT (in_reply_to IS NULL AND board_kind = 1 AND next_attempt_ms > $3) ORDER BY id",
     )
     .bind(channel)
     .bind(id)
+    .bind(now_ms)
     .fetch_all(&mut *tx)
     .await?;
     if rows.is_empty() {

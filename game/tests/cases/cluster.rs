@@ -281,7 +281,8 @@ case! {
 }
 
 case! {
-    /// Three processes take due notices at once: each notice goes to one.
+    /// Three processes take due notices at once: each notice goes to one,
+    /// and one channel's notices go out in order.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_notice_is_taken_by_one_of_three_processes() {
         let dir = tempfile::tempdir().unwrap();
@@ -300,19 +301,34 @@ case! {
         }
         let now = wall_ms();
         let lease = now + 60_000;
+        // Each process posts what it took (deletes it, as a confirmation
+        // does) before it looks again; the channel's later notices wait
+        // until the earlier ones are posted, so the posts come in order.
+        let posted = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let claim = |core: &Core| {
             let pool = core.store().pool().clone();
+            let posted = posted.clone();
             async move {
                 let mut ids = Vec::new();
-                loop {
+                for _ in 0..2000 {
                     let rows = voidmate_game::store::claim_notices(&pool, now, lease, now, &[], 4)
                         .await
                         .unwrap();
-                    if rows.is_empty() {
-                        break ids;
+                    for r in &rows {
+                        posted.lock().unwrap().push(r.id);
+                        voidmate_game::store::delete_notice(&pool, r.id).await.unwrap();
                     }
-                    ids.extend(rows.into_iter().map(|r| r.id));
+                    ids.extend(rows.iter().map(|r| r.id));
+                    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+                        .fetch_one(&pool)
+                        .await
+                        .unwrap();
+                    if left == 0 {
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
                 }
+                ids
             }
         };
         let (x, y, z) = tokio::join!(claim(&bot.core), claim(&b), claim(&c));
@@ -322,6 +338,10 @@ case! {
         all.dedup();
         assert_eq!(all.len(), taken, "a notice was taken twice");
         assert_eq!(taken, 30);
+        let posted = posted.lock().unwrap().clone();
+        let mut sorted = posted.clone();
+        sorted.sort();
+        assert_eq!(posted, sorted, "posted in the order queued");
     }
 }
 
