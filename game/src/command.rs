@@ -294,35 +294,15 @@ impl Command {
     /// two of them in one channel run one after the other; a command on one
     /// game holds only that game's row ([`crate::store::lock_game`]).
     pub fn touches_channel(&self) -> bool {
-        match self {
+        matches!(
+            self,
             Command::Challenge { .. }
-            | Command::Accept { .. }
-            | Command::Decline { .. }
-            | Command::Settings { .. }
-            | Command::Program { .. }
-            | Command::Rematch { .. } => true,
-            Command::Move { .. }
-            | Command::Resign { .. }
-            | Command::Offer { .. }
-            | Command::Claim { .. }
-            | Command::Colour { .. }
-            | Command::Abort { .. }
-            | Command::Analysis { .. }
-            | Command::Bare { .. } => false,
-            // Reads take no lock at all.
-            Command::Board { .. }
-            | Command::Moves { .. }
-            | Command::Games { .. }
-            | Command::History { .. }
-            | Command::Replay { .. }
-            | Command::Rating { .. }
-            | Command::Leaderboard { .. }
-            | Command::Profile { .. }
-            | Command::Variants
-            | Command::Rules { .. }
-            | Command::Help { .. }
-            | Command::Direct => false,
-        }
+                | Command::Accept { .. }
+                | Command::Decline { .. }
+                | Command::Settings { .. }
+                | Command::Program { .. }
+                | Command::Rematch { .. }
+        )
     }
 }
 

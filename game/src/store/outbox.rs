@@ -106,26 +106,59 @@ pub async fn queue_reply(
     in_reply_to: Option<&str>,
     not_before_ms: i64,
 ) -> Result<i64, sqlx::Error> {
-    let id = sqlx::query_scalar::<_, i64>(
-        "INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         board_kind, actions, in_reply_to, next_attempt_ms, platform) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
-    )
-    .bind(channel)
-    .bind(text.as_str())
-    .bind(text.mentions_stored())
-    .bind(players_stored(notify))
-    .bind(now())
-    .bind(board.map(|b| b.game))
-    .bind(board.map(|b| b.ply))
-    .bind(board.map_or(0, |b| b.kind as i64))
-    .bind(actions)
-    .bind(in_reply_to)
-    .bind(not_before_ms)
-    .bind(platform)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(id)
+    let reply = Row {
+        platform,
+        channel,
+        text,
+        notify,
+        board,
+        actions,
+        in_reply_to,
+        not_before_ms,
+    };
+    Ok(insert_reply(tx, "", "0", reply).await?.0)
+}
+
+/// A reply's outbox row, as [`insert_reply`] writes it.
+struct Row<'a> {
+    platform: &'a str,
+    channel: &'a str,
+    text: &'a Text,
+    notify: &'a [Player],
+    board: Option<BoardRef>,
+    actions: &'a str,
+    in_reply_to: Option<&'a str>,
+    not_before_ms: i64,
+}
+
+/// Inserts `row` (its fields bound to `$1` to `$12`), after `with` (a
+/// `WITH` clause or nothing), returning its id and the value of `also`.
+async fn insert_reply(
+    tx: &mut Tx,
+    with: &str,
+    also: &str,
+    row: Row<'_>,
+) -> Result<(i64, i64), sqlx::Error> {
+    let sql = format!(
+        "{with}INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, \
+         board_ply, board_kind, actions, in_reply_to, next_attempt_ms, platform) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, {also}"
+    );
+    sqlx::query_as::<_, (i64, i64)>(sqlx::AssertSqlSafe(sql))
+        .bind(row.channel)
+        .bind(row.text.as_str())
+        .bind(row.text.mentions_stored())
+        .bind(players_stored(row.notify))
+        .bind(now())
+        .bind(row.board.map(|b| b.game))
+        .bind(row.board.map(|b| b.ply))
+        .bind(row.board.map_or(0, |b| b.kind as i64))
+        .bind(row.actions)
+        .bind(row.in_reply_to)
+        .bind(row.not_before_ms)
+        .bind(row.platform)
+        .fetch_one(&mut **tx)
+        .await
 }
 
 /// [`queue_reply`] of the answer to event `event_id`, which is marked as
@@ -166,29 +199,24 @@ pub async fn queue_answer(
             .await?;
         return Ok((id, older != 0));
     }
-    sqlx::query_as::<_, (i64, i64)>(
-        "WITH acted AS (UPDATE handled_events SET acted = 1 WHERE event_id = $10) \
-         INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, board_ply, \
-         board_kind, actions, in_reply_to, next_attempt_ms, platform) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-         RETURNING id, (SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 \
-         AND older.parked = 0)",
+    let reply = Row {
+        platform,
+        channel,
+        text,
+        notify,
+        board,
+        actions,
+        in_reply_to: Some(event_id),
+        not_before_ms,
+    };
+    let (id, older) = insert_reply(
+        tx,
+        "WITH acted AS (UPDATE handled_events SET acted = 1 WHERE event_id = $10) ",
+        "(SELECT COUNT(*) FROM outbox AS older WHERE older.channel = $1 AND older.parked = 0)",
+        reply,
     )
-    .bind(channel)
-    .bind(text.as_str())
-    .bind(text.mentions_stored())
-    .bind(players_stored(notify))
-    .bind(now())
-    .bind(board.map(|b| b.game))
-    .bind(board.map(|b| b.ply))
-    .bind(board.map_or(0, |b| b.kind as i64))
-    .bind(actions)
-    .bind(event_id)
-    .bind(not_before_ms)
-    .bind(platform)
-    .fetch_one(&mut **tx)
-    .await
-    .map(|(id, older)| (id, older != 0))
+    .await?;
+    Ok((id, older != 0))
 }
 
 /// Whether notices are owed in channel `$1` before notice `$2` (a hint:
