@@ -596,3 +596,37 @@ pub async fn part(
         started.elapsed().as_millis()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::through_proxy;
+
+    /// `--db` as written by a person: the host and port go to the proxy,
+    /// the rest stays; what names no host is refused, never a panic.
+    #[test]
+    fn a_url_is_pointed_at_the_proxy() {
+        assert_eq!(
+            through_proxy("postgres://vm@db.example.org:6000/games?sslmode=disable", 7).unwrap(),
+            (
+                "postgres://vm@127.0.0.1:7/games?sslmode=disable".to_string(),
+                "db.example.org:6000".to_string()
+            )
+        );
+        assert_eq!(
+            through_proxy("postgres://höst/ü", 7).unwrap(),
+            (
+                "postgres://127.0.0.1:7/ü".to_string(),
+                "höst:5432".to_string()
+            )
+        );
+        for bad in [
+            "",
+            "nonsense",
+            "postgres:///db",
+            "postgres://user@/db",
+            "ж://",
+        ] {
+            assert!(through_proxy(bad, 7).is_err(), "{bad:?}");
+        }
+    }
+}

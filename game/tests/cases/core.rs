@@ -2358,6 +2358,49 @@ case! {
 }
 
 case! {
+    /// Issue 40, point 2: the intake records the names an event carries
+    /// in one statement on PostgreSQL. Names as platforms send them (Cyrillic
+    /// with emoji, Arabic, empty, 10,000 characters), an author who names
+    /// themself, and a person named twice: each is stored as named, once, and
+    /// the command goes through; the same event again changes nothing.
+    #[tokio::test]
+    async fn the_names_an_event_carries_are_stored_as_sent() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let long = "ж".repeat(10_000);
+        let names = ["Саша🔥", "محمد", "", long.as_str()];
+        for (i, name) in names.iter().enumerate() {
+            let author = Player::new(PlayerId::new(PLATFORM, &format!("p{i}")), *name);
+            let other = Player::new(PlayerId::new(PLATFORM, &format!("q{i}")), *name);
+            let mut ev = bot.event("", "challenge @someone standard");
+            ev.author = author.clone();
+            let named = |written: &str, who: &Player| voidmate_game::Mentioned {
+                written: written.into(),
+                who: who.clone(),
+            };
+            ev.mentions = vec![
+                named("@someone", &other),
+                named("@me", &author),
+                named("@someone", &other),
+            ];
+            let r = bot.core.handle(&ev).await.expect("a reply");
+            assert!(!r.is_error, "{i}: {}", r.text);
+            assert!(bot.core.handle(&ev).await.is_none(), "{i}: handled once");
+            for who in [&author, &other] {
+                let stored: Vec<String> = sqlx::query_scalar("SELECT name FROM players WHERE id = $1")
+                    .bind(who.id.as_str())
+                    .fetch_all(bot.core.store().pool())
+                    .await
+                    .unwrap();
+                // As the platform's player is named (an empty name stands
+                // as the id's own part, `Player::new`).
+                assert_eq!(stored, [who.name.clone()], "{i}");
+            }
+        }
+    }
+}
+
+case! {
     /// Issue 40, point 4: a channel reads its answers in the order of the
     /// events. alice's move is stored but its answer never posted (the
     /// process dies); after the restart bob's move is answered with
