@@ -2394,7 +2394,7 @@ case! {
                     .unwrap();
                 // As the platform's player is named (an empty name stands
                 // as the id's own part, `Player::new`).
-                assert_eq!(stored, [who.name.clone()], "{i}");
+                assert_eq!(stored, std::slice::from_ref(&who.name), "{i}");
             }
         }
     }
