@@ -94,7 +94,9 @@ struct CheckDbArgs {
 async fn check_db(args: CheckDbArgs) -> Result<String> {
     let mut cfg = Config::load(args.config.as_deref())?;
     if let Some(db) = &args.db {
-        cfg.database = voidmate::config::Database::at(db);
+        // The place only: the file's other `[database]` settings stand.
+        let at = voidmate::config::Database::at(db);
+        (cfg.database.path, cfg.database.url) = (at.path, at.url);
     }
     // Issue 40, point 8: a configuration that names PostgreSQL is checked
     // there, not at its (unused) SQLite path.
@@ -424,5 +426,6 @@ fn main() -> ExitCode {
 
 /// A delay given in milliseconds (fractions allowed; negative as none).
 fn delay_of(ms: f64) -> std::time::Duration {
-    std::time::Duration::from_secs_f64(ms.max(0.0) / 1000.0)
+    // `inf` or 1e300 would not fit a Duration: taken as the longest.
+    std::time::Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).unwrap_or(std::time::Duration::MAX)
 }

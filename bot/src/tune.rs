@@ -380,7 +380,6 @@ fn terms_named(names: &[String]) -> Result<Vec<Term>> {
     Ok(terms)
 }
 
-/// `voidmate tune`: tunes a game's weights on `tune-data` positions.
 #[derive(Args, Debug)]
 pub struct WinCurveArgs {
     #[arg(long)]
@@ -408,6 +407,7 @@ pub fn win_curve(args: &WinCurveArgs) -> Result<String> {
     ))
 }
 
+/// `voidmate tune`: tunes a game's weights on `tune-data` positions.
 pub fn tune_weights(args: &TuneArgs) -> Result<String> {
     let kind = kind_named(&args.variant)?;
     let start = Instant::now();

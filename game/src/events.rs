@@ -90,8 +90,11 @@ impl Core {
         seen.extend(ev.mentions.iter().map(|m| &m.who));
         let view = match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
             Ok(intake) if intake.new => intake.view,
-            Ok(_) => return None,
-            Err(e) => return Some(db_failure(e)),
+            Ok(_) => {
+                let _ = tx.rollback().await;
+                return None;
+            }
+            Err(e) => return give_up(tx, e).await,
         };
         // Adapters without a ticker (the console) still mark the time here.
         // Not on PostgreSQL: that one row, written by every event of every
@@ -100,7 +103,7 @@ impl Core {
         if self.store.backend() == store::Backend::Sqlite {
             let now = self.time.now_ms().to_string();
             if let Err(e) = store::set_adapter_value(&mut *tx, HEARTBEAT_KEY, &now).await {
-                return Some(db_failure(e));
+                return give_up(tx, e).await;
             }
         }
         // What belongs to the channel (its challenges, its settings) is
@@ -108,7 +111,7 @@ impl Core {
         if parsed.as_ref().is_ok_and(|c| c.touches_channel()) {
             let key = format!("channel {}", ev.channel);
             if let Err(e) = store::lock_keys(&mut tx, &[key]).await {
-                return Some(db_failure(e));
+                return give_up(tx, e).await;
             }
         }
         // Boxed: a command's state machine is large, and the future of an
@@ -169,7 +172,7 @@ impl Core {
                         done.deliveries.push(entry);
                         older.then_some(entry)
                     }
-                    Err(e) => return Some(db_failure(e)),
+                    Err(e) => return give_up(tx, e).await,
                 };
                 // The board is drawn while the commit syncs to disk (unless
                 // the engine's move will replace it); a failed commit throws
@@ -228,7 +231,10 @@ impl Core {
                 }
                 Some(error_reply(msg))
             }
-            Err(Failure::NotACommand(_)) if !ev.addressed => None,
+            Err(Failure::NotACommand(_)) if !ev.addressed => {
+                let _ = tx.rollback().await;
+                None
+            }
             Err(Failure::NotACommand(word)) => {
                 let _ = tx.rollback().await;
                 if let Err(e) = self.remember_only(&ev.event_id).await {
@@ -238,7 +244,7 @@ impl Core {
                     "I do not know the command `{word}`. Say `help` for the list."
                 )))
             }
-            Err(Failure::Storage(e)) => Some(db_failure(e)),
+            Err(Failure::Storage(e)) => give_up(tx, e).await,
         }
     }
 
@@ -265,12 +271,12 @@ impl Core {
         let store = self.store.clone();
         let event_id = ev.event_id.clone();
         let channel = ev.channel.clone();
-        let seen = ev.clone();
+        let mut players = vec![ev.author.clone()];
+        players.extend(ev.mentions.iter().map(|m| m.who.clone()));
         let record = tokio::spawn(async move {
             let mut tx = store.begin().await?;
-            store::record_event(&mut tx, &event_id).await?;
-            store::unpark_channel(&mut *tx, &channel).await?;
-            see_players(&mut tx, &seen).await?;
+            let seen: Vec<&crate::contract::Player> = players.iter().collect();
+            store::intake(&mut tx, &event_id, &channel, &seen).await?;
             tx.commit().await
         });
         // Usually done at once; a redelivery right behind it is then
@@ -322,15 +328,10 @@ impl Core {
     }
 }
 
-/// Records the names of the author and of everyone the event names.
-async fn see_players(tx: &mut Tx, ev: &Incoming) -> Result<(), sqlx::Error> {
-    // In the order of their ids, as `store::intake` takes them.
-    let mut seen = vec![&ev.author];
-    seen.extend(ev.mentions.iter().map(|m| &m.who));
-    seen.sort_by(|a, b| a.id.as_str().cmp(b.id.as_str()));
-    seen.dedup_by(|a, b| a.id == b.id);
-    for p in seen {
-        store::see_player(tx, p).await?;
-    }
-    Ok(())
+/// A write transaction given up for a storage failure: rolled back at
+/// once (a dropped one would keep its locks until its connection is next
+/// used), and the failure in words.
+async fn give_up(tx: Tx, e: sqlx::Error) -> Option<Reply> {
+    let _ = tx.rollback().await;
+    Some(db_failure(e))
 }

@@ -150,7 +150,7 @@ impl Core {
     /// Writes this process's report, at most every few seconds.
     pub(crate) async fn report_process(&self) {
         let now = self.time.now_ms();
-        let (kind, role_and) = {
+        let (kind, role, text, healthy) = {
             let mut status = self.status.lock().unwrap_or_else(|e| e.into_inner());
             if now - status.reported_ms < REPORT_EVERY_MS {
                 return;
@@ -175,9 +175,8 @@ impl Core {
                 status.kind.clone()
             };
             let healthy = status.parts.values().all(|(ok, _)| *ok);
-            (kind, (status.role.clone(), parts.join("; "), healthy))
+            (kind, status.role.clone(), parts.join("; "), healthy)
         };
-        let (role, text, healthy) = role_and;
         if let Err(e) = store::see_process(
             self.store.pool(),
             &self.claimant,

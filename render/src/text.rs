@@ -90,6 +90,8 @@ pub(crate) struct Text {
 /// Shaped lines kept at most; names come and go, so the cache starts over
 /// when it is full rather than growing for ever.
 const KEPT_LINES: usize = 4096;
+/// Glyph images kept at most (each a few hundred bytes to a few KB).
+const KEPT_GLYPHS: usize = 16_384;
 
 impl Text {
     pub fn new() -> Text {
@@ -166,6 +168,11 @@ impl Text {
             colour,
             data,
         });
+        // Bounded like the shaped lines: every glyph of every name ever
+        // seen would otherwise stay for the life of the process.
+        if inner.images.len() >= KEPT_GLYPHS {
+            inner.images.clear();
+        }
         inner.images.insert(key, g.clone());
         Some(g)
     }

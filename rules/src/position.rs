@@ -66,14 +66,7 @@ impl Position {
     /// position (the side to move is in check: passing would leave its king
     /// attacked).
     pub fn passed_turn(&self) -> Option<Position> {
-        let fen = self.fen();
-        let mut fields: Vec<&str> = fen.split(' ').collect();
-        if fields.len() < 4 {
-            return None;
-        }
-        fields[1] = if fields[1] == "w" { "b" } else { "w" };
-        fields[3] = "-";
-        Position::from_fen(self.rules.clone(), &fields.join(" ")).ok()
+        self.after_null()
     }
 
     #[inline]

@@ -214,8 +214,9 @@ impl Outgoing {
 
 /// A two-column text (the help's command list, see [`crate::columns`]) as
 /// an embed: its first line the title, other lines the description, a
-/// field per row. `None` if it does not fit Discord's embed limits (25
-/// fields, 256 characters a name, 1024 a value, 6000 in all).
+/// field per row (past 25 rows the last field takes the rest). `None` if
+/// it does not fit Discord's other embed limits (256 characters a title or
+/// name, 1024 a value, 6000 in all).
 fn columns_embed(text: &str) -> Option<CreateEmbed> {
     use crate::columns::{columns, Line};
     let lines = columns(text)?;
@@ -239,8 +240,7 @@ fn columns_embed(text: &str) -> Option<CreateEmbed> {
     let total: usize = title.map_or(0, str::len)
         + description.iter().map(|d| d.len()).sum::<usize>()
         + fields.iter().map(|(n, v)| n.len() + v.len()).sum::<usize>();
-    let fits = fields.len() <= 25
-        && title.is_none_or(|t| t.len() <= 256)
+    let fits = title.is_none_or(|t| t.len() <= 256)
         && fields
             .iter()
             .all(|(n, v)| n.len() <= 256 && v.len() <= 1024)

@@ -43,7 +43,6 @@ pub async fn event_acted(tx: &mut Tx, event_id: &str) -> Result<Option<bool>, sq
     Ok(row.map(|a| a != 0))
 }
 
-/// Records an event id; `false` if it was handled before.
 /// What every event that writes does first: records its id ([`record_event`];
 /// `false`: handled before, and the caller drops the transaction), puts the
 /// notices parked in `channel` back in line (the bot is evidently there,
@@ -52,7 +51,8 @@ pub async fn event_acted(tx: &mut Tx, event_id: &str) -> Result<Option<bool>, sq
 /// fewer on every move), where the id is recorded first and the rest
 /// depends on it: a second process handling the same event waits on the
 /// id alone, touching nothing else (nothing to wait for in a circle). One
-/// statement each on SQLite, which has no writing `WITH`.
+/// statement each on SQLite, which has no writing `WITH`. `seen` begins
+/// with the event's author.
 pub async fn intake(
     tx: &mut Tx,
     event_id: &str,
@@ -63,6 +63,7 @@ pub async fn intake(
     // order of their ids: two events that see the same new players lock
     // their rows in the same order, and never wait for each other in a
     // circle.
+    let author = seen.first().map(|p| p.id.as_str());
     let mut players: Vec<&crate::contract::Player> = Vec::new();
     for p in seen {
         if !players.iter().any(|q| q.id == p.id) {
@@ -84,7 +85,7 @@ pub async fn intake(
         String::new()
     } else {
         let values: Vec<String> = (0..players.len())
-            .map(|i| format!("(${}, ${})", 4 + 2 * i, 5 + 2 * i))
+            .map(|i| format!("(${}, ${})", 5 + 2 * i, 6 + 2 * i))
             .collect();
         format!(
             ", seen AS (INSERT INTO players (id, name, seen_at) \
@@ -103,14 +104,14 @@ pub async fn intake(
          WHERE channel = $3 AND parked = 1 AND EXISTS (SELECT 1 FROM ev)){seen_part} \
          SELECT (SELECT COUNT(*) FROM ev), \
          (SELECT theme FROM channel_settings WHERE channel = $3), \
-         (SELECT flip FROM players WHERE id = {author})",
-        author = if players.is_empty() { "NULL" } else { "$4" }
+         (SELECT flip FROM players WHERE id = $4)"
     );
     let mut query =
         sqlx::query_as::<_, (i64, Option<String>, Option<String>)>(sqlx::AssertSqlSafe(sql))
             .bind(event_id)
             .bind(now())
-            .bind(channel);
+            .bind(channel)
+            .bind(author);
     for p in &players {
         query = query.bind(p.id.as_str()).bind(p.name.as_str());
     }
@@ -120,7 +121,7 @@ pub async fn intake(
         .unwrap_or(crate::command::Flip::Auto);
     Ok(Intake {
         new: new == 1,
-        view: (!players.is_empty()).then_some((theme, flip)),
+        view: author.is_some().then_some((theme, flip)),
     })
 }
 
@@ -135,6 +136,7 @@ pub struct Intake {
     pub view: Option<(Option<String>, crate::command::Flip)>,
 }
 
+/// Records an event id; `false` if it was handled before.
 pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",

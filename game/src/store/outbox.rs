@@ -314,9 +314,8 @@ pub async fn claim_notices(
     // The due notices and the answers (due or held) of the channels with
     // one due, oldest first.
     let candidates = format!(
-        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
-         in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE parked = 0 {only}AND (next_attempt_ms <= $1 OR NOT (in_reply_to IS NULL AND board_kind = 1)) \
+        "SELECT {CLAIM_COLUMNS} FROM outbox \
+         WHERE parked = 0 {only}AND (next_attempt_ms <= $1 OR NOT {WAITING}) \
          AND channel IN \
          (SELECT channel FROM outbox WHERE parked = 0 AND next_attempt_ms <= $1 {only}) \
          ORDER BY id LIMIT $2 * 4"
@@ -327,6 +326,7 @@ pub async fn claim_notices(
     let mut channels: Vec<(String, Run, bool)> = Vec::new();
     for row in &rows {
         let next: i64 = row.try_get("next_attempt_ms")?;
+        let row_attempts: i64 = row.try_get("attempts")?;
         let row = OutboxRow::from_row(row)?;
         let at = match channels.iter().position(|(c, _, _)| *c == row.channel) {
             Some(at) => at,
@@ -340,10 +340,11 @@ pub async fn claim_notices(
             continue;
         }
         let due = next <= now_ms;
-        // A replay waits for its time a few seconds after its game: it holds
-        // nothing back. Anything else not due is held by a post.
-        let scheduled = row.in_reply_to.is_none() && row.board_kind == BoardKind::Replay as i64;
-        match (due, scheduled) {
+        // One waiting for its time (see `WAITING`) holds nothing back.
+        // Anything else not due is held by a post.
+        let waiting = row_attempts > 0
+            || (row.in_reply_to.is_none() && row.board_kind == BoardKind::Replay as i64);
+        match (due, waiting) {
             (true, _) => run.push((row, true)),
             (false, true) => {}
             // Held by a post: taken over if held too long, else everything
@@ -362,20 +363,7 @@ pub async fn claim_notices(
     take.sort_by_key(|r| r.id);
     take.truncate(limit.max(0) as usize);
     // A channel cut by the limit keeps its order: its first ones go now.
-    if take.is_empty() {
-        tx.rollback().await?;
-        return Ok(take);
-    }
-    let ids: Vec<String> = take.iter().map(|r| r.id.to_string()).collect();
-    let kept: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({}) RETURNING id",
-        ids.join(", ")
-    )))
-    .bind(lease_until_ms)
-    .fetch_all(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    take.retain(|r| kept.contains(&r.id));
+    lease(tx, &mut take, lease_until_ms).await?;
     Ok(take)
 }
 
@@ -405,12 +393,10 @@ pub async fn claim_older(
     let backend = backend_of(pool);
     let mut tx = begin_write(pool, backend).await?;
     super::lock_keys(&mut tx, &[CLAIMS_KEY.to_string()]).await?;
-    let rows = sqlx::query(
-        "SELECT id, channel, text, text_mentions, mentions, board_game, board_ply, board_kind, \
-         in_reply_to, actions, next_attempt_ms FROM outbox \
-         WHERE channel = $1 AND id < $2 AND parked = 0 \
-         AND NOT (in_reply_to IS NULL AND board_kind = 1 AND next_attempt_ms > $3) ORDER BY id",
-    )
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {CLAIM_COLUMNS} FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0 \
+         AND NOT ({WAITING} AND next_attempt_ms > $3) ORDER BY id"
+    )))
     .bind(channel)
     .bind(id)
     .bind(now_ms)
@@ -431,23 +417,41 @@ pub async fn claim_older(
         take.push(OutboxRow::from_row(row)?);
     }
     let held = take.len() < owed;
-    if take.is_empty() {
-        tx.rollback().await?;
-        return Ok((Vec::new(), held));
+    lease(tx, &mut take, lease_until_ms).await?;
+    Ok((take, held))
+}
+
+/// Leases `rows` until `until_ms` and ends `tx`: committed, or rolled back
+/// at once when there is nothing to lease (the claims lock goes with it).
+/// One confirmed meanwhile (its post went through) is dropped from `rows`,
+/// not posted again.
+async fn lease(mut tx: Tx, rows: &mut Vec<OutboxRow>, until_ms: i64) -> Result<(), sqlx::Error> {
+    if rows.is_empty() {
+        return tx.rollback().await;
     }
-    let ids: Vec<String> = take.iter().map(|r| r.id.to_string()).collect();
+    let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
     let kept: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({}) RETURNING id",
         ids.join(", ")
     )))
-    .bind(lease_until_ms)
+    .bind(until_ms)
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;
-    // One confirmed meanwhile (its post went through) is not posted again.
-    take.retain(|r| kept.contains(&r.id));
-    Ok((take, held))
+    rows.retain(|r| kept.contains(&r.id));
+    Ok(())
 }
+
+/// The columns of an [`OutboxRow`], and when its hold ends.
+const CLAIM_COLUMNS: &str = "id, channel, text, text_mentions, mentions, board_game, board_ply, \
+     board_kind, in_reply_to, actions, next_attempt_ms, attempts";
+
+/// A notice waiting for its time, not held by a post: a replay due a few
+/// seconds after its game ([`BoardKind::Replay`] is 1), or one waiting to
+/// be tried again after a failed post. It holds no notice of its channel
+/// back, and no answer waits for it (a notice its platform keeps refusing
+/// would otherwise hold its channel up at every answer).
+const WAITING: &str = "(attempts > 0 OR (in_reply_to IS NULL AND board_kind = 1))";
 
 /// A failed post of notice `id`: counts the attempt and either sets when
 /// to try again or parks the notice. Returns the attempts so far and

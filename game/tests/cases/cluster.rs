@@ -409,3 +409,25 @@ case! {
         assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
     }
 }
+
+case! {
+    /// The intake reads the board turn of the event's author, not of the
+    /// first of the players it names in the order of their ids (a bug
+    /// found in review: `amy`'s turn was read for `zed`).
+    #[tokio::test]
+    async fn the_intake_reads_the_authors_own_board_turn() {
+        use voidmate_game::command::Flip;
+        let dir = tempfile::tempdir().unwrap();
+        let bot = Bot::open(&dir.path().join("v.db")).await;
+        let (zed, amy) = (console_player("zed"), console_player("amy"));
+        let mut tx = bot.core.store().begin().await.unwrap();
+        voidmate_game::store::set_flip(&mut tx, &zed, Flip::Black).await.unwrap();
+        voidmate_game::store::set_flip(&mut tx, &amy, Flip::White).await.unwrap();
+        let intake = voidmate_game::store::intake(&mut tx, "ev-1", "room", &[&zed, &amy])
+            .await
+            .unwrap();
+        assert!(intake.new);
+        assert_eq!(intake.view.map(|(_, flip)| flip), Some(Flip::Black));
+        tx.rollback().await.unwrap();
+    }
+}
