@@ -354,14 +354,55 @@ fn through_proxy(url: &str, port: u16) -> Result<(String, String)> {
     Ok((format!("{scheme}://{user}127.0.0.1:{port}{path}"), target))
 }
 
-/// Moves per process: four per game (the same as the one-process bench).
-const SPREAD_MOVES: [&str; 4] = ["e4", "e6", "d4", "d6"];
+/// Plies each game of [`spread`] plays: enough that a process's run is
+/// seconds long, not a few waves of moves.
+const SPREAD_PLIES: usize = 24;
+
+/// Games each process of [`spread`] warms up on before the clock starts:
+/// as many as its pool has connections (`[database] max_connections`).
+const WARM_GAMES: usize = 10;
+
+/// The plies of [`spread`]'s games, in SAN: the same line in every game,
+/// chosen from the legal moves of Void Chess so that no game ends inside it.
+fn spread_line(plies: usize) -> Vec<String> {
+    let mut pos = voidmate_rules::Position::new(voidmate_rules::variants::void());
+    let mut line = Vec::with_capacity(plies);
+    for ply in 0..plies {
+        let legal = pos.legal_moves();
+        // Spread over the legal moves, and past any that would end it.
+        let start = (ply * 7 + 3) % legal.len().max(1);
+        let chosen = *(0..legal.len())
+            .map(|k| &legal[(start + k) % legal.len()])
+            .find(|mv| {
+                let mut next = pos.clone();
+                next.play_unchecked(mv);
+                next.outcome().is_none()
+            })
+            .expect("a move that does not end the game");
+        line.push(pos.san(&chosen));
+        pos.play_unchecked(&chosen);
+    }
+    line
+}
+
+/// Who plays ply `i` (from 0) of a bench game.
+fn mover(i: usize) -> &'static str {
+    if i.is_multiple_of(2) {
+        "white"
+    } else {
+        "bob"
+    }
+}
 
 /// `voidmate bench --db PLACE --processes K`: `games` games set up on one
 /// database, then K processes (this binary, `--part`) move them at once,
-/// each its share of the games, all of a process's games at once for each
-/// move. Reports moves per second over all processes and the latency of a
-/// move (handled and confirmed) at the median and p99.
+/// each its share of the games, every game its own player pair answering
+/// each move as soon as the last is confirmed ([`SPREAD_PLIES`] plies).
+/// Each process first plays two plies in games of its own, so that its
+/// connections are open and their statements prepared (a bot that has run
+/// a while) before the clock starts. Reports moves per second over all
+/// processes and the latency of a move (handled and confirmed) at the
+/// median and p99.
 pub async fn spread(mut args: Spread) -> Result<String> {
     use voidmate::game::config::Database;
     let shown = Database::at(&args.db);
@@ -395,8 +436,9 @@ pub async fn spread(mut args: Spread) -> Result<String> {
     );
     let setup = Instant::now();
     let mut n = 0u64;
-    for g in 0..args.games {
-        let ch = format!("bench-{g}");
+    let warm =
+        (0..args.processes).flat_map(|p| (0..WARM_GAMES).map(move |g| format!("warm-{p}-{g}")));
+    for ch in (0..args.games).map(|g| format!("bench-{g}")).chain(warm) {
         for (who, text) in [("white", "challenge @bob void"), ("bob", "accept")] {
             n += 1;
             let reply = core
@@ -427,6 +469,7 @@ pub async fn spread(mut args: Spread) -> Result<String> {
             }
             let mut handled = Vec::new();
             let mut confirmed = Vec::new();
+            let pings_before = proxy.pings();
             for (who, mv) in [
                 ("white", "e4"),
                 ("bob", "e6"),
@@ -444,24 +487,41 @@ pub async fn spread(mut args: Spread) -> Result<String> {
                 handled.push(after - before);
                 confirmed.push(proxy.round_trips() - after);
             }
+            // The pool checks a connection as it comes back (after the
+            // commit, so after the answer is known).
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let pings = proxy.pings() - pings_before;
+            // The distance as a client sees it: `SELECT 1`, 50 times.
+            let mut trips = Vec::new();
+            let mut conn = core.store().pool().acquire().await?;
+            for _ in 0..50 {
+                let t = Instant::now();
+                sqlx::query("SELECT 1").execute(&mut *conn).await?;
+                trips.push(t.elapsed());
+            }
+            drop(conn);
+            trips.sort();
+            let measured = trips[trips.len() / 2].as_secs_f64() * 1000.0;
             // The first uses of a statement on a connection prepare it (a
             // round trip more); the pool's connections take turns.
             format!(
-                "  through a proxy adding {:.1} ms each way: four moves, one after the other, took {:?} round trips to handle and {:?} to confirm their posts (prepared statements: {} and {} a move)\n",
+                "  a round trip to the database through the proxy: {measured:.2} ms (the median of 50 `SELECT 1`)\n  through a proxy adding {:.2} ms each way: four moves, one after the other, took {:?} round trips to handle and {:?} to confirm their posts (prepared statements: {} and {} a move), and the pool checked its connections {} times as they came back\n",
                 delay.as_secs_f64() * 1000.0,
                 handled,
                 confirmed,
                 handled.iter().min().copied().unwrap_or(0),
                 confirmed.iter().min().copied().unwrap_or(0),
+                pings,
             )
         }
     };
     drop(core);
-    // Every part starts at the same moment, after all have opened.
+    // Every part starts at the same moment, after all have opened and
+    // warmed up.
     let start_at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_millis() as u64
-        + 3000;
+        + 5000;
     let exe = std::env::current_exe()?;
     let children: Vec<_> = (0..args.processes)
         .map(|part| {
@@ -488,13 +548,20 @@ pub async fn spread(mut args: Spread) -> Result<String> {
         .duration_since(std::time::UNIX_EPOCH)?
         .as_millis() as u64;
     tokio::time::sleep(Duration::from_millis(start_at.saturating_sub(now))).await;
-    let trips_before = proxy.as_ref().map(|(p, _)| p.round_trips());
+    let trips_before = proxy.as_ref().map(|(p, _)| (p.round_trips(), p.pings()));
     let mut latencies = Vec::new();
     let mut longest = Duration::ZERO;
+    let mut elapsed = Vec::new();
+    let mut cpu: Option<u64> = Some(0);
     for child in children {
         let out = child.wait_with_output().await?;
         anyhow::ensure!(out.status.success(), "a bench process failed");
         let text = String::from_utf8(out.stdout)?;
+        let used = text
+            .lines()
+            .find_map(|l| l.strip_prefix("cpu-ms "))
+            .and_then(|ms| ms.parse::<u64>().ok());
+        cpu = cpu.zip(used).map(|(a, b)| a + b);
         for l in text.lines() {
             if let Some(us) = l.strip_prefix("latencies-us ") {
                 latencies.extend(
@@ -503,29 +570,40 @@ pub async fn spread(mut args: Spread) -> Result<String> {
                         .map(Duration::from_micros),
                 );
             } else if let Some(ms) = l.strip_prefix("elapsed-ms ") {
-                longest = longest.max(Duration::from_millis(ms.parse()?));
+                let ms = Duration::from_millis(ms.parse()?);
+                longest = longest.max(ms);
+                elapsed.push(format!("{:.2} s", ms.as_secs_f64()));
             }
         }
     }
     anyhow::ensure!(
-        latencies.len() == args.games * SPREAD_MOVES.len(),
+        latencies.len() == args.games * SPREAD_PLIES,
         "{} moves measured, {} expected",
         latencies.len(),
-        args.games * SPREAD_MOVES.len()
+        args.games * SPREAD_PLIES
     );
     let trips = match (&proxy, trips_before) {
-        (Some((p, _)), Some(before)) => format!(
-            "  round trips while the processes moved: {:.1} a move (handled and confirmed, with the connections they opened)\n",
-            (p.round_trips() - before) as f64 / latencies.len() as f64
+        (Some((p, _)), Some((before, pings))) => format!(
+            "  round trips while the processes moved: {:.1} a move (handled and confirmed), and {:.1} pool checks of a connection\n",
+            (p.round_trips() - before) as f64 / latencies.len() as f64,
+            (p.pings() - pings) as f64 / latencies.len() as f64,
         ),
         _ => String::new(),
+    };
+    let cpu = match cpu {
+        Some(ms) => format!(
+            "  the processes' own CPU time: {:.2} ms a move (all processes together, the database's not counted); each finished after {}\n",
+            ms as f64 / latencies.len() as f64,
+            elapsed.join(", ")
+        ),
+        None => format!("  each process finished after {}\n", elapsed.join(", ")),
     };
     latencies.sort();
     let at = |p: usize| latencies[(latencies.len() * p / 100).min(latencies.len() - 1)];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     Ok(format!(
-        "{} on {}: {} games (set up in {:.1} s), {} moves by {} process(es), each moving all its games at once:\n  \
-         {:.0} moves/s; a move (handled and confirmed) median {:.2} ms, p99 {:.2} ms\n{probe}{trips}",
+        "{} on {}: {} games (set up in {:.1} s), {} moves by {} process(es), every game moving at once:\n  \
+         {:.0} moves/s; a move (handled and confirmed) median {:.2} ms, p99 {:.2} ms\n{cpu}{probe}{trips}",
         match database.url {
             Some(_) => "PostgreSQL",
             None => "SQLite",
@@ -542,8 +620,8 @@ pub async fn spread(mut args: Spread) -> Result<String> {
 }
 
 /// One process's share of [`spread`]: games `g` with `g % processes ==
-/// part`, each move of all of them at once; prints the latencies (µs) and
-/// the time it took.
+/// part`, each played through [`spread_line`] by its own task, all at
+/// once; prints the latencies (µs) and the time it took.
 pub async fn part(
     db: &str,
     games: usize,
@@ -556,50 +634,126 @@ pub async fn part(
         ..Default::default()
     };
     let core = Core::inspect(&cfg).await?;
+    let line: std::sync::Arc<[String]> = spread_line(SPREAD_PLIES).into();
+    // Warm up: two plies in each of this process's own games, at once.
+    let warm: Vec<String> = (0..WARM_GAMES)
+        .map(|g| format!("warm-{part}-{g}"))
+        .collect();
+    play_games(&core, &warm, &line[..2], &format!("warm-{part}")).await?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)?
         .as_millis() as u64;
-    tokio::time::sleep(Duration::from_millis(start_at_ms.saturating_sub(now))).await;
-    let mine: Vec<usize> = (0..games).filter(|g| g % processes == part).collect();
+    anyhow::ensure!(
+        now < start_at_ms,
+        "the warm-up ran past the start; the bench's processes would not start together"
+    );
+    tokio::time::sleep(Duration::from_millis(start_at_ms - now)).await;
+    let mine: Vec<String> = (0..games)
+        .filter(|g| g % processes == part)
+        .map(|g| format!("bench-{g}"))
+        .collect();
     let started = Instant::now();
-    let mut latencies = Vec::new();
-    for (i, mv) in SPREAD_MOVES.iter().enumerate() {
-        let player = if i % 2 == 0 { "white" } else { "bob" };
-        let mut tasks = Vec::new();
-        for &g in &mine {
-            let core = core.clone();
-            let ev = line(
-                format!("part-{part}-{g}-{i}"),
-                &format!("bench-{g}"),
-                player,
-                &format!("move {mv}"),
-            );
-            tasks.push(tokio::spawn(async move {
+    let cpu_before = cpu_ms();
+    let latencies = play_games(&core, &mine, &line, &format!("part-{part}")).await?;
+    let elapsed = started.elapsed();
+    let cpu = match (cpu_before, cpu_ms()) {
+        (Some(before), Some(after)) => format!("cpu-ms {}\n", after - before),
+        _ => String::new(),
+    };
+    let latencies: Vec<String> = latencies
+        .iter()
+        .map(|d| d.as_micros().to_string())
+        .collect();
+    Ok(format!(
+        "latencies-us {}\nelapsed-ms {}\n{cpu}",
+        latencies.join(","),
+        elapsed.as_millis()
+    ))
+}
+
+/// The CPU time this process has used (user and system, ms), where the
+/// system says (Linux: `/proc/self/stat`, in ticks of 1/100 s).
+fn cpu_ms() -> Option<u64> {
+    cpu_ms_of(&std::fs::read_to_string("/proc/self/stat").ok()?)
+}
+
+/// [`cpu_ms`] from the text of a `/proc/PID/stat`.
+fn cpu_ms_of(stat: &str) -> Option<u64> {
+    // The fields after the command name (which may hold spaces and
+    // parentheses), from the third: utime and stime are the 14th and 15th.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i - 3)?.parse::<u64>().ok();
+    Some((ticks(14)? + ticks(15)?) * 10)
+}
+
+/// Plays `line` in every game of `channels` at once, each game a task that
+/// sends its next move as soon as the last is handled and its posts
+/// confirmed; the time each move took.
+async fn play_games(
+    core: &Core,
+    channels: &[String],
+    line: &[String],
+    tag: &str,
+) -> Result<Vec<Duration>> {
+    let mut tasks = Vec::new();
+    for ch in channels {
+        let (core, ch, line) = (core.clone(), ch.clone(), line.to_vec());
+        let tag = tag.to_string();
+        tasks.push(tokio::spawn(async move {
+            let mut took = Vec::with_capacity(line.len());
+            for (i, mv) in line.iter().enumerate() {
+                let ev = self::line(
+                    format!("{tag}-{ch}-{i}"),
+                    &ch,
+                    mover(i),
+                    &format!("move {mv}"),
+                );
                 let t = Instant::now();
-                let reply = core.handle(&ev).await;
-                for entry in reply.iter().flat_map(|r| r.deliveries.iter()) {
+                let reply = core.handle(&ev).await.expect("new event");
+                for entry in &reply.deliveries {
                     core.delivered(*entry).await;
                 }
-                (t.elapsed(), reply)
-            }));
-        }
-        for t in tasks {
-            let (took, reply) = t.await?;
-            let reply = reply.expect("new event");
-            anyhow::ensure!(!reply.is_error, "{}", reply.text);
-            latencies.push(took.as_micros().to_string());
-        }
+                anyhow::ensure!(!reply.is_error, "{ch}: {mv}: {}", reply.text);
+                took.push(t.elapsed());
+            }
+            Ok::<_, anyhow::Error>(took)
+        }));
     }
-    Ok(format!(
-        "latencies-us {}\nelapsed-ms {}\n",
-        latencies.join(","),
-        started.elapsed().as_millis()
-    ))
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await??);
+    }
+    Ok(all)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::through_proxy;
+    use super::{cpu_ms_of, spread_line, through_proxy};
+
+    /// The CPU time is read past a command name with spaces and
+    /// parentheses; a text that is not a stat line gives none.
+    #[test]
+    fn cpu_time_is_read_from_a_stat_line() {
+        let stat = "4242 (vm (a) b) S 1 4242 4242 0 -1 4194560 900 0 0 0 123 45 0 0 20 0 3 0 100";
+        assert_eq!(cpu_ms_of(stat), Some(1680));
+        assert_eq!(cpu_ms_of("nonsense"), None);
+        assert_eq!(cpu_ms_of("1 (x) S 1"), None);
+    }
+
+    /// The bench's line is legal throughout, and no game ends inside it.
+    #[test]
+    fn the_bench_line_plays_to_its_end() {
+        let line = spread_line(super::SPREAD_PLIES);
+        assert_eq!(line.len(), super::SPREAD_PLIES);
+        let mut pos = voidmate_rules::Position::new(voidmate_rules::variants::void());
+        for san in &line {
+            assert!(pos.outcome().is_none(), "{line:?}");
+            let mv = pos.parse_move(san).unwrap_or_else(|e| panic!("{san}: {e}"));
+            pos.play_unchecked(&mv);
+        }
+        assert!(pos.outcome().is_none(), "{line:?}");
+    }
 
     /// `--db` as written by a person: the host and port go to the proxy,
     /// the rest stays; what names no host is refused, never a panic.

@@ -642,3 +642,46 @@ fn a_bot_on_sqlite_does_not_wait_for_engine_workers() {
     );
     assert!(!dir.path().join("v.db").exists(), "nothing was opened");
 }
+
+/// Issue 40's aim: a move commits in at most 6 round trips on PostgreSQL
+/// (`BEGIN`, the intake with the author's games, the game locked with its
+/// moves, the move, the answer, `COMMIT`), counted by the latency proxy of
+/// `voidmate bench --delay-ms`, which tells the pool's checks of its
+/// connections apart; the confirmation of a post is one.
+#[test]
+#[cfg_attr(
+    not(voidmate_postgres),
+    ignore = "PostgreSQL is not installed: `bash scripts/postgres.sh install` (as root) runs this"
+)]
+fn a_move_commits_in_six_round_trips() {
+    let url = postgres::database();
+    let (ok, out, err) = voidmate(&[
+        "bench",
+        "--db",
+        &url,
+        "--games",
+        "2",
+        "--processes",
+        "2",
+        "--delay-ms",
+        "0",
+    ]);
+    assert!(ok, "{out}{err}");
+    let counts = out
+        .split("(prepared statements: ")
+        .nth(1)
+        .and_then(|rest| rest.split(" a move)").next())
+        .unwrap_or_else(|| panic!("no round trips counted: {out}"));
+    let [handled, confirmed] = counts
+        .split(" and ")
+        .map(|n| n.parse::<u64>().unwrap())
+        .collect::<Vec<_>>()[..]
+    else {
+        panic!("{counts}")
+    };
+    assert!(handled <= 6, "a move took {handled} round trips: {out}");
+    assert_eq!(confirmed, 1, "{out}");
+    // Every move of both processes was played and measured.
+    assert!(out.contains(": 2 games (set up in "), "{out}");
+    assert!(out.contains(", 48 moves by 2 process(es)"), "{out}");
+}

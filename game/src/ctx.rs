@@ -27,6 +27,11 @@ pub(crate) struct Ctx<'a> {
     /// with the event ([`crate::store::intake`]); cleared by a command
     /// that changes either.
     pub view: Option<(Option<String>, crate::command::Flip)>,
+    /// The ids of the author's games in progress in this channel, if read
+    /// with the event ([`crate::store::intake`]): the first [`Ctx::pick`]
+    /// uses them instead of a lookup, and takes them (a later pick, after
+    /// a change, looks again).
+    pub own_active: Option<Vec<i64>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -41,6 +46,7 @@ impl<'a> Ctx<'a> {
             now_ms: core.time.now_ms(),
             reads_only: false,
             view: None,
+            own_active: None,
         }
     }
 
@@ -55,6 +61,7 @@ impl<'a> Ctx<'a> {
             now_ms: core.time.now_ms(),
             reads_only: false,
             view: None,
+            own_active: None,
         }
     }
 

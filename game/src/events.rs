@@ -88,8 +88,8 @@ impl Core {
         // The event's id, the channel's parked notices, the names seen.
         let mut seen = vec![&ev.author];
         seen.extend(ev.mentions.iter().map(|m| &m.who));
-        let view = match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
-            Ok(intake) if intake.new => intake.view,
+        let intake = match store::intake(&mut tx, &ev.event_id, &ev.channel, &seen).await {
+            Ok(intake) if intake.new => intake,
             Ok(_) => {
                 let _ = tx.rollback().await;
                 return None;
@@ -119,7 +119,12 @@ impl Core {
         let result = match parsed {
             Ok(cmd) => {
                 let mut cx = Ctx::of_event(self, &mut tx, ev);
-                cx.view = view;
+                cx.view = intake.view;
+                // A command that settles the channel may start a game and
+                // look for it: it looks for itself.
+                if !cmd.touches_channel() {
+                    cx.own_active = intake.own_active;
+                }
                 Box::pin(execute(&mut cx, cmd)).await
             }
             Err(e) => Err(Failure::Refused(e.0)),

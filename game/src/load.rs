@@ -87,21 +87,44 @@ impl Core {
                 if row.status == "active" && locked.game.status != "active" {
                     return refuse(format!("Game #{id} has already ended."));
                 }
-                // After a wait for the lock the row is the one committed
-                // meanwhile, but the moves were read as the statement began:
-                // if they do not lead to the row's position, they are read
-                // again, after the lock.
-                let mut g = match self.replay(locked.game.clone(), locked.moves) {
-                    Ok(g) => g,
-                    Err(_) => {
-                        let moves = store::moves(tx, id).await?;
-                        self.replay(locked.game, moves)?
-                    }
-                };
-                g.flips = Some(locked.flips);
-                Ok(g)
+                self.replay_locked(tx, locked).await
             }
         }
+    }
+
+    /// Game `id` of `channel`, locked and replayed as [`Core::load`] does,
+    /// if it is still in progress there (PostgreSQL): for a game whose id
+    /// came with the event, so that no lookup comes before the lock.
+    /// `None`: it is not (any more), and the caller looks as usual.
+    async fn load_active(
+        &self,
+        tx: &mut Tx,
+        channel: &str,
+        id: i64,
+    ) -> Result<Option<Game>, Failure> {
+        match store::lock_game_with_moves(tx, id).await? {
+            Some(locked) if locked.game.channel == channel && locked.game.status == "active" => {
+                Ok(Some(self.replay_locked(tx, locked).await?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The game of a row read with its lock. After a wait for the lock the
+    /// row is the one committed meanwhile, but the moves were read as the
+    /// statement began: if they do not lead to the row's position, they
+    /// are read again, after the lock.
+    async fn replay_locked(&self, tx: &mut Tx, locked: store::Locked) -> Result<Game, Failure> {
+        let id = locked.game.id;
+        let mut g = match self.replay(locked.game.clone(), locked.moves) {
+            Ok(g) => g,
+            Err(_) => {
+                let moves = store::moves(tx, id).await?;
+                self.replay(locked.game, moves)?
+            }
+        };
+        g.flips = Some(locked.flips);
+        Ok(g)
     }
 
     /// [`Core::load`] without the lock: for reads that change nothing (a
@@ -168,6 +191,7 @@ impl Ctx<'_> {
     /// it must be in progress).
     pub async fn pick(&mut self, game: GameRef, mine: bool) -> Result<Game, Failure> {
         let me = self.author.id.clone();
+        let known = self.own_active.take();
         if let Some(id) = game {
             let Some(row) = store::game(self.tx, self.channel, id).await? else {
                 return refuse(format!("There is no game #{id} in this channel."));
@@ -183,6 +207,14 @@ impl Ctx<'_> {
                 ));
             }
             return self.load(row).await;
+        }
+        // The author's one game here, known from the event's intake: locked
+        // at once. Anything else (none, several, or it ended meanwhile) is
+        // looked up below, for the full answer.
+        if let Some(mut games) = self.known_games(known.filter(|k| k.len() == 1)).await? {
+            if let Some(g) = games.pop() {
+                return Ok(g);
+            }
         }
         // Chosen among the rows as stored: a damaged game elsewhere in the
         // channel does not stand in the way of the one meant.
@@ -220,6 +252,28 @@ impl Ctx<'_> {
                 ))
             }
         }
+    }
+
+    /// The author's games in progress here, taken from `known` (the ids
+    /// the event's intake read, [`Ctx::own_active`]) and each locked and
+    /// replayed: `None` if there were none known, the request only reads,
+    /// or one of them is no longer in progress here (then the caller looks
+    /// them up as usual).
+    pub async fn known_games(
+        &mut self,
+        known: Option<Vec<i64>>,
+    ) -> Result<Option<Vec<Game>>, Failure> {
+        let Some(ids) = known.filter(|_| !self.reads_only) else {
+            return Ok(None);
+        };
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.core.load_active(self.tx, self.channel, id).await? {
+                Some(g) => games.push(g),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(games))
     }
 
     /// The author's game in progress that a command is about, and their

@@ -262,6 +262,21 @@ impl Store {
             .max_connections(sizes.max.max(1))
             .min_connections(sizes.min.min(sizes.max))
             .acquire_timeout(sizes.acquire_timeout)
+            // sqlx pings a connection as it goes back to the pool, and by
+            // default again as it is taken: a round trip more in front of
+            // every transaction. A connection back for less than
+            // `PING_AFTER_IDLE` was alive then and is taken as it is (as
+            // sqlx's own docs suggest); one that broke in between fails its
+            // `BEGIN`, which `begin_write` tries once more.
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= PING_AFTER_IDLE {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
             .after_connect(move |conn, _meta| {
                 let settings = settings.clone();
                 Box::pin(async move {
@@ -335,7 +350,37 @@ impl PoolSizes {
 pub async fn begin_write(pool: &AnyPool, backend: Backend) -> Result<Tx, sqlx::Error> {
     match backend {
         Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
-        Backend::Postgres => pool.begin().await,
+        Backend::Postgres => {
+            // A connection that broke while idle (taken without a ping):
+            // nothing was done on it, and sqlx closes it as it comes back,
+            // so the next one is taken; after a server restart every idle
+            // one may be gone, so as many tries as the pool holds.
+            let mut tries = pool.options().get_max_connections();
+            loop {
+                match pool.begin().await {
+                    Err(e) if tries > 0 && connection_lost(&e) => tries -= 1,
+                    other => return other,
+                }
+            }
+        }
+    }
+}
+
+/// How long a connection may have been idle and still be taken without a
+/// ping first (PostgreSQL; see [`Store::open_postgres_with`]).
+pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
+/// Whether `e` says the connection itself is gone (its socket closed, or
+/// the server ended its session), not that a statement failed.
+pub fn connection_lost(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) => true,
+        // Class 57P: the server shut the session (admin command, crash,
+        // shutdown); class 08: a connection exception.
+        sqlx::Error::Database(d) => d
+            .code()
+            .is_some_and(|c| c.starts_with("57P") || c.starts_with("08")),
+        _ => false,
     }
 }
 

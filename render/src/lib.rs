@@ -24,6 +24,7 @@
 mod assets;
 mod caption;
 pub mod demo;
+mod encode;
 mod frame;
 mod gif;
 mod graph;
@@ -251,7 +252,7 @@ impl Renderer {
     /// Draws `pos` and returns a PNG (8-bit indexed colour).
     pub fn render(&self, pos: &Position, opts: &RenderOptions) -> Vec<u8> {
         let (layout, pixels) = self.pixels(pos, opts, 0);
-        encode(
+        encode::encode(
             &pixels,
             layout.width,
             layout.height,
@@ -645,23 +646,4 @@ fn draw_arrow(
             }
         }
     }
-}
-
-/// Encodes palette indices as an 8-bit indexed PNG. Compression and filter
-/// are set explicitly: fast deflate with adaptive filtering is both quick and
-/// small for board images (defaults have changed between png versions).
-fn encode(pixels: &[u8], width: u32, height: u32, plte: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(32 * 1024);
-    let mut enc = png::Encoder::new(&mut out, width, height);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(plte);
-    enc.set_deflate_compression(png::DeflateCompression::Level(1));
-    enc.set_filter(png::Filter::Adaptive);
-    let mut writer = enc.write_header().expect("PNG header into memory");
-    writer
-        .write_image_data(pixels)
-        .expect("PNG data into memory");
-    writer.finish().expect("PNG end into memory");
-    out
 }

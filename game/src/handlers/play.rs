@@ -256,15 +256,26 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
         let g = cx.pick(Some(id), true).await?;
         return play_if_move(cx, g, text).await;
     }
-    let mine: Vec<_> = store::active_games(cx.tx, cx.channel)
-        .await?
-        .into_iter()
-        .filter(|g| g.white == me.id.as_str() || g.black == me.id.as_str())
-        .collect();
+    // The author's games here: known from the event's intake, or looked up.
+    let known = cx.own_active.take();
+    let mine = match cx.known_games(known).await? {
+        Some(games) => games,
+        None => {
+            let rows: Vec<_> = store::active_games(cx.tx, cx.channel)
+                .await?
+                .into_iter()
+                .filter(|g| g.white == me.id.as_str() || g.black == me.id.as_str())
+                .collect();
+            let mut games = Vec::with_capacity(rows.len());
+            for row in rows {
+                games.push(cx.load(row).await?);
+            }
+            games
+        }
+    };
     let mut to_move = Vec::new();
     let mut waiting = Vec::new();
-    for row in mine {
-        let g = cx.load(row).await?;
+    for g in mine {
         if g.player_color(&me.id) == Some(g.pos.turn()) {
             to_move.push(g);
         } else {

@@ -79,7 +79,11 @@ pub async fn intake(
                 super::see_player(tx, p).await?;
             }
         }
-        return Ok(Intake { new, view: None });
+        return Ok(Intake {
+            new,
+            view: None,
+            own_active: None,
+        });
     }
     let seen_part = if players.is_empty() {
         String::new()
@@ -104,24 +108,42 @@ pub async fn intake(
          WHERE channel = $3 AND parked = 1 AND EXISTS (SELECT 1 FROM ev)){seen_part} \
          SELECT (SELECT COUNT(*) FROM ev), \
          (SELECT theme FROM channel_settings WHERE channel = $3), \
-         (SELECT flip FROM players WHERE id = $4)"
+         (SELECT flip FROM players WHERE id = $4), \
+         (SELECT string_agg(id::text, ',' ORDER BY id) FROM games \
+          WHERE channel = $3 AND status = 'active' AND (white = $4 OR black = $4))"
     );
-    let mut query =
-        sqlx::query_as::<_, (i64, Option<String>, Option<String>)>(sqlx::AssertSqlSafe(sql))
-            .bind(event_id)
-            .bind(now())
-            .bind(channel)
-            .bind(author);
+    let mut query = sqlx::query_as::<_, (i64, Option<String>, Option<String>, Option<String>)>(
+        sqlx::AssertSqlSafe(sql),
+    )
+    .bind(event_id)
+    .bind(now())
+    .bind(channel)
+    .bind(author);
     for p in &players {
         query = query.bind(p.id.as_str()).bind(p.name.as_str());
     }
-    let (new, theme, flip) = query.fetch_one(&mut **tx).await?;
+    let (new, theme, flip, own) = query.fetch_one(&mut **tx).await?;
+    let own_active = match author {
+        None => None,
+        Some(_) => own
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter(|id| !id.is_empty())
+            .map(|id| {
+                id.parse::<i64>()
+                    .map_err(|_| sqlx::Error::Decode(format!("a game id {id:?}").into()))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)?,
+    };
     let flip = flip
         .and_then(|f| crate::command::Flip::from_name(&f))
         .unwrap_or(crate::command::Flip::Auto);
     Ok(Intake {
         new: new == 1,
         view: author.is_some().then_some((theme, flip)),
+        own_active,
     })
 }
 
@@ -134,6 +156,10 @@ pub struct Intake {
     /// wants boards turned, as [`super::view_of`] reads them, where the
     /// intake read them too (PostgreSQL).
     pub view: Option<(Option<String>, crate::command::Flip)>,
+    /// The games in progress in the channel that the author plays in, by
+    /// id, where the intake read them too (PostgreSQL): the game a move is
+    /// about is then locked at once, without a lookup of its own.
+    pub own_active: Option<Vec<i64>>,
 }
 
 /// Records an event id; `false` if it was handled before.

@@ -431,3 +431,114 @@ case! {
         tx.rollback().await.unwrap();
     }
 }
+
+case! {
+    /// A connection is taken from the pool without a check when it came
+    /// back less than a second ago (a round trip less in front of every
+    /// move). One that broke in between (here: the server ended every
+    /// session of the pool) fails at its `BEGIN`, and another is taken:
+    /// the move is played, not answered with an error.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_connection_the_server_closed_is_replaced_before_a_move() {
+        use sqlx::Connection as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let cfg = config(&path);
+        let mut bot = Bot::with(cfg.clone()).await;
+        start_game(&mut bot, "standard").await;
+        let pool = bot.core.store().pool().clone();
+        assert!(pool.size() >= 1 && pool.num_idle() >= 1);
+        // From a connection of its own: end every other session on this
+        // database, and wait until they are gone.
+        let url = cfg.database.url.clone().unwrap();
+        let mut admin = sqlx::AnyConnection::connect(&url).await.unwrap();
+        let others = "SELECT count(*) FROM pg_stat_activity \
+                      WHERE datname = current_database() AND pid <> pg_backend_pid()";
+        let ended: Vec<(bool,)> = sqlx::query_as(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        assert!(!ended.is_empty() && ended.iter().all(|(done,)| *done));
+        for _ in 0..500 {
+            let (left,): (i64,) = sqlx::query_as(others).fetch_one(&mut admin).await.unwrap();
+            if left == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let (left,): (i64,) = sqlx::query_as(others).fetch_one(&mut admin).await.unwrap();
+        assert_eq!(left, 0, "the pool's sessions did not end");
+        // The pool still holds its (dead) connections, idle for less than
+        // the ping window: the move is played all the same.
+        assert!(pool.num_idle() >= 1);
+        let r = bot.ok("alice", "e4").await;
+        assert!(r.text.starts_with("#1: alice played e4."), "{}", r.text);
+        let r = bot.ok("bob", "e5").await;
+        assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
+    }
+}
+
+case! {
+    /// The game a move is about comes with the event's intake (the author's
+    /// one game here) and is locked without a lookup. If it ends while the
+    /// move waits for its lock, the move is looked up again and refused:
+    /// nothing is played in an ended game.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_game_that_ends_while_a_move_waits_for_it_is_not_moved_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let cfg = config(&path);
+        let mut bot = Bot::with(cfg.clone()).await;
+        start_game(&mut bot, "standard").await;
+        // Another pair's game in the same channel: not the author's.
+        bot.ok("carol", "challenge @dave standard").await;
+        bot.ok("dave", "accept").await;
+        let holder = Core::open(&cfg).await.unwrap();
+        let mut tx = holder.store().begin().await.unwrap();
+        assert!(voidmate_game::store::lock_game(&mut tx, 1).await.unwrap().is_some());
+        let other = Core::open(&cfg).await.unwrap();
+        let ev = bot.event("alice", "move e4");
+        let mover = tokio::spawn(async move { other.handle(&ev).await });
+        // The move waits for game #1's lock (its intake done); then the
+        // game ends and the lock is let go.
+        let pool = holder.store().pool().clone();
+        let mut waited = false;
+        for _ in 0..500 {
+            let (waiting,): (i64,) = sqlx::query_as(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                waited = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(waited, "the move never waited for game #1's lock");
+        sqlx::query("UPDATE games SET status = 'finished', result = '1-0' WHERE id = 1")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let r = mover.await.unwrap().expect("a reply");
+        assert!(r.is_error, "{}", r.text);
+        assert_eq!(
+            r.text,
+            "You have no game in progress here. Start one with `challenge @someone`."
+        );
+        let (moves,): (i64,) = sqlx::query_as("SELECT count(*) FROM moves")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(moves, 0);
+        // Carol's game in the same channel is hers, found as before.
+        let r = bot.ok("carol", "move e4").await;
+        assert!(r.text.starts_with("#2: carol played e4."), "{}", r.text);
+    }
+}
