@@ -549,6 +549,8 @@ pub async fn spread(mut args: Spread) -> Result<String> {
         .as_millis() as u64;
     tokio::time::sleep(Duration::from_millis(start_at.saturating_sub(now))).await;
     let trips_before = proxy.as_ref().map(|(p, _)| (p.round_trips(), p.pings()));
+    // While the parts move, this process only runs the proxy.
+    let proxy_cpu_before = cpu_ms();
     let mut latencies = Vec::new();
     let mut longest = Duration::ZERO;
     let mut elapsed = Vec::new();
@@ -582,9 +584,16 @@ pub async fn spread(mut args: Spread) -> Result<String> {
         latencies.len(),
         args.games * SPREAD_PLIES
     );
+    let proxy_cpu = match (proxy_cpu_before, cpu_ms()) {
+        (Some(before), Some(after)) if proxy.is_some() => format!(
+            ", and the proxy's CPU time {:.2} ms a move",
+            (after - before) as f64 / latencies.len() as f64
+        ),
+        _ => String::new(),
+    };
     let trips = match (&proxy, trips_before) {
         (Some((p, _)), Some((before, pings))) => format!(
-            "  round trips while the processes moved: {:.1} a move (handled and confirmed), and {:.1} pool checks of a connection\n",
+            "  round trips while the processes moved: {:.1} a move (handled and confirmed), and {:.1} pool checks of a connection{proxy_cpu}\n",
             (p.round_trips() - before) as f64 / latencies.len() as f64,
             (p.pings() - pings) as f64 / latencies.len() as f64,
         ),

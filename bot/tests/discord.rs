@@ -1965,3 +1965,62 @@ async fn a_review_cut_by_kill_9_is_finished_after_the_restart_and_posted_once() 
     assert_eq!(reviews(&fake), 1, "the review, once");
     assert_eq!(kept().await, 6, "every position, once");
 }
+
+/// Issue 40, point 4: an interaction's answer carries no nonce, so a second
+/// post of it would show twice. Discord holds alice's answer back (a 429 of
+/// 7 s on its follow-up, waited out), longer than an answer waits before it
+/// takes over one whose process died; bob's move comes meanwhile. Its
+/// answer waits for alice's, which renews its hold while it is sent: alice's
+/// answer shows once, and before bob's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_interaction_answer_shows_once_and_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "defer_after_ms = 0").await;
+    alice_challenges_bob(&fake, vec![]);
+    fake.wait_for("the challenge", |r| {
+        r.creates_visible_message() && r.content().contains("alice challenges you")
+    })
+    .await;
+    fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.wait_for("the game", |r| {
+        r.creates_visible_message() && r.content().contains("Game #1 begins")
+    })
+    .await;
+    fake.rate_limit_route("POST", "/webhooks/", 1, 7.0);
+    let id = fake.slash(
+        ALICE,
+        "move",
+        json!([option("move", 3, json!("e4"))]),
+        json!({}),
+    );
+    let deferred = fake.callback(id).await;
+    assert_eq!(deferred.json["type"], 5, "deferred first");
+    fake.wait_for("alice's answer, held back", |r| {
+        r.status == 429 && r.path.starts_with("/webhooks/")
+    })
+    .await;
+    fake.say(
+        BOB,
+        &format!("<@{APP}> move e6"),
+        json!([user(APP, BOT_NAME)]),
+        None,
+    );
+    fake.wait_for("bob's answer", |r| {
+        r.creates_visible_message() && r.content().contains("bob played e6")
+    })
+    .await;
+    // Anything late or doubled has time to show.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let shown: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| r.creates_visible_message())
+        .map(|r| r.content().to_string())
+        .filter(|c| c.contains("alice played e4") || c.contains("bob played e6"))
+        .collect();
+    assert_eq!(shown.len(), 2, "{shown:#?}");
+    assert!(shown[0].contains("alice played e4"), "{shown:#?}");
+    assert!(shown[1].contains("bob played e6"), "{shown:#?}");
+    bot.abort();
+}

@@ -28,6 +28,20 @@ pub enum Refusal {
     Permanent,
 }
 
+/// A post in progress whose holds [`Core::keep_posting`] renews; the
+/// renewing stops when it is dropped.
+pub struct Posting {
+    renewal: Option<tokio::task::AbortHandle>,
+}
+
+impl Drop for Posting {
+    fn drop(&mut self) {
+        if let Some(r) = &self.renewal {
+            r.abort();
+        }
+    }
+}
+
 /// Permanent refusals before a notice is parked.
 pub const PARK_AFTER: i64 = 3;
 
@@ -145,40 +159,65 @@ impl Core {
 
     /// How long a reply waits for an older answer of its channel that
     /// another post holds (a direct post, a process posting it) before it
-    /// takes that answer over: longer than a post takes (a deferred
-    /// Discord interaction answers within Discord's 3 seconds and its
-    /// follow-up soon after; an interaction's answer carries no nonce, so a
-    /// takeover too early could show it twice), short enough for a player
-    /// who answers right after a crash. A post taken over while its first
-    /// post went through after all shows once where the post carries its
-    /// idempotency key (messages, Matrix events).
+    /// takes that answer over, counted from the last time that hold was
+    /// renewed: a post that renews its hold while it sends
+    /// ([`Core::keep_posting`]: an interaction's answer, which carries no
+    /// nonce) is waited for as long as it lives, up to [`NOTICE_LEASE_MS`]
+    /// more. Long enough for a post, short enough for a player who answers
+    /// right after a crash. A post taken over while its first post went
+    /// through after all shows once where the post carries its idempotency
+    /// key (messages, Matrix events).
     const ORDER_WAIT_MS: u64 = 5_000;
+
+    /// How often [`Core::keep_posting`] renews the holds of its post.
+    const RENEW_EVERY: Duration = Duration::from_millis(1_000);
 
     /// The answers owed in `channel` before outbox entry `entry` (earlier
     /// events' answers never confirmed: their process died, or their post
     /// is late), taken by this process to be posted first, in order
     /// ([`Reply::before`]). One held by another post is waited for (its
-    /// post confirms it) for up to five seconds, then taken over.
+    /// post confirms it), and taken over once its hold has stood unrenewed
+    /// for five seconds.
     pub(crate) async fn owed_before(&self, channel: &str, entry: i64) -> Vec<Notice> {
         let mut taken = Vec::new();
         let started = std::time::Instant::now();
+        let wait = Duration::from_millis(Self::ORDER_WAIT_MS);
+        // The hold waited for: its notice, when it ends, and since when it
+        // has stood as it is.
+        let mut waited: Option<(i64, i64, std::time::Instant)> = None;
         loop {
             let now = self.time.now_ms();
-            let take_all = started.elapsed() >= Duration::from_millis(Self::ORDER_WAIT_MS);
+            let stale: Vec<i64> = waited
+                .filter(|(_, _, since)| since.elapsed() >= wait)
+                .map(|(id, _, _)| id)
+                .into_iter()
+                .collect();
+            // However it is renewed, no hold is waited for past a lease.
+            let take_all =
+                started.elapsed() >= wait + Duration::from_millis(NOTICE_LEASE_MS as u64);
+            let mine: Vec<i64> = taken.iter().map(|n: &Notice| n.id).collect();
             match store::claim_older(
                 self.store.pool(),
                 channel,
                 entry,
                 now,
                 now + NOTICE_LEASE_MS,
-                take_all,
+                store::Waited {
+                    mine: &mine,
+                    stale: &stale,
+                    take_all,
+                },
             )
             .await
             {
                 Ok((rows, held)) => {
                     taken.extend(self.notices_of(rows).await);
-                    if !held {
+                    let Some((id, until)) = held else {
                         return taken;
+                    };
+                    match waited {
+                        Some((was, was_until, _)) if was == id && was_until == until => {}
+                        _ => waited = Some((id, until, std::time::Instant::now())),
                     }
                 }
                 Err(e) => {
@@ -187,8 +226,38 @@ impl Core {
                 }
             }
             // Usually the post that holds it is confirming it right now.
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            let pause = if started.elapsed() < wait { 20 } else { 200 };
+            tokio::time::sleep(Duration::from_millis(pause)).await;
         }
+    }
+
+    /// Keeps the holds of outbox entries `ids` renewed while the returned
+    /// guard lives (for up to [`NOTICE_LEASE_MS`]): for a post that cannot
+    /// be told apart from a second post of the same answer (an
+    /// interaction's answer on Discord carries no nonce), so that no other
+    /// process takes it over because it is slow, only once its process is
+    /// gone. Drop the guard when the post is done, confirmed or not.
+    pub fn keep_posting(&self, ids: &[i64]) -> Posting {
+        let (core, ids) = (self.clone(), ids.to_vec());
+        let renewal = (!ids.is_empty()).then(|| {
+            tokio::spawn(async move {
+                let started = std::time::Instant::now();
+                while started.elapsed() < Duration::from_millis(NOTICE_LEASE_MS as u64) {
+                    tokio::time::sleep(Self::RENEW_EVERY).await;
+                    let now = core.time.now_ms();
+                    let renewed =
+                        store::renew_holds(core.store.pool(), &ids, now, now + NOTICE_LEASE_MS)
+                            .await;
+                    match renewed {
+                        Ok(0) => return,
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!("cannot renew the hold of a post: {e}"),
+                    }
+                }
+            })
+            .abort_handle()
+        });
+        Posting { renewal }
     }
 
     /// Outbox rows as notices to post, their boards drawn.

@@ -60,7 +60,7 @@ mod tests;
 pub use crate::core::{CommandStyle, Core, CoreSettings};
 pub use audit::RatingCheck;
 pub use contract::{Mentioned, Player, PlayerId, Segment, Text};
-pub use delivery::{Refusal, NOTICE_LEASE_MS, PARK_AFTER};
+pub use delivery::{Posting, Refusal, NOTICE_LEASE_MS, PARK_AFTER};
 pub use engine_turns::ENGINE_LEASE_MS;
 pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};
 pub use incoming::{Incoming, Input};

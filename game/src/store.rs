@@ -67,7 +67,7 @@ pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
 pub use outbox::{
     claim_notices, claim_older, delete_notice, move_notice, notice_failed, platform_of,
     queue_answer, queue_board_notice, queue_notice, queue_reply, release_waiting_replies,
-    unpark_channel, BoardKind, BoardRef, OutboxRow,
+    renew_holds, unpark_channel, BoardKind, BoardRef, OutboxRow, Waited,
 };
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};

@@ -103,6 +103,11 @@ impl Responder<'_> {
             }
         };
         let placeholder = slot == Slot::Placeholder;
+        // The answer carries no nonce: while it is being sent, no other
+        // process may take it over for being slow.
+        let _posting = reply
+            .as_ref()
+            .map(|r| data.core.keep_posting(&r.deliveries));
         let Some(reply) = reply else {
             // Handled elsewhere: that handler answers with a follow-up;
             // our placeholder must not stay "thinking" beside it.
@@ -154,6 +159,7 @@ impl Responder<'_> {
 
     /// The answer as the interaction's one response, at once.
     async fn respond_now(&self, data: &Data, reply: Reply) -> Result<(), Error> {
+        let _posting = data.core.keep_posting(&reply.deliveries);
         let out = Outgoing::new(reply);
         let entries = out.deliveries.clone();
         let again = out.clone();

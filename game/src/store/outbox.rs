@@ -378,17 +378,24 @@ const CLAIMS_KEY: &str = "outbox claims";
 /// older; a replay waiting for its time after a game does not count),
 /// oldest first, leased until `lease_until_ms`, as far as they can
 /// be taken in order: each due at `now_ms` (not held by a direct post or
-/// another process's lease), or every one with `take_all`. Returns those
-/// taken and whether an older one is still held by another post (the
-/// caller waits for it, and takes the rest after it).
+/// another process's lease), one of `stale` (held, but its holder has
+/// stopped renewing it), or every one with `take_all`; those of `mine`
+/// (taken by this caller already) are passed over ([`Waited`]). Returns those taken
+/// and the older one still held by another post, if any, with when its
+/// hold ends (the caller waits for it, and takes the rest after it).
 pub async fn claim_older(
     pool: &AnyPool,
     channel: &str,
     id: i64,
     now_ms: i64,
     lease_until_ms: i64,
-    take_all: bool,
-) -> Result<(Vec<OutboxRow>, bool), sqlx::Error> {
+    waited: Waited<'_>,
+) -> Result<(Vec<OutboxRow>, Option<(i64, i64)>), sqlx::Error> {
+    let Waited {
+        mine,
+        stale,
+        take_all,
+    } = waited;
     use sqlx::{FromRow as _, Row as _};
     let backend = backend_of(pool);
     let mut tx = begin_write(pool, backend).await?;
@@ -404,21 +411,62 @@ pub async fn claim_older(
     .await?;
     if rows.is_empty() {
         tx.rollback().await?;
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
     }
-    let owed = rows.len();
     // The due prefix: one held by a post stops the taking there.
     let mut take = Vec::new();
+    let mut held = None;
     for row in &rows {
-        let next: i64 = row.try_get("next_attempt_ms")?;
-        if !take_all && next > now_ms {
+        let (row_id, next): (i64, i64) = (row.try_get("id")?, row.try_get("next_attempt_ms")?);
+        if mine.contains(&row_id) {
+            continue;
+        }
+        if !take_all && next > now_ms && !stale.contains(&row_id) {
+            held = Some((row_id, next));
             break;
         }
         take.push(OutboxRow::from_row(row)?);
     }
-    let held = take.len() < owed;
     lease(tx, &mut take, lease_until_ms).await?;
     Ok((take, held))
+}
+
+/// Where a wait for the notices owed before a reply stands
+/// ([`claim_older`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Waited<'a> {
+    /// Taken by this wait already: passed over.
+    pub mine: &'a [i64],
+    /// Held, but not renewed for long enough: taken over.
+    pub stale: &'a [i64],
+    /// The wait is over: everything is taken.
+    pub take_all: bool,
+}
+
+/// Renews the holds of notices `ids` that a post of this process is still
+/// sending (see [`crate::Core::keep_posting`]): each hold that has not
+/// ended moves on to `until_ms`, and always changes, so that a process
+/// waiting behind it sees that its holder lives.
+pub async fn renew_holds(
+    pool: &AnyPool,
+    ids: &[i64],
+    now_ms: i64,
+    until_ms: i64,
+) -> Result<u64, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let list: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+    let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE outbox SET next_attempt_ms = CASE WHEN next_attempt_ms + 1 > $1 \
+         THEN next_attempt_ms + 1 ELSE $1 END WHERE id IN ({}) AND next_attempt_ms > $2",
+        list.join(", ")
+    )))
+    .bind(until_ms)
+    .bind(now_ms)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected())
 }
 
 /// Leases `rows` until `until_ms` and ends `tx`: committed, or rolled back

@@ -2466,6 +2466,81 @@ case! {
 }
 
 case! {
+    /// Issue 40, point 4: an answer that cannot be told from a second post
+    /// of itself (a Discord interaction's answer has no nonce) renews its
+    /// hold while it is sent ([`Core::keep_posting`]). A newer answer in the
+    /// channel waits behind it for as long as that lasts, even past the
+    /// five seconds after which it takes over an answer whose process is
+    /// gone, so a slow post never shows twice; once the post stops renewing
+    /// without a confirmation (its process died), the answer is taken over.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_post_that_renews_its_hold_is_not_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.db");
+        let mut bot = Bot::open(&path).await;
+        start_game(&mut bot, "standard").await;
+        let other = Core::open(&config(&path)).await.unwrap();
+
+        // alice's answer is being posted, slowly, by this process.
+        let slow = bot.say_unconfirmed("alice", "e4").await;
+        assert!(slow.text.starts_with("#1: alice played e4."), "{}", slow.text);
+        let posting = bot.core.keep_posting(&slow.deliveries);
+        let ev = bot.event("bob", "e5");
+        let newer = tokio::spawn(async move { other.handle(&ev).await });
+        // Longer than a takeover of a dead process's answer waits.
+        tokio::time::sleep(std::time::Duration::from_millis(7_000)).await;
+        for entry in &slow.deliveries {
+            bot.core.delivered(*entry).await;
+        }
+        drop(posting);
+        let r = newer.await.unwrap().expect("a reply");
+        assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
+        assert!(
+            r.before.is_empty(),
+            "alice's answer was taken over while it was being posted: {:?}",
+            r.before.iter().map(|n| n.reply.text.to_string()).collect::<Vec<_>>()
+        );
+        for entry in &r.deliveries {
+            bot.core.delivered(*entry).await;
+        }
+
+        // A post that stops renewing without a confirmation: its process is
+        // gone, and the next answer takes it over and posts it first.
+        let lost = bot.say_unconfirmed("alice", "Nf3").await;
+        drop(bot.core.keep_posting(&lost.deliveries));
+        let r = bot.say_unconfirmed("bob", "Nc6").await;
+        let owed: Vec<String> = r.before.iter().map(|n| n.reply.text.to_string()).collect();
+        assert_eq!(owed, [lost.text.to_string()]);
+    }
+}
+
+case! {
+    /// Regression (found with the renewal of holds): a reply owed a due
+    /// notice and, after it, one held by a post. The due one is taken at
+    /// once and the held one after the wait; the due one, now leased by
+    /// this wait, neither holds the wait up nor is taken a second time.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_notice_owed_before_a_reply_is_posted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        start_game(&mut bot, "standard").await;
+        {
+            let mut tx = bot.core.store().begin().await.unwrap();
+            let text = voidmate_game::Text::from("a notice first".to_string());
+            voidmate_game::store::queue_notice(&mut tx, "room", &text, &[])
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+        }
+        let held = bot.say_unconfirmed("alice", "e4").await;
+        let r = bot.say_unconfirmed("bob", "e5").await;
+        assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
+        let owed: Vec<String> = r.before.iter().map(|n| n.reply.text.to_string()).collect();
+        assert_eq!(owed, ["a notice first".to_string(), held.text.to_string()]);
+    }
+}
+
+case! {
     /// Issue 40, point 7: the engine never moves for a person. A start-up
     /// scan found the bot to move, then an engine worker played the bot's
     /// move: the scan's queueing, which comes after, sees the person to move
