@@ -643,7 +643,7 @@ pub async fn part(
         ..Default::default()
     };
     let core = Core::inspect(&cfg).await?;
-    let line: std::sync::Arc<[String]> = spread_line(SPREAD_PLIES).into();
+    let line = spread_line(SPREAD_PLIES);
     // Warm up: two plies in each of this process's own games, at once.
     let warm: Vec<String> = (0..WARM_GAMES)
         .map(|g| format!("warm-{part}-{g}"))

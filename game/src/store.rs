@@ -372,7 +372,7 @@ pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// Whether `e` says the connection itself is gone (its socket closed, or
 /// the server ended its session), not that a statement failed.
-pub fn connection_lost(e: &sqlx::Error) -> bool {
+fn connection_lost(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Io(_) => true,
         // Class 57P: the server shut the session (admin command, crash,
