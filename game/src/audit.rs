@@ -55,7 +55,7 @@ impl Core {
     /// ended and names each stored figure that differs.
     pub async fn check_ratings(&self) -> anyhow::Result<RatingCheck> {
         let pool = self.store.pool();
-        let mut tx = pool.begin().await?;
+        let mut tx = self.store.read().await?;
         let games = store::rated_games(&mut tx).await?;
         tx.commit().await?;
         let mut changes: HashMap<(i64, String), store::ChangeRow> = HashMap::new();

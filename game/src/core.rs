@@ -10,7 +10,7 @@ use crate::engine::EnginePool;
 use crate::engine_turns;
 use crate::health;
 use crate::store::{self, Store};
-use crate::time::TimeSource;
+use crate::time::Clock;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex, RwLock};
@@ -48,7 +48,7 @@ pub struct Core {
     pub(crate) settings: CoreSettings,
     pub(crate) engine: Arc<EnginePool>,
     pub(crate) engine_cfg: crate::config::Engine,
-    pub(crate) time: TimeSource,
+    pub(crate) time: Clock,
     /// Who the bot itself is on the platforms in use: a challenge to one
     /// of them is a game against the engine.
     pub(crate) bots: Arc<RwLock<Vec<Player>>>,
@@ -108,16 +108,13 @@ pub(crate) const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
 impl Core {
     /// Opens the database named in `cfg` (migrating it) and prepares the core.
     pub async fn open(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
-        Core::open_with_time(cfg, TimeSource::system()).await
+        Core::open_with_time(cfg, Clock::system()).await
     }
 
     /// Like [`Core::open`], reading clock time from `time`. Time that passed
     /// since the core last saw the clock (a restart) is not charged to any
     /// player: running clocks restart now.
-    pub async fn open_with_time(
-        cfg: impl Into<CoreConfig>,
-        time: TimeSource,
-    ) -> anyhow::Result<Core> {
+    pub async fn open_with_time(cfg: impl Into<CoreConfig>, time: Clock) -> anyhow::Result<Core> {
         Core::assemble(&cfg.into(), time).await?.restarted().await
     }
 
@@ -126,13 +123,16 @@ impl Core {
     /// (crediting clocks for the downtime, releasing a last run's claims),
     /// which would disturb the processes that run on the same database.
     pub async fn inspect(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
-        Core::assemble(&cfg.into(), TimeSource::system()).await
+        Core::assemble(&cfg.into(), Clock::system()).await
     }
 
-    async fn assemble(cfg: &CoreConfig, time: TimeSource) -> anyhow::Result<Core> {
-        let store = Store::open_config(&cfg.database).await.map_err(|e| {
-            anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
-        })?;
+    async fn assemble(cfg: &CoreConfig, time: Clock) -> anyhow::Result<Core> {
+        let store = Store::open_config(&cfg.database)
+            .await
+            .map_err(|e| {
+                anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
+            })?
+            .with_clock(time.clone());
         Ok(Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
@@ -140,7 +140,8 @@ impl Core {
             engine_cfg: cfg.engine.clone(),
             bots: Arc::default(),
             styles: Arc::default(),
-            pruned_at: Arc::default(),
+            // Never: the first periodic check prunes.
+            pruned_at: Arc::new(AtomicI64::new(i64::MIN)),
             searching: Arc::default(),
             claimant: engine_turns::claimant().into(),
             engine_backfilled: Arc::default(),

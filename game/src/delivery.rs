@@ -90,9 +90,9 @@ impl Core {
     /// Forgets old handled event ids, at most once an hour.
     pub(crate) async fn prune(&self) {
         use std::sync::atomic::Ordering;
-        let now = store::now();
+        let now = self.time.now_secs();
         let last = self.pruned_at.load(Ordering::Relaxed);
-        if now - last < PRUNE_EVERY_SECS
+        if now.saturating_sub(last) < PRUNE_EVERY_SECS
             || self
                 .pruned_at
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)

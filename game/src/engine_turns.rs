@@ -227,7 +227,7 @@ impl Core {
 
     /// Whether the bot is to move in game `id` (read without the write lock).
     pub(crate) async fn bot_to_move(&self, channel: &str, id: i64) -> bool {
-        let Ok(mut read) = self.store.pool().begin().await else {
+        let Ok(mut read) = self.store.read().await else {
             return false;
         };
         let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
@@ -264,7 +264,7 @@ impl Core {
         not_before_ms: i64,
     ) -> Result<(Done, i64), Failure> {
         // Read without the write lock: the search must not hold anyone up.
-        let mut read = self.store.pool().begin().await?;
+        let mut read = self.store.read().await?;
         let Some(row) = store::game(&mut read, ch, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };

@@ -258,7 +258,7 @@ impl Core {
     /// recorded afterwards, off the reply's path: if the database is busy
     /// the record waits, the answer does not.
     pub(crate) async fn read(&self, ev: &Incoming, cmd: Command) -> Option<Reply> {
-        let mut tx = match self.store.pool().begin().await {
+        let mut tx = match self.store.read().await {
             Ok(tx) => tx,
             Err(e) => return Some(db_failure(e)),
         };
@@ -300,7 +300,7 @@ impl Core {
     /// is handled as a command of its own, and the original is never run.
     pub async fn handle_edit(&self, ev: &Incoming, original: &str) -> Option<Reply> {
         let acted = async {
-            let mut read = self.store.pool().begin().await?;
+            let mut read = self.store.read().await?;
             let acted = store::event_acted(&mut read, original).await?;
             let edit_seen = store::event_seen(&mut read, &ev.event_id).await?;
             Ok::<_, sqlx::Error>((acted, edit_seen))

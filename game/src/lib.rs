@@ -69,4 +69,4 @@ pub use reply::{
     delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, ImageFormat, Notice,
     Reply,
 };
-pub use time::TimeSource;
+pub use time::Clock;

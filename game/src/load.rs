@@ -54,7 +54,7 @@ impl Core {
     /// hold together (a row that does not convert to a game, a move that
     /// does not replay): (game id, channel, why).
     pub async fn check_db(&self) -> anyhow::Result<(usize, Vec<(i64, String, String)>)> {
-        let mut read = self.store.pool().begin().await?;
+        let mut read = self.store.read().await?;
         let rows = store::all_games(&mut read).await?;
         let total = rows.len();
         let mut bad = Vec::new();

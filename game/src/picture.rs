@@ -210,7 +210,7 @@ impl Core {
         ply: i64,
         kind: store::BoardKind,
     ) -> Option<Image> {
-        let mut read = self.store.pool().begin().await.ok()?;
+        let mut read = self.store.read().await.ok()?;
         let row = store::game(&mut read, ch, id).await.ok()??;
         let g = self.load_unlocked(&mut read, row).await.ok()?;
         if g.moves.len() as i64 != ply {

@@ -186,7 +186,7 @@ impl Core {
     async fn review_positions(&self, row: &store::ReviewRow) -> Result<(), String> {
         let id = row.game_id;
         let g = {
-            let mut read = self.store.pool().begin().await.map_err(|e| e.to_string())?;
+            let mut read = self.store.read().await.map_err(|e| e.to_string())?;
             let game_row = store::game(&mut read, &row.channel, id)
                 .await
                 .map_err(|e| e.to_string())?

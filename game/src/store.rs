@@ -21,15 +21,65 @@
 //! (the names identities were last seen with), and
 //! `time` (deadlines, clocks and what is due).
 
+use crate::time::Clock;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Any, AnyPool, Executor as _, Transaction};
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-pub type Tx = Transaction<'static, Any>;
+/// A transaction, and the time on the core's clock when it began: every
+/// timestamp it writes (`created_at`, `updated_at`, when an event was
+/// handled) is that one, so a test's clock sets them all.
+///
+/// It reads as the connection it runs on (`&mut **tx` is an executor);
+/// [`Tx::commit`] and [`Tx::rollback`] end it.
+pub struct Tx {
+    inner: Transaction<'static, Any>,
+    now_ms: i64,
+}
+
+impl Tx {
+    /// `inner`, stamped with `now_ms`.
+    pub fn new(inner: Transaction<'static, Any>, now_ms: i64) -> Tx {
+        Tx { inner, now_ms }
+    }
+
+    /// When the transaction began, on the core's clock (ms).
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
+    }
+
+    /// When the transaction began, in whole seconds (the tables that count
+    /// in seconds).
+    pub fn now_secs(&self) -> i64 {
+        self.now_ms.div_euclid(1000)
+    }
+
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.inner.commit().await
+    }
+
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        self.inner.rollback().await
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = sqlx::AnyConnection;
+
+    fn deref(&self) -> &sqlx::AnyConnection {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.inner
+    }
+}
 
 use crate::command::Flip;
 
@@ -87,13 +137,6 @@ pub use time::{
     set_clocks, set_deadline, set_reminder, shift_clocks, Deadline,
 };
 
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
-
 /// Which database holds the games. The SQL is written once for both
 /// (numbered `$1` parameters, `RETURNING`, `ON CONFLICT`, integer flags);
 /// where they differ, the store asks this.
@@ -107,6 +150,8 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The core's clock, which stamps each transaction ([`Tx`]).
+    clock: Clock,
     /// Write transactions begun (or tried) so far, for the tests of how
     /// often an event waits for the write lock.
     writes: Arc<AtomicU64>,
@@ -299,8 +344,20 @@ impl Store {
         Store {
             pool,
             backend,
+            clock: Clock::system(),
             writes: Arc::default(),
         }
+    }
+
+    /// The store with its transactions stamped by `clock`.
+    #[must_use]
+    pub fn with_clock(self, clock: Clock) -> Store {
+        Store { clock, ..self }
+    }
+
+    /// The clock that stamps this store's transactions.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// Write transactions begun or tried so far ([`Store::begin`]).
@@ -323,7 +380,15 @@ impl Store {
     /// so two moves in different games never wait for each other.
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         self.writes.fetch_add(1, Ordering::SeqCst);
-        begin_write(&self.pool, self.backend).await
+        let inner = begin_write(&self.pool, self.backend).await?;
+        Ok(Tx::new(inner, self.clock.now_ms()))
+    }
+
+    /// A transaction that only reads: it takes no write lock (SQLite's WAL
+    /// readers never wait for its writer), so a read never holds up a move.
+    pub async fn read(&self) -> Result<Tx, sqlx::Error> {
+        let inner = self.pool.begin().await?;
+        Ok(Tx::new(inner, self.clock.now_ms()))
     }
 }
 
@@ -347,7 +412,10 @@ impl PoolSizes {
 }
 
 /// A write transaction on `pool` (see [`Store::begin`]).
-pub async fn begin_write(pool: &AnyPool, backend: Backend) -> Result<Tx, sqlx::Error> {
+pub async fn begin_write(
+    pool: &AnyPool,
+    backend: Backend,
+) -> Result<Transaction<'static, Any>, sqlx::Error> {
     match backend {
         Backend::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
         Backend::Postgres => {
@@ -390,7 +458,7 @@ fn connection_lost(e: &sqlx::Error) -> bool {
 /// locks, taken in sorted order (so two transactions wanting the same two
 /// never deadlock), in one round trip; nothing on SQLite, whose write
 /// transactions run one at a time anyway.
-pub async fn lock_keys(tx: &mut Tx, keys: &[String]) -> Result<(), sqlx::Error> {
+pub async fn lock_keys(tx: &mut sqlx::AnyConnection, keys: &[String]) -> Result<(), sqlx::Error> {
     if keys.is_empty() || backend_of_tx(tx) == Backend::Sqlite {
         return Ok(());
     }
@@ -406,7 +474,7 @@ pub async fn lock_keys(tx: &mut Tx, keys: &[String]) -> Result<(), sqlx::Error> 
     for k in keys {
         query = query.bind(k.as_str());
     }
-    query.execute(&mut **tx).await?;
+    query.execute(&mut *tx).await?;
     Ok(())
 }
 
@@ -523,8 +591,7 @@ impl<'r> sqlx::Decode<'r, Any> for Flag {
 }
 
 /// Which backend a transaction talks to.
-pub fn backend_of_tx(tx: &mut Tx) -> Backend {
-    let conn: &mut sqlx::AnyConnection = tx;
+pub fn backend_of_tx(conn: &mut sqlx::AnyConnection) -> Backend {
     if conn.backend_name().starts_with("Postgre") {
         Backend::Postgres
     } else {

@@ -1,10 +1,11 @@
 //! The core over a real SQLite file: whole games, every kind of bad input,
-//! restarts, races and redelivered events (the cases are in `cases/core.rs`;
-//! `core_postgres.rs` runs them on PostgreSQL).
+//! restarts, races and redelivered events. The cases are modules under
+//! `cases/`; `core_postgres.rs` runs the same ones on PostgreSQL.
 
 #[path = "postgres/mod.rs"]
 mod postgres;
 
+/// The backend these cases run on.
 const ON_POSTGRES: bool = false;
 
 /// A case: a test on SQLite, always run.
@@ -15,8 +16,4 @@ macro_rules! case {
     };
 }
 
-include!("cases/core.rs");
-include!("cases/ratings.rs");
-include!("cases/views.rs");
-include!("cases/replays.rs");
-include!("cases/reviews.rs");
+mod cases;

@@ -1,11 +1,13 @@
-//! The core's cases (`cases/core.rs`) on PostgreSQL: a throwaway server for
-//! this binary (`scripts/postgres.sh`), a database for each bot. Where
+//! The core's cases (`cases/`) on PostgreSQL: a throwaway server for this
+//! binary (`scripts/postgres.sh`), a database for each bot. Where
 //! PostgreSQL is not installed every case is reported as ignored, saying
-//! why (the build script looks for it); CI always runs them.
+//! why (the build script looks for it); CI always runs them. The races of
+//! several processes on one database (`cases/cluster.rs`) run here only.
 
 #[path = "postgres/mod.rs"]
 mod postgres;
 
+/// The backend these cases run on.
 const ON_POSTGRES: bool = true;
 
 /// A case: a test on PostgreSQL, ignored (and counted as not run) where
@@ -21,9 +23,8 @@ macro_rules! case {
     };
 }
 
-include!("cases/core.rs");
-include!("cases/ratings.rs");
-include!("cases/views.rs");
-include!("cases/replays.rs");
-include!("cases/reviews.rs");
-include!("cases/cluster.rs");
+mod cases;
+
+/// Races of processes on one PostgreSQL database.
+#[path = "cases/cluster.rs"]
+mod cluster;

@@ -154,7 +154,7 @@ impl Core {
         limit: usize,
     ) -> Vec<(String, i64)> {
         let found = isolate::isolated(async {
-            let mut tx = self.store.pool().begin().await?;
+            let mut tx = self.store.read().await?;
             let rows = store::recent_games_of(&mut tx, channel, author, 100).await?;
             Ok::<_, sqlx::Error>(rows)
         })

@@ -182,10 +182,13 @@ pub(crate) async fn games(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
         };
         match loaded {
             Ok(g) => {
+                // The time control as every other reply names it ("3 days
+                // per move", "no time limit").
                 let _ = writeln!(
                     text,
-                    "{}: move {}, {}",
+                    "{}, {}: move {}, {}",
                     g.title(),
+                    g.rec.clock,
                     g.pos.board().fullmove_number(),
                     g.status()
                 );

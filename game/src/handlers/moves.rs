@@ -156,7 +156,7 @@ impl Core {
         typed: &str,
         limit: usize,
     ) -> Vec<String> {
-        let Ok(mut tx) = self.store.pool().begin().await else {
+        let Ok(mut tx) = self.store.read().await else {
             return Vec::new();
         };
         let Ok(games) = store::active_games(&mut tx, channel).await else {

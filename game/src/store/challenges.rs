@@ -1,6 +1,6 @@
 //! The `challenges` table: invitations waiting for an answer.
 
-use super::{now, Flag, Tx};
+use super::{Flag, Tx};
 use crate::command::{ProgramMode, TimeControl};
 use crate::contract::PlayerId;
 use sqlx::FromRow;
@@ -70,7 +70,7 @@ pub async fn insert_challenge(
         Color::Black => "black",
     })
     .bind(mode.code())
-    .bind(now())
+    .bind(tx.now_secs())
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)

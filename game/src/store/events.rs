@@ -1,6 +1,6 @@
 //! Handled event ids: a redelivered event is recognised, and old ids pruned.
 
-use super::{now, Tx};
+use super::Tx;
 use sqlx::AnyPool;
 
 /// Forgets handled event ids recorded before `before` (seconds since the
@@ -116,7 +116,7 @@ pub async fn intake(
         sqlx::AssertSqlSafe(sql),
     )
     .bind(event_id)
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(channel)
     .bind(author);
     for p in &players {
@@ -168,7 +168,7 @@ pub async fn record_event(tx: &mut Tx, event_id: &str) -> Result<bool, sqlx::Err
         "INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
     )
     .bind(event_id)
-    .bind(now())
+    .bind(tx.now_secs())
     .execute(&mut **tx)
     .await?;
     Ok(done.rows_affected() == 1)

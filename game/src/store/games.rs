@@ -1,7 +1,7 @@
 //! The `games` table: a game's row (typed above the store as a
 //! [`GameRecord`]), its players, result, offers, programs and engine turns.
 
-use super::{backend_of, backend_of_tx, indexed_by, now, Backend, Flag, Tx};
+use super::{backend_of, backend_of_tx, indexed_by, Backend, Flag, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
 use crate::record::GameRecord;
@@ -164,7 +164,7 @@ pub(super) async fn bump(tx: &mut Tx, game: &GameRecord, fen: &str) -> Result<bo
         "UPDATE games SET version = version + 1, fen = $1, updated_at = $2 WHERE id = $3 AND version = $4",
     )
     .bind(fen)
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(game.id)
     .bind(game.version)
     .execute(&mut **tx)
@@ -190,7 +190,7 @@ pub async fn finish(
     )
     .bind(result)
     .bind(termination)
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(now_ms)
     .bind(game_id)
     .execute(&mut **tx)

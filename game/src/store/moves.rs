@@ -1,6 +1,6 @@
 //! The `moves` table: the moves of each game, in order.
 
-use super::{backend_of_tx, bump, now, Backend, Tx};
+use super::{backend_of_tx, bump, Backend, Tx};
 use crate::contract::PlayerId;
 use crate::record::GameRecord;
 use sqlx::FromRow;
@@ -63,7 +63,7 @@ pub async fn append_move(
              SELECT id, $7, $8, $9, $10, $2 FROM bumped",
         )
         .bind(fen_after)
-        .bind(now())
+        .bind(tx.now_secs())
         .bind(game.id)
         .bind(game.version)
         .bind(deadline.map(|d| d.at))
@@ -86,7 +86,7 @@ pub async fn append_move(
         .bind(san)
         .bind(coordinate)
         .bind(by.as_str())
-        .bind(now())
+        .bind(tx.now_secs())
         .execute(&mut **tx)
         .await?;
     Ok(true)

@@ -1,6 +1,6 @@
 //! The outbox: notices owed to channels, their retries and parking.
 
-use super::{backend_of, begin_write, now, Backend, Tx};
+use super::{backend_of, begin_write, Backend, Tx};
 use crate::contract::{players_stored, Player, Text};
 use sqlx::{Any, AnyPool, FromRow};
 
@@ -25,7 +25,7 @@ pub async fn queue_notice(
     .bind(text.as_str())
     .bind(text.mentions_stored())
     .bind(players_stored(notify))
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(platform_of(notify))
     .execute(&mut **tx)
     .await?;
@@ -80,7 +80,7 @@ pub async fn queue_board_notice(
     .bind(channel)
     .bind(text.as_str())
     .bind(text.mentions_stored())
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(board.game)
     .bind(board.ply)
     .bind(board.kind as i64)
@@ -149,7 +149,7 @@ async fn insert_reply(
         .bind(row.text.as_str())
         .bind(row.text.mentions_stored())
         .bind(players_stored(row.notify))
-        .bind(now())
+        .bind(tx.now_secs())
         .bind(row.board.map(|b| b.game))
         .bind(row.board.map(|b| b.ply))
         .bind(row.board.map_or(0, |b| b.kind as i64))
@@ -473,7 +473,11 @@ pub async fn renew_holds(
 /// at once when there is nothing to lease (the claims lock goes with it).
 /// One confirmed meanwhile (its post went through) is dropped from `rows`,
 /// not posted again.
-async fn lease(mut tx: Tx, rows: &mut Vec<OutboxRow>, until_ms: i64) -> Result<(), sqlx::Error> {
+async fn lease(
+    mut tx: sqlx::Transaction<'static, Any>,
+    rows: &mut Vec<OutboxRow>,
+    until_ms: i64,
+) -> Result<(), sqlx::Error> {
     if rows.is_empty() {
         return tx.rollback().await;
     }

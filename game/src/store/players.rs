@@ -1,7 +1,7 @@
 //! The `players` table: the name each platform identity was last seen
 //! with. Seats hold ids; names are only for what replies show.
 
-use super::{now, Tx};
+use super::Tx;
 use crate::command::Flip;
 use crate::contract::{Player, PlayerId};
 
@@ -20,7 +20,7 @@ pub async fn see_player(tx: &mut Tx, who: &Player) -> Result<(), sqlx::Error> {
     )
     .bind(who.id.as_str())
     .bind(&who.name)
-    .bind(now())
+    .bind(tx.now_secs())
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -65,7 +65,7 @@ pub async fn set_flip(tx: &mut Tx, who: &Player, flip: Flip) -> Result<(), sqlx:
     )
     .bind(who.id.as_str())
     .bind(&who.name)
-    .bind(now())
+    .bind(tx.now_secs())
     .bind(flip.name())
     .execute(&mut **tx)
     .await?;

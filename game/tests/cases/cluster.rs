@@ -1,7 +1,9 @@
-// Issue 40, point 1: on PostgreSQL a write waits only for what it touches.
-// Each case races two or three processes (each a core with its own pool of
-// connections, as separate processes have) on one database; every
-// guarantee the one global lock used to give is checked to hold without it.
+//! Issue 40, point 1: on PostgreSQL a write waits only for what it touches.
+//! Each case races two or three processes (each a core with its own pool of
+//! connections, as separate processes have) on one database; every
+//! guarantee the one global lock used to give is checked to hold without it.
+
+use crate::cases::support::*;
 
 /// `who` says `text` in `channel` of the community `club` (one community
 /// for every channel, so games in two channels share ratings).
@@ -233,22 +235,20 @@ case! {
     /// game is lost on time once, announced once.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_deadline_is_decided_once_by_three_processes() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
         let mut cfg = config(&path);
         cfg.clock.day_seconds = 100;
         let t0 = wall_ms();
-        let millis = Arc::new(AtomicI64::new(t0));
-        let mut bot = Bot::with_clock(cfg.clone(), millis.clone()).await;
+        let clock = Clock::manual(t0);
+        let mut bot = Bot::with_clock(cfg.clone(), clock.clone()).await;
         bot.ok("alice", "challenge @bob void 1d white").await;
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await;
         bot.ok("bob", "e6").await; // alice's deadline: 100 s from now
-        let open = || Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis.clone()));
+        let open = || Core::open_with_time(&cfg, clock.clone());
         let (b, c) = (open().await.unwrap(), open().await.unwrap());
-        millis.store(t0 + 150_000, Ordering::SeqCst);
+        clock.set(t0 + 150_000);
         let until = t0 + 150_000;
         tokio::join!(
             bot.core.settle_deadlines(until),

@@ -1,265 +1,8 @@
-use sqlx::Row;
-use std::path::Path;
-use voidmate_game::config::CoreConfig as Config;
-use voidmate_game::{Player, PlayerId};
-use voidmate_game::{contract, Core, Incoming, Reply};
+//! The core's own cases: whole games, every kind of bad input, restarts,
+//! races, redelivered events, delivery and the engine's turns.
 
-/// The console's namespace of player ids: names are identities there.
-const PLATFORM: &str = "console";
-
-/// Someone in the console, whose name is their identity.
-fn console_player(name: &str) -> Player {
-    Player::new(PlayerId::new(PLATFORM, name), name)
-}
-
-struct Bot {
-    core: Core,
-    n: u64,
-    channel: String,
-}
-
-/// The configuration of a bot on `path`; on PostgreSQL, on the database
-/// that stands for that path (the same one again after a restart).
-/// What `scripts/pgn-read.sh` (python-chess and Pillow, independent
-/// readers) says of `file`, read with `mode` (`None`: as PGN, `Some("gif")`).
-fn python_reads(file: &Path, mode: Option<&str>) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
-    let mut cmd = std::process::Command::new("bash");
-    cmd.arg(&script);
-    if let Some(m) = mode {
-        cmd.arg(m);
-    }
-    let out = cmd.arg(file).output().expect("bash runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn config(path: &Path) -> Config {
-    let mut cfg = Config::default();
-    cfg.database.path = path.to_path_buf();
-    if ON_POSTGRES {
-        cfg.database.url = Some(postgres::database_for(path));
-    }
-    cfg
-}
-
-impl Bot {
-    async fn open(path: &Path) -> Bot {
-        Bot::with(config(path)).await
-    }
-
-    async fn with(cfg: Config) -> Bot {
-        Bot {
-            core: Core::open(&cfg).await.unwrap(),
-            n: 0,
-            channel: "room".into(),
-        }
-    }
-
-    /// A bot whose clock a test moves by hand.
-    async fn with_clock(cfg: Config, millis: std::sync::Arc<std::sync::atomic::AtomicI64>) -> Bot {
-        Bot {
-            core: Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis))
-                .await
-                .unwrap(),
-            n: 0,
-            channel: "room".into(),
-        }
-    }
-
-    fn event(&mut self, who: &str, text: &str) -> Incoming {
-        self.n += 1;
-        let mut ev = Incoming::line(
-            format!("{}-{}-{}", self.channel, self.n, std::process::id()),
-            self.channel.clone(),
-            console_player(who),
-            text,
-            true,
-        );
-        ev.mentions = contract::handles(text, PLATFORM);
-        ev
-    }
-
-    /// A typed command (a slash command, a button) from `who`; must succeed.
-    async fn typed(&mut self, who: &str, cmd: voidmate_game::command::Command) -> Reply {
-        let mut ev = self.event(who, "");
-        ev.input = voidmate_game::Input::Command(cmd);
-        let r = self.core.handle(&ev).await.expect("a reply");
-        assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
-        for entry in &r.deliveries {
-            self.core.delivered(*entry).await;
-        }
-        r
-    }
-
-    /// A line from `who` as the platform shows them now (any id, any name).
-    async fn say_as(&mut self, who: voidmate_game::Player, text: &str) -> Reply {
-        let mut ev = self.event("", text);
-        ev.author = who;
-        let r = self.core.handle(&ev).await.expect("a reply");
-        for entry in &r.deliveries {
-            self.core.delivered(*entry).await;
-        }
-        r
-    }
-
-    /// Says something; the reply is posted (confirmed), as an adapter does.
-    async fn say(&mut self, who: &str, text: &str) -> Reply {
-        let r = self.say_unconfirmed(who, text).await;
-        for entry in &r.deliveries {
-            self.core.delivered(*entry).await;
-        }
-        r
-    }
-
-    /// Says something and leaves the reply unposted, as a crash would.
-    async fn say_unconfirmed(&mut self, who: &str, text: &str) -> Reply {
-        let ev = self.event(who, text);
-        self.core
-            .handle(&ev)
-            .await
-            .expect("a new event gets a reply")
-    }
-
-    /// Says something that must succeed.
-    async fn ok(&mut self, who: &str, text: &str) -> Reply {
-        let r = self.say(who, text).await;
-        assert!(!r.is_error, "{who}: {text} -> {}", r.text);
-        assert_eq!(r.audience, voidmate_game::Audience::Everyone, "{text}");
-        r
-    }
-
-    /// Says something that must be refused with exactly `msg`, changing nothing.
-    async fn refused(&mut self, who: &str, text: &str, msg: &str) {
-        let before = snapshot(&self.core).await;
-        let r = self.say(who, text).await;
-        assert!(r.is_error, "{text} should be refused, got: {}", r.text);
-        assert_eq!(r.audience, voidmate_game::Audience::Author, "{text}");
-        assert_eq!(r.text.as_str(), msg, "reply to {text}");
-        assert!(r.image.is_none());
-        assert_eq!(
-            snapshot(&self.core).await,
-            before,
-            "{text} changed the stored state"
-        );
-    }
-}
-
-/// Another connection holding the lock that writes need, as another
-/// process would: SQLite's write lock on the file; on PostgreSQL a lock on
-/// the games table that lets reads through and holds writes back.
-enum Locker {
-    Sqlite(sqlx::SqliteConnection),
-    Postgres(sqlx::PgConnection),
-}
-
-impl Locker {
-    async fn hold(path: &Path) -> Locker {
-        use sqlx::Connection as _;
-        if ON_POSTGRES {
-            let url = postgres::database_for(path);
-            let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
-            for sql in ["BEGIN", "LOCK TABLE games IN EXCLUSIVE MODE"] {
-                sqlx::query(sql).execute(&mut c).await.unwrap();
-            }
-            Locker::Postgres(c)
-        } else {
-            let url = format!("sqlite://{}", path.display());
-            let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
-            sqlx::query("BEGIN EXCLUSIVE").execute(&mut c).await.unwrap();
-            Locker::Sqlite(c)
-        }
-    }
-
-    async fn release(self) {
-        match self {
-            Locker::Sqlite(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
-            Locker::Postgres(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
-        }
-        .unwrap();
-    }
-}
-
-/// How commits reach the disk: SQLite's `synchronous` (2 FULL, 1 NORMAL),
-/// PostgreSQL's `synchronous_commit` (on, off).
-async fn sync_mode(bot: &Bot) -> String {
-    let pool = bot.core.store().pool();
-    if ON_POSTGRES {
-        sqlx::query_scalar("SHOW synchronous_commit")
-            .fetch_one(pool)
-            .await
-            .unwrap()
-    } else {
-        let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
-            .fetch_one(pool)
-            .await
-            .unwrap();
-        mode.to_string()
-    }
-}
-
-/// Who `name` is in the console's namespace.
-fn id(name: &str) -> voidmate_game::PlayerId {
-    voidmate_game::PlayerId::new(PLATFORM, name)
-}
-
-/// The names of whom a reply notifies.
-fn names(players: &[voidmate_game::Player]) -> Vec<String> {
-    players.iter().map(|p| p.name.clone()).collect()
-}
-
-/// Everything stored about games, moves, challenges and settings.
-async fn snapshot(core: &Core) -> String {
-    let pool = core.store().pool();
-    let mut out = String::new();
-    for (sql, cols) in [
-        ("SELECT id, fen, version, status, coalesce(result,''), coalesce(draw_offer_by,''), coalesce(undo_by,'') FROM games ORDER BY id", 7),
-        ("SELECT game_id, ply, san FROM moves ORDER BY game_id, ply", 3),
-        ("SELECT id, status FROM challenges ORDER BY id", 2),
-        ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
-        ("SELECT community, player, variant, pool, games FROM ratings ORDER BY community, player, variant, pool", 5),
-        ("SELECT game_id, player FROM rating_changes ORDER BY game_id, player", 2),
-    ] {
-        for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
-            for i in 0..cols {
-                let v: String = row
-                    .try_get::<String, _>(i)
-                    .or_else(|_| row.try_get::<i64, _>(i).map(|n| n.to_string()))
-                    .unwrap();
-                out.push_str(&v);
-                out.push('|');
-            }
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// A Void Chess opening with a capture, so a tile turns unstable.
-const VOID_OPENING: &[(&str, &str)] = &[
-    ("alice", "e4"),
-    ("bob", "d6"),
-    ("alice", "d4"),
-    ("bob", "e6"),
-    ("alice", "e5"),
-    ("bob", "dxe5"),
-];
-
-async fn play(bot: &mut Bot, moves: &[(&str, &str)]) {
-    for (who, mv) in moves {
-        bot.ok(who, mv).await;
-    }
-}
-
-async fn start_game(bot: &mut Bot, variant: &str) {
-    bot.ok("alice", &format!("challenge @bob {variant}")).await;
-    let r = bot.ok("bob", "accept").await;
-    assert!(r.text.starts_with("Game #"), "{}", r.text);
-    // White moves first here: the first board is drawn from White's side.
-    if let Some(card) = r.image.as_ref().and_then(|i| i.board.as_ref()) {
-        assert_eq!(card.bottom, voidmate_rules::Color::White, "{variant}");
-    }
-}
+use super::ratings::rated_game;
+use super::support::*;
 
 case! {
     /// Issue 17, point 3: a player is an identity. A new display name shows in
@@ -1102,16 +845,6 @@ case! {
     }
 }
 
-/// Puts game `id` in `fen`, as if it had been reached by play.
-async fn set_position(bot: &Bot, id: i64, fen: &str) {
-    sqlx::query("UPDATE games SET start_fen = $1, fen = $1 WHERE id = $2")
-        .bind(fen)
-        .bind(id)
-        .execute(bot.core.store().pool())
-        .await
-        .unwrap();
-}
-
 case! {
     #[tokio::test]
     async fn chess99_draws_are_claimed_by_the_player_to_move() {
@@ -1244,18 +977,15 @@ case! {
 case! {
     #[tokio::test]
     async fn clocks_run_add_increments_warn_and_fall_and_a_restart_costs_nothing() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
-        use voidmate_game::TimeSource;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let advance = |s: i64| millis.fetch_add(s * 1000, Ordering::SeqCst);
-        let open = |millis: Arc<AtomicI64>| {
+        let clock = Clock::manual(1_000_000);
+        let advance = |s: i64| clock.advance(s * 1000);
+        let open = |clock: Clock| {
             let cfg = config(&path);
             async move {
                 Bot {
-                    core: Core::open_with_time(&cfg, TimeSource::manual(millis))
+                    core: Core::open_with_time(&cfg, clock)
                         .await
                         .unwrap(),
                     n: 0,
@@ -1263,7 +993,7 @@ case! {
                 }
             }
         };
-        let mut bot = open(millis.clone()).await;
+        let mut bot = open(clock.clone()).await;
         bot.ok("alice", "challenge @bob standard 3+2").await;
         let start = bot.ok("bob", "accept").await;
         assert!(
@@ -1334,7 +1064,7 @@ case! {
         assert!(bot.core.tick().await.is_empty());
         drop(bot);
         advance(60);
-        let mut bot = open(millis.clone()).await;
+        let mut bot = open(clock.clone()).await;
         bot.n = 1000; // new event ids after the restart
         let board = bot.ok("alice", "board #2").await;
         assert!(
@@ -1495,31 +1225,50 @@ case! {
     #[tokio::test]
     async fn old_handled_event_ids_are_pruned() {
         let dir = tempfile::tempdir().unwrap();
-        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let clock = Clock::manual(1_700_000_000_000);
+        let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), clock.clone()).await;
         bot.ok("alice", "help").await;
         let pool = bot.core.store().pool().clone();
-        let now = voidmate_game::store::now();
-        for (id, age_days) in [("old-1", 40), ("old-2", 31), ("recent", 2)] {
-            sqlx::query("INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2)")
-                .bind(id)
-                .bind(now - age_days * 24 * 3600)
-                .execute(&pool)
-                .await
-                .unwrap();
-        }
-        bot.core.tick().await;
-        let left: Vec<String> =
-            sqlx::query_scalar("SELECT event_id FROM handled_events ORDER BY event_id")
+        let insert = |id: &'static str, age_days: i64| {
+            let (pool, now) = (pool.clone(), clock.now_secs());
+            async move {
+                sqlx::query("INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2)")
+                    .bind(id)
+                    .bind(now - age_days * 24 * 3600)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+        };
+        let left = || async {
+            sqlx::query_scalar::<_, String>("SELECT event_id FROM handled_events ORDER BY event_id")
                 .fetch_all(&pool)
                 .await
-                .unwrap();
-        assert!(!left.iter().any(|id| id.starts_with("old-")), "{left:?}");
-        assert!(left.contains(&"recent".to_string()), "{left:?}");
-        assert_eq!(
-            left.len(),
-            2,
-            "the recent one and this session's help: {left:?}"
-        );
+                .unwrap()
+        };
+        for (id, age_days) in [("old-1", 40), ("old-2", 31), ("recent", 2)] {
+            insert(id, age_days).await;
+        }
+        bot.core.tick().await;
+        let kept = left().await;
+        assert!(!kept.iter().any(|id| id.starts_with("old-")), "{kept:?}");
+        assert!(kept.contains(&"recent".to_string()), "{kept:?}");
+        assert_eq!(kept.len(), 2, "the recent one and this session's help: {kept:?}");
+        // At most once an hour, by the core's clock.
+        insert("old-3", 45).await;
+        clock.advance(59 * 60 * 1000);
+        bot.core.tick().await;
+        assert!(left().await.contains(&"old-3".to_string()));
+        clock.advance(60 * 1000);
+        bot.core.tick().await;
+        assert!(!left().await.contains(&"old-3".to_string()));
+        // 29 days on, the one that was 2 days old is past 30; this
+        // session's help, 29 days old, is kept.
+        clock.advance(29 * 24 * 3_600_000);
+        bot.core.tick().await;
+        let kept = left().await;
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(!kept.contains(&"recent".to_string()), "{kept:?}");
     }
 }
 
@@ -1568,10 +1317,10 @@ case! {
         }
         let mut cfg = config(&path);
         cfg.engine.move_time_ms = 50;
-        let millis = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(
+        let clock = Clock::manual(
             wall_ms(),
-        ));
-        let core = Core::open_with_time(&cfg, voidmate_game::TimeSource::manual(millis.clone()))
+        );
+        let core = Core::open_with_time(&cfg, clock.clone())
             .await
             .unwrap();
         core.add_bot(console_player("voidmate")).await.unwrap();
@@ -1581,10 +1330,7 @@ case! {
             assert!(core.tick().await.is_empty());
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             assert_eq!(moves_stored(core.store().pool().clone()).await, 1);
-            millis.fetch_add(
-                voidmate_game::ENGINE_LEASE_MS + 1000,
-                std::sync::atomic::Ordering::SeqCst,
-            );
+            clock.advance(voidmate_game::ENGINE_LEASE_MS + 1000);
         }
         let mut announced = Vec::new();
         // On PostgreSQL a start releases no answer (other processes may be
@@ -1646,12 +1392,10 @@ case! {
     /// attempt, and its board drawn again. A redelivered event answers nothing.
     #[tokio::test]
     async fn an_answer_lost_to_a_crash_goes_out_once_after_the_restart() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         start_game(&mut bot, "void").await;
         let ev = bot.event("alice", "e4");
         let r = bot.core.handle(&ev).await.unwrap();
@@ -1672,7 +1416,7 @@ case! {
             .is_empty());
         // The process dies before posting; a new one starts on the database.
         drop(bot);
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = 100;
         assert!(
             bot.core.handle(&ev).await.is_none(),
@@ -1682,7 +1426,7 @@ case! {
             // Other processes may be posting their answers: on PostgreSQL a
             // start releases nothing, and the answer is due when its grace ends.
             assert!(bot.core.tick().await.is_empty());
-            millis.fetch_add(61_000, Ordering::SeqCst);
+            clock.advance(61_000);
         }
         let owed = bot.core.tick().await;
         assert_eq!(owed.len(), 1, "{owed:?}");
@@ -1698,9 +1442,9 @@ case! {
 
         // Without a restart: an unconfirmed answer comes back after the grace.
         let r = bot.say_unconfirmed("bob", "e6").await;
-        millis.fetch_add(30_000, Ordering::SeqCst);
+        clock.advance(30_000);
         assert!(bot.core.tick().await.is_empty());
-        millis.fetch_add(31_000, Ordering::SeqCst);
+        clock.advance(31_000);
         let owed = bot.core.tick().await;
         assert_eq!(owed.len(), 1);
         assert_eq!(owed[0].reply.text, r.text);
@@ -1708,9 +1452,9 @@ case! {
         // A confirmed answer never comes back, restart or not.
         bot.ok("alice", "d4").await;
         drop(bot);
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = 200;
-        millis.fetch_add(120_000, Ordering::SeqCst);
+        clock.advance(120_000);
         assert!(bot.core.tick().await.is_empty());
         // An answer that asks a question keeps it: a lost challenge still
         // comes with the buttons to answer it.
@@ -1719,9 +1463,9 @@ case! {
             .await;
         assert_eq!(c.actions.len(), 1);
         drop(bot);
-        let bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let bot = Bot::with_clock(config(&path), clock.clone()).await;
         if ON_POSTGRES {
-            millis.fetch_add(61_000, Ordering::SeqCst);
+            clock.advance(61_000);
         }
         let owed = bot.core.tick().await;
         assert_eq!(owed.len(), 1);
@@ -1737,13 +1481,11 @@ case! {
     /// the bot is seen in its channel again.
     #[tokio::test]
     async fn undeliverable_notices_back_off_park_and_come_back() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         use voidmate_game::{Refusal, PARK_AFTER};
         let dir = tempfile::tempdir().unwrap();
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
-        let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let advance = |ms: i64| clock.advance(ms);
+        let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), clock.clone()).await;
         bot.ok("alice", "challenge @bob standard 1+0").await;
         bot.ok("bob", "accept").await;
         advance(61_000);
@@ -1825,14 +1567,12 @@ case! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn processes_on_one_database_never_take_the_same_notice() {
         use std::collections::HashSet;
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
-        let mut a = Bot::with_clock(config(&path), millis.clone()).await;
-        let b = Bot::with_clock(config(&path), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let advance = |ms: i64| clock.advance(ms);
+        let mut a = Bot::with_clock(config(&path), clock.clone()).await;
+        let b = Bot::with_clock(config(&path), clock.clone()).await;
         for i in 0..5 {
             a.channel = format!("room{i}");
             a.ok("alice", "challenge @bob standard 1+0").await;
@@ -1888,15 +1628,13 @@ case! {
 case! {
     #[tokio::test]
     async fn the_tick_reads_only_games_that_are_due() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let start = 1_700_000_000_000i64;
-        let millis = Arc::new(AtomicI64::new(start));
-        let advance = |ms: i64| millis.fetch_add(ms, Ordering::SeqCst);
+        let clock = Clock::manual(start);
+        let advance = |ms: i64| clock.advance(ms);
         let mut cfg = config(&dir.path().join("v.db"));
         cfg.clock.day_seconds = 100;
-        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        let mut bot = Bot::with_clock(cfg, clock.clone()).await;
         let pool = bot.core.store().pool().clone();
         let due = |id: i64| {
             let pool = pool.clone();
@@ -2080,13 +1818,11 @@ case! {
     /// move, in `board` and in the reply to a move.
     #[tokio::test]
     async fn correspondence_games_show_the_time_left() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
-        let millis = Arc::new(AtomicI64::new(1_700_000_000_000));
+        let clock = Clock::manual(1_700_000_000_000);
         let mut cfg = config(&dir.path().join("v.db"));
         cfg.clock.day_seconds = 100;
-        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        let mut bot = Bot::with_clock(cfg, clock.clone()).await;
         bot.ok("alice", "challenge @bob standard 3d").await;
         bot.ok("bob", "accept").await;
         let board = bot.ok("alice", "board").await;
@@ -2095,7 +1831,7 @@ case! {
             "{}",
             board.text
         );
-        millis.fetch_add(150_000, Ordering::SeqCst);
+        clock.advance(150_000);
         let board = bot.ok("alice", "board").await;
         assert!(
             board.text.contains("alice to move; 1 day left"),
@@ -2120,15 +1856,13 @@ case! {
     /// deadlines that passed before an event are settled before it.
     #[tokio::test]
     async fn correspondence_moves_are_judged_by_when_they_were_sent() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let mut cfg = config(&dir.path().join("v.db"));
         cfg.clock.day_seconds = 100; // "1d" is 100 seconds here
         let t0 = 1_000_000_000i64;
-        let millis = Arc::new(AtomicI64::new(t0));
-        let at = |s: i64| millis.store(t0 + s * 1000, Ordering::SeqCst);
-        let mut bot = Bot::with_clock(cfg, millis.clone()).await;
+        let clock = Clock::manual(t0);
+        let at = |s: i64| clock.set(t0 + s * 1000);
+        let mut bot = Bot::with_clock(cfg, clock.clone()).await;
         bot.ok("alice", "challenge @bob void 1d white").await;
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await; // bob's deadline: t0 + 100 s
@@ -2180,32 +1914,6 @@ case! {
     }
 }
 
-/// Counts the moves stored in game `id`.
-async fn moves_in(core: &Core, id: i64) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
-        .bind(id)
-        .fetch_one(core.store().pool())
-        .await
-        .unwrap()
-}
-
-/// Ticks `core` until `n` notices came and were confirmed (or a few
-/// seconds passed); returns their texts.
-async fn notices_from(core: &Core, n: usize) -> Vec<String> {
-    let mut texts = Vec::new();
-    for _ in 0..100 {
-        for notice in core.tick().await {
-            core.delivered(notice.id).await;
-            texts.push(notice.reply.text.to_string());
-        }
-        if texts.len() >= n {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    texts
-}
-
 case! {
     /// Issue 22, point 2: an engine turn is held by one process at a time
     /// under a lease. A process whose search was cut off (it died) holds it
@@ -2213,18 +1921,16 @@ case! {
     /// takes it and plays the move, announced once.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_engine_turn_left_by_a_dead_process_is_taken_by_one_other_when_its_lease_ends() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let clock = Clock::manual(wall_ms());
         let mut slow = config(&path);
         slow.engine.move_time_ms = 3000;
-        let mut a = Bot::with_clock(slow, millis.clone()).await;
+        let mut a = Bot::with_clock(slow, clock.clone()).await;
         let mut fast = config(&path);
         fast.engine.move_time_ms = 50;
-        let b = Bot::with_clock(fast.clone(), millis.clone()).await;
-        let c = Bot::with_clock(fast, millis.clone()).await;
+        let b = Bot::with_clock(fast.clone(), clock.clone()).await;
+        let c = Bot::with_clock(fast, clock.clone()).await;
         for bot in [&a, &b, &c] {
             bot.core.add_bot(console_player("voidmate")).await.unwrap();
         }
@@ -2235,7 +1941,7 @@ case! {
         assert_eq!(moves_in(&a.core, 1).await, 1);
         // alice's answer is owed and goes out after its grace; the turn is a's
         // until its lease ends: nobody else searches meanwhile.
-        millis.fetch_add(10_000, Ordering::SeqCst);
+        clock.advance(10_000);
         let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
         for n in x.iter().chain(&y) {
             b.core.delivered(n.id).await;
@@ -2243,7 +1949,7 @@ case! {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         assert_eq!(moves_in(&b.core, 1).await, 1, "searched during a's lease");
         // The lease ends: b and c both look; one of them plays.
-        millis.fetch_add(voidmate_game::ENGINE_LEASE_MS, Ordering::SeqCst);
+        clock.advance(voidmate_game::ENGINE_LEASE_MS);
         let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
         assert!(x.is_empty() && y.is_empty(), "{x:?} {y:?}");
         let mut announced = Vec::new();
@@ -2285,21 +1991,19 @@ case! {
     /// late answer is turned away.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn engine_workers_play_the_queued_turns_and_one_takes_over_from_a_dead_one() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(wall_ms()));
+        let clock = Clock::manual(wall_ms());
         let mut chat_cfg = config(&path);
         chat_cfg.engine.searches = voidmate_game::config::Searches::Workers;
-        let mut chat = Bot::with_clock(chat_cfg, millis.clone()).await;
+        let mut chat = Bot::with_clock(chat_cfg, clock.clone()).await;
         chat.core.add_bot(console_player("voidmate")).await.unwrap();
         let mut quick = config(&path);
         quick.engine.move_time_ms = 50;
-        let w1 = Core::open_with_time(&quick, voidmate_game::TimeSource::manual(millis.clone()))
+        let w1 = Core::open_with_time(&quick, clock.clone())
             .await
             .unwrap();
-        let w2 = Core::open_with_time(&quick, voidmate_game::TimeSource::manual(millis.clone()))
+        let w2 = Core::open_with_time(&quick, clock.clone())
             .await
             .unwrap();
 
@@ -2331,7 +2035,7 @@ case! {
         // lease ends, a live worker plays, the dead one's answer is refused.
         let mut slow = config(&path);
         slow.engine.move_time_ms = 2500;
-        let dead = Core::open_with_time(&slow, voidmate_game::TimeSource::manual(millis.clone()))
+        let dead = Core::open_with_time(&slow, clock.clone())
             .await
             .unwrap();
         let moves = chat.ok("alice", "moves").await.text;
@@ -2343,7 +2047,7 @@ case! {
         chat.ok("alice", &first).await;
         assert_eq!(dead.take_engine_turns().await, 1);
         assert_eq!(w1.take_engine_turns().await, 0, "taken while leased");
-        millis.fetch_add(voidmate_game::ENGINE_LEASE_MS + 1000, Ordering::SeqCst);
+        clock.advance(voidmate_game::ENGINE_LEASE_MS + 1000);
         assert_eq!(w1.take_engine_turns().await, 1);
         tokio::time::sleep(std::time::Duration::from_millis(3000)).await;
         let told = notices_from(&chat.core, 2).await;
@@ -2409,19 +2113,17 @@ case! {
     /// of its channel still held by a post, until that hold outlasts a post.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn answers_go_out_in_the_order_of_the_events_after_a_restart() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(wall_ms()));
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let clock = Clock::manual(wall_ms());
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         start_game(&mut bot, "standard").await;
         let lost = bot.say_unconfirmed("alice", "e4").await;
         assert!(lost.text.starts_with("#1: alice played e4."), "{}", lost.text);
         drop(bot);
 
         // Another process (after a restart, or beside it on PostgreSQL).
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = 100;
         let ev = bot.event("bob", "e5");
         let r = bot.core.handle(&ev).await.unwrap();
@@ -2435,7 +2137,7 @@ case! {
         for entry in &r.deliveries {
             bot.core.delivered(*entry).await;
         }
-        millis.fetch_add(61_000, Ordering::SeqCst);
+        clock.advance(61_000);
         assert!(bot.core.tick().await.is_empty(), "each posted once");
 
         // An answer owed in the channel, still in its post's grace, and a
@@ -2451,16 +2153,16 @@ case! {
             tx.commit().await.unwrap();
         }
         assert!(bot.core.tick().await.is_empty(), "held behind the older answer");
-        millis.fetch_add(4_000, Ordering::SeqCst);
+        clock.advance(4_000);
         assert!(bot.core.tick().await.is_empty(), "its post may still come");
-        millis.fetch_add(2_000, Ordering::SeqCst);
+        clock.advance(2_000);
         let both = bot.core.tick().await;
         let texts: Vec<String> = both.iter().map(|n| n.reply.text.to_string()).collect();
         assert_eq!(texts, [older.text.to_string(), "a notice after it".to_string()]);
         for n in &both {
             bot.core.delivered(n.id).await;
         }
-        millis.fetch_add(61_000, Ordering::SeqCst);
+        clock.advance(61_000);
         assert!(bot.core.tick().await.is_empty());
     }
 }
@@ -2628,13 +2330,11 @@ case! {
     /// process falls silent.
     #[tokio::test]
     async fn health_reports_every_process_and_the_queues() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(wall_ms()));
-        let mut a = Bot::with_clock(config(&path), millis.clone()).await;
-        let b = Bot::with_clock(config(&path), millis.clone()).await;
+        let clock = Clock::manual(wall_ms());
+        let mut a = Bot::with_clock(config(&path), clock.clone()).await;
+        let b = Bot::with_clock(config(&path), clock.clone()).await;
         a.core.set_process_kind("run");
         a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
         b.core.set_process_kind("engine-worker");
@@ -2655,7 +2355,7 @@ case! {
         );
         // A shard drops: the next report says so.
         a.core.report("discord", false, "shards [0, 1] of 4, 1 of 2 connected");
-        millis.fetch_add(6_000, Ordering::SeqCst);
+        clock.advance(6_000);
         a.core.tick().await;
         b.core.tick().await;
         let h = a.core.health().await.unwrap();
@@ -2663,7 +2363,7 @@ case! {
         assert!(h.to_string().contains("UNWELL"), "{h}");
         // It comes back; then b falls silent.
         a.core.report("discord", true, "shards [0, 1] of 4, 2 of 2 connected");
-        millis.fetch_add(voidmate_game::SILENT_AFTER_MS, Ordering::SeqCst);
+        clock.advance(voidmate_game::SILENT_AFTER_MS);
         a.core.tick().await;
         let h = a.core.health().await.unwrap();
         assert!(!h.is_healthy(), "{h}");
@@ -2762,14 +2462,6 @@ case! {
         let err = source.copy_to(&broken, |_, _| {}).await.unwrap_err().to_string();
         assert!(err.contains("do not replay") && err.contains("#1"), "{err}");
     }
-}
-
-/// The wall clock in milliseconds, where a test's hand-moved clock starts.
-fn wall_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
 }
 
 case! {

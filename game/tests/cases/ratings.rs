@@ -1,6 +1,7 @@
-// Issue 38: ratings, leaderboards, profiles, abort and rematch, through
-// `Core::handle` (included by `core.rs` on SQLite and `core_postgres.rs` on
-// PostgreSQL, beside `cases/core.rs`, whose `Bot` they use).
+//! Issue 38: ratings, leaderboards, profiles, abort and rematch, through
+//! `Core::handle`.
+
+use super::support::*;
 
 /// Glicko-2 written from Glickman's paper ("Example of the Glicko-2
 /// system", 2013), independently of `voidmate_game::ratings`: the tests
@@ -190,16 +191,9 @@ mod choices {
 }
 
 /// A bot on a clock the test moves, at `start` ms.
-async fn bot_at(
-    path: &Path,
-    start: i64,
-) -> (Bot, std::sync::Arc<std::sync::atomic::AtomicI64>) {
-    let millis = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(start));
-    (Bot::with_clock(config(path), millis.clone()).await, millis)
-}
-
-fn advance(millis: &std::sync::atomic::AtomicI64, ms: i64) -> i64 {
-    millis.fetch_add(ms, std::sync::atomic::Ordering::SeqCst) + ms
+async fn bot_at(path: &Path, start: i64) -> (Bot, Clock) {
+    let clock = Clock::manual(start);
+    (Bot::with_clock(config(path), clock.clone()).await, clock)
 }
 
 const HOUR: i64 = 3_600_000;
@@ -208,7 +202,13 @@ const DAY: i64 = 24 * HOUR;
 /// `white` challenges `black` (`terms` after the game's name), both make a
 /// first move, and the game ends: `1.0` black resigns, `0.0` white resigns,
 /// `0.5` a draw agreed. The reply that ends it.
-async fn rated_game(bot: &mut Bot, white: &str, black: &str, terms: &str, score: f64) -> Reply {
+pub(crate) async fn rated_game(
+    bot: &mut Bot,
+    white: &str,
+    black: &str,
+    terms: &str,
+    score: f64,
+) -> Reply {
     bot.ok(white, &format!("challenge @{black} standard {terms}"))
         .await;
     bot.ok(black, &format!("accept @{white}")).await;
@@ -234,7 +234,12 @@ fn ratings_words(r: &Reply) -> String {
 }
 
 /// `player`'s stored rating in `community` (standard, `pool`).
-async fn stored(bot: &Bot, community: &str, player: &str, pool: &str) -> Option<(f64, f64, f64, i64)> {
+async fn stored(
+    bot: &Bot,
+    community: &str,
+    player: &str,
+    pool: &str,
+) -> Option<(f64, f64, f64, i64)> {
     let row = sqlx::query(
         "SELECT rating, deviation, volatility, games FROM ratings \
          WHERE community = $1 AND player = $2 AND variant = 'standard' AND pool = $3",
@@ -271,14 +276,14 @@ case! {
     async fn ratings_follow_glicko2_game_by_game() {
         use choices::{game, shown, Seat};
         let dir = tempfile::tempdir().unwrap();
-        let (mut bot, millis) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
+        let (mut bot, clock) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
         let mut dave = Seat::default();
         let mut games = 0;
         for i in 1.. {
             assert!(i <= 40, "dave is still provisional after 40 games");
             let opponent = format!("p{i}");
             let mut them = Seat::default();
-            let now = millis.load(std::sync::atomic::Ordering::SeqCst);
+            let now = clock.now_ms();
             let (text_dave, text_them) = (shown(dave.now(now)), shown(them.now(now)));
             let challenge = bot
                 .ok("dave", &format!("challenge @{opponent} standard"))
@@ -325,13 +330,13 @@ case! {
                 assert!((sigma - seat.stored.sigma).abs() < 1e-9, "{name}: {sigma}");
                 assert_eq!(n, seat.games);
             }
-            advance(&millis, HOUR);
+            clock.advance(HOUR);
             if dave.stored.rd < 110.0 {
                 break;
             }
         }
         // A provisional player (erin, new) against an established one: a draw.
-        let now = millis.load(std::sync::atomic::Ordering::SeqCst);
+        let now = clock.now_ms();
         let mut erin = Seat::default();
         let end = rated_game(&mut bot, "erin", "dave", "", 0.5).await;
         let words = game(&mut erin, &mut dave, 0.5, now);
@@ -343,7 +348,7 @@ case! {
 
         // Sixty days later the deviation shown has grown past 110 (the
         // rating is provisional again); the stored row has not changed.
-        let later = advance(&millis, 60 * DAY);
+        let later = clock.advance(60 * DAY);
         let r = bot.ok("erin", "rating @dave").await;
         let grown = dave.now(later);
         assert!(dave.stored.rd < 110.0 && grown.rd >= 110.0, "{grown:?} {:?}", dave.stored);
@@ -375,7 +380,7 @@ case! {
     async fn a_game_is_rated_once_through_crashes_redeliveries_and_races() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let (mut bot, millis) = bot_at(&path, 1_700_000_000_000).await;
+        let (mut bot, clock) = bot_at(&path, 1_700_000_000_000).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await;
@@ -390,10 +395,10 @@ case! {
         drop(bot);
 
         // The restart posts the owed reply, with its ratings, once.
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = 1000;
         assert_eq!(snapshot(&bot.core).await, after);
-        advance(&millis, voidmate_game::NOTICE_LEASE_MS + 1000);
+        clock.advance(voidmate_game::NOTICE_LEASE_MS + 1000);
         let owed: Vec<String> = posted_ticks(&bot)
             .await
             .into_iter()
@@ -401,13 +406,13 @@ case! {
             .collect();
         assert_eq!(owed.len(), 1, "{owed:?}");
         assert!(owed[0].ends_with(&format!(" Ratings: {words}.")), "{}", owed[0]);
-        advance(&millis, voidmate_game::NOTICE_LEASE_MS + 1000);
+        clock.advance(voidmate_game::NOTICE_LEASE_MS + 1000);
         assert!(posted_ticks(&bot).await.iter().all(|n| !n.contains("Ratings")));
         assert_eq!(snapshot(&bot.core).await, after);
         assert_eq!(count(&bot, "SELECT COUNT(*) FROM rating_changes").await, 2);
 
         // Two processes end one game at the same moment: one end, one rating.
-        let other = Bot::with_clock(config(&path), millis.clone()).await;
+        let other = Bot::with_clock(config(&path), clock.clone()).await;
         bot.ok("carol", "challenge @dave standard").await;
         bot.ok("dave", "accept").await;
         bot.ok("carol", "e4").await;
@@ -514,11 +519,11 @@ case! {
     #[tokio::test]
     async fn only_three_rated_games_a_day_between_two_players() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut bot, millis) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
+        let (mut bot, clock) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
         for _ in 0..3 {
             let end = rated_game(&mut bot, "alice", "bob", "", 1.0).await;
             assert!(!ratings_words(&end).is_empty(), "{}", end.text);
-            advance(&millis, HOUR);
+            clock.advance(HOUR);
         }
         let why = "casual: you have played 3 rated correspondence games against each other in the last 24 hours";
         let c = bot.ok("bob", "challenge @alice standard").await;
@@ -536,7 +541,7 @@ case! {
         assert!(!ratings_words(&end).is_empty(), "{}", end.text);
         // Two challenges waiting at once (two rooms of one server): the one
         // accepted after the limit filled is casual.
-        advance(&millis, DAY);
+        clock.advance(DAY);
         for _ in 0..2 {
             rated_game(&mut bot, "alice", "bob", "", 1.0).await;
         }
@@ -552,7 +557,7 @@ case! {
         assert!(s.text.to_string().contains(", casual: you have played 3 rated"), "{}", s.text);
         bot.ok("bob", "resign").await;
         // A day later, rated again.
-        advance(&millis, DAY + HOUR);
+        clock.advance(DAY + HOUR);
         let end = rated_game(&mut bot, "alice", "bob", "", 1.0).await;
         assert!(!ratings_words(&end).is_empty());
     }
@@ -567,7 +572,7 @@ case! {
     #[tokio::test]
     async fn abort_by_a_player_and_by_the_bot() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut bot, millis) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
+        let (mut bot, clock) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await;
@@ -592,9 +597,9 @@ case! {
         // 3+2: thirty seconds for White's first move.
         bot.ok("alice", "challenge @bob standard 3+2").await;
         bot.ok("bob", "accept").await;
-        advance(&millis, 29_000);
+        clock.advance(29_000);
         assert!(posted_ticks(&bot).await.iter().all(|n| !n.contains("aborted")));
-        advance(&millis, 2_000);
+        clock.advance(2_000);
         let notices = posted_ticks(&bot).await;
         assert!(
             notices.contains(&"Game #3 is aborted: alice did not make a first move in time. No result, not rated.".to_string()),
@@ -603,11 +608,11 @@ case! {
         // 10+5: a minute, counted for Black from White's first move.
         bot.ok("alice", "challenge @bob standard 10+5").await;
         bot.ok("bob", "accept").await;
-        advance(&millis, 50_000);
+        clock.advance(50_000);
         bot.ok("alice", "e4").await;
-        advance(&millis, 59_000);
+        clock.advance(59_000);
         assert!(posted_ticks(&bot).await.iter().all(|n| !n.contains("aborted")));
-        advance(&millis, 2_000);
+        clock.advance(2_000);
         let notices = posted_ticks(&bot).await;
         assert!(
             notices.contains(&"Game #4 is aborted: bob did not make a first move in time. No result, not rated.".to_string()),
@@ -618,7 +623,7 @@ case! {
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await;
         bot.ok("bob", "e5").await;
-        advance(&millis, 120_000);
+        clock.advance(120_000);
         assert!(posted_ticks(&bot).await.iter().all(|n| !n.contains("aborted")));
         bot.ok("alice", "Nf3").await;
         let finished = bot.ok("alice", "games finished").await.text.to_string();
@@ -746,7 +751,7 @@ case! {
     #[tokio::test]
     async fn rating_profile_finished_games_and_rematch() {
         let dir = tempfile::tempdir().unwrap();
-        let (mut bot, millis) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
+        let (mut bot, clock) = bot_at(&dir.path().join("v.db"), 1_700_000_000_000).await;
         bot.refused(
             "alice",
             "rematch",
@@ -759,11 +764,11 @@ case! {
             "alice has no rating here yet: ratings come with rated games (`help rating`)."
         );
         rated_game(&mut bot, "alice", "bob", "", 1.0).await;
-        advance(&millis, HOUR);
+        clock.advance(HOUR);
         rated_game(&mut bot, "alice", "bob", "10+5", 0.5).await;
-        advance(&millis, HOUR);
+        clock.advance(HOUR);
         rated_game(&mut bot, "alice", "carol", "", 1.0).await;
-        advance(&millis, HOUR);
+        clock.advance(HOUR);
         rated_game(&mut bot, "alice", "carol", "casual", 1.0).await;
         let r = bot.ok("bob", "rating @alice").await.text.to_string();
         let lines: Vec<&str> = r.lines().collect();

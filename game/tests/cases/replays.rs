@@ -1,8 +1,9 @@
-// Issue 39, point 1: animated replays through `Core::handle` (included by
-// `core.rs` on SQLite and `core_postgres.rs` on PostgreSQL): `replay` of any
-// game, and the replay posted after every finished game of 4 plies or more
-// unless the channel turned it off; kept in the outbox, so a restart does
-// not lose it.
+//! Issue 39, point 1: animated replays through `Core::handle`: `replay` of any
+//! game, and the replay posted after every finished game of 4 plies or more
+//! unless the channel turned it off; kept in the outbox, so a restart does
+//! not lose it.
+
+use super::support::*;
 
 /// The frames of a GIF (decoded with the `gif` crate) and its size.
 fn gif_frames(bytes: &[u8]) -> (usize, u16, u16) {
@@ -62,12 +63,10 @@ case! {
 case! {
     #[tokio::test]
     async fn a_finished_game_gets_its_replay_after_the_result_and_a_restart_keeps_it() {
-        use std::sync::atomic::{AtomicI64, Ordering};
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         for (who, mv) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")] {
@@ -75,11 +74,11 @@ case! {
         }
         // Due a moment after the result, which the adapter posts itself.
         assert!(bot.core.tick().await.is_empty());
-        millis.fetch_add(4_000, Ordering::SeqCst);
+        clock.advance(4_000);
         // A restart in between loses nothing.
         let n = bot.n;
         drop(bot);
-        let mut bot = Bot::with_clock(config(&path), millis.clone()).await;
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = n;
         let notices = bot.core.tick().await;
         assert_eq!(notices.len(), 1, "{notices:?}");
@@ -93,7 +92,7 @@ case! {
         assert_eq!(image.format, voidmate_game::ImageFormat::Gif);
         assert_eq!(gif_frames(&image.png).0, 5);
         bot.core.delivered(notices[0].id).await;
-        millis.fetch_add(60_000, Ordering::SeqCst);
+        clock.advance(60_000);
         assert!(bot.core.tick().await.is_empty(), "posted once");
         // Turned off here: the next game ends without one; a game of under
         // 4 plies never gets one.
@@ -109,7 +108,7 @@ case! {
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4 #3").await;
         bot.ok("bob", "resign #3").await;
-        millis.fetch_add(60_000, Ordering::SeqCst);
+        clock.advance(60_000);
         let late: Vec<String> = bot
             .core
             .tick()

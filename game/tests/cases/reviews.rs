@@ -1,8 +1,9 @@
-// Issue 39, point 2: engine reviews through `Core::handle` and the periodic
-// check (included by `core.rs` on SQLite and `core_postgres.rs` on
-// PostgreSQL): queued as engine work, posted once when done, with marks,
-// accuracy and the graph; a review left half done by a process that died
-// is finished by another, from where it stopped, and posted once.
+//! Issue 39, point 2: engine reviews through `Core::handle` and the periodic
+//! check: queued as engine work, posted once when done, with marks,
+//! accuracy and the graph; a review left half done by a process that died
+//! is finished by another, from where it stopped, and posted once.
+
+use super::support::*;
 
 /// A configuration whose reviews search few nodes a position (fast tests).
 fn review_config(path: &Path, nodes: u64) -> Config {
@@ -14,14 +15,14 @@ fn review_config(path: &Path, nodes: u64) -> Config {
 /// Runs the periodic check until a review is posted (the review runs in a
 /// task of its own), with the clock moved on a second each time; returns
 /// the posted notices.
-async fn review_posted(
-    bot: &mut Bot,
-    millis: &std::sync::Arc<std::sync::atomic::AtomicI64>,
-) -> Vec<voidmate_game::Notice> {
+async fn review_posted(bot: &mut Bot, clock: &Clock) -> Vec<voidmate_game::Notice> {
     for _ in 0..600 {
-        millis.fetch_add(1_000, std::sync::atomic::Ordering::SeqCst);
+        clock.advance(1_000);
         let notices = bot.core.tick().await;
-        if notices.iter().any(|n| n.reply.text.as_str().starts_with("Review of")) {
+        if notices
+            .iter()
+            .any(|n| n.reply.text.as_str().starts_with("Review of"))
+        {
             return notices;
         }
         for n in &notices {
@@ -35,12 +36,10 @@ async fn review_posted(
 case! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_move_that_allows_mate_in_one_is_a_blunder() {
-        use std::sync::atomic::AtomicI64;
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let mut bot = Bot::with_clock(review_config(&path, 20_000), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(review_config(&path, 20_000), clock.clone()).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         bot.refused(
@@ -61,7 +60,7 @@ case! {
         );
         let again = bot.ok("alice", "review").await;
         assert!(again.text.contains("under way") || again.text.starts_with("Review of"), "{}", again.text);
-        let notices = review_posted(&mut bot, &millis).await;
+        let notices = review_posted(&mut bot, &clock).await;
         let review = notices
             .iter()
             .find(|n| n.reply.text.as_str().starts_with("Review of"))
@@ -83,7 +82,7 @@ case! {
         bot.core.delivered(review.id).await;
         // Posted once; asked again, shown at once, the same words.
         for _ in 0..5 {
-            millis.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
+            clock.advance(60_000);
             assert!(bot
                 .core
                 .tick()
@@ -113,19 +112,17 @@ case! {
 case! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_review_a_dead_process_left_half_done_is_finished_and_posted_once() {
-        use std::sync::atomic::AtomicI64;
-        use std::sync::Arc;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let mut bot = Bot::with_clock(review_config(&path, 5_000), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(review_config(&path, 5_000), clock.clone()).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         for (i, mv) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
             bot.ok(if i % 2 == 0 { "alice" } else { "bob" }, mv).await;
         }
         // The replay notice comes and goes first.
-        millis.fetch_add(10_000, std::sync::atomic::Ordering::SeqCst);
+        clock.advance(10_000);
         for n in bot.core.tick().await {
             bot.core.delivered(n.id).await;
         }
@@ -134,7 +131,7 @@ case! {
         // died (SIGKILL: its lease is never renewed nor released).
         let pool = bot.core.store().pool().clone();
         let pool = &pool;
-        let now = millis.load(std::sync::atomic::Ordering::SeqCst);
+        let now = clock.now_ms();
         let dead = voidmate_game::store::EngineLease {
             by: "dead-host:4242:1",
             until_ms: now + 15_000,
@@ -156,14 +153,14 @@ case! {
             .unwrap();
         }
         // While its lease holds, nobody else takes it.
-        millis.fetch_add(1_000, std::sync::atomic::Ordering::SeqCst);
+        clock.advance(1_000);
         assert!(bot.core.tick().await.is_empty());
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         assert!(bot.core.tick().await.is_empty());
         // After it: taken over, finished from where it stopped (the two
         // evaluations kept), posted once.
-        millis.fetch_add(20_000, std::sync::atomic::Ordering::SeqCst);
-        let notices = review_posted(&mut bot, &millis).await;
+        clock.advance(20_000);
+        let notices = review_posted(&mut bot, &clock).await;
         let posted: Vec<_> = notices
             .iter()
             .filter(|n| n.reply.text.as_str().starts_with("Review of"))
@@ -175,7 +172,7 @@ case! {
         assert_eq!(kept[1].1, voidmate_game::review::Eval::Cp(20), "the dead process's work kept");
         assert_eq!(kept[4].1, voidmate_game::review::Eval::Over(-1), "White is mated");
         for _ in 0..3 {
-            millis.fetch_add(60_000, std::sync::atomic::Ordering::SeqCst);
+            clock.advance(60_000);
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             assert!(bot
                 .core
@@ -192,13 +189,11 @@ case! {
     /// blunder in its review.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_game_of_the_engines_best_moves_has_no_blunder() {
-        use std::sync::atomic::AtomicI64;
-        use std::sync::Arc;
         let nodes = 20_000;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let millis = Arc::new(AtomicI64::new(1_000_000));
-        let mut bot = Bot::with_clock(review_config(&path, nodes), millis.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(review_config(&path, nodes), clock.clone()).await;
         bot.ok("alice", "challenge @bob standard").await;
         bot.ok("bob", "accept").await;
         let pool = voidmate_game::engine::EnginePool::new(1, 16);
@@ -216,7 +211,7 @@ case! {
             bot.ok(if pos.turn() == voidmate_rules::Color::White { "alice" } else { "bob" }, "resign").await;
         }
         bot.ok("alice", "analysis").await;
-        let notices = review_posted(&mut bot, &millis).await;
+        let notices = review_posted(&mut bot, &clock).await;
         let text = notices
             .iter()
             .find(|n| n.reply.text.as_str().starts_with("Review of"))

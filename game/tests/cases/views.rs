@@ -1,7 +1,7 @@
-// Issue 42, points 3 to 5, through `Core::handle` (included by `core.rs` on
-// SQLite and `core_postgres.rs` on PostgreSQL, beside `cases/core.rs`, whose
-// `Bot` they use): each player's view of their boards, a closer look at a
-// big board, and a relativistic move's path.
+//! Issue 42, points 3 to 5, through `Core::handle`: each player's view of their boards, a closer look at a
+//! big board, and a relativistic move's path.
+
+use super::support::*;
 
 /// The PNG's size in pixels.
 fn png_size(png: &[u8]) -> (u32, u32) {

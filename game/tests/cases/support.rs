@@ -1,0 +1,322 @@
+//! What every case shares: a bot driven as an adapter drives the core, the
+//! configuration of a bot on either backend, and the helpers that play
+//! openings, look into the database and wait for notices.
+
+pub(crate) use crate::postgres;
+pub(crate) use crate::ON_POSTGRES;
+pub(crate) use sqlx::Row;
+pub(crate) use voidmate_game::Clock;
+
+pub(crate) use std::path::Path;
+
+pub(crate) use voidmate_game::config::CoreConfig as Config;
+
+pub(crate) use voidmate_game::{Player, PlayerId};
+
+pub(crate) use voidmate_game::{contract, Core, Incoming, Reply};
+
+/// The console's namespace of player ids: names are identities there.
+pub(crate) const PLATFORM: &str = "console";
+
+/// Someone in the console, whose name is their identity.
+pub(crate) fn console_player(name: &str) -> Player {
+    Player::new(PlayerId::new(PLATFORM, name), name)
+}
+
+pub(crate) struct Bot {
+    pub(crate) core: Core,
+    pub(crate) n: u64,
+    pub(crate) channel: String,
+}
+
+/// What `scripts/pgn-read.sh` (python-chess and Pillow, independent
+/// readers) says of `file`, read with `mode` (`None`: as PGN, `Some("gif")`).
+pub(crate) fn python_reads(file: &Path, mode: Option<&str>) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(&script);
+    if let Some(m) = mode {
+        cmd.arg(m);
+    }
+    let out = cmd.arg(file).output().expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The configuration of a bot on `path`; on PostgreSQL, on the database
+/// that stands for that path (the same one again after a restart).
+pub(crate) fn config(path: &Path) -> Config {
+    let mut cfg = Config::default();
+    cfg.database.path = path.to_path_buf();
+    if ON_POSTGRES {
+        cfg.database.url = Some(postgres::database_for(path));
+    }
+    cfg
+}
+
+impl Bot {
+    pub(crate) async fn open(path: &Path) -> Bot {
+        Bot::with(config(path)).await
+    }
+
+    pub(crate) async fn with(cfg: Config) -> Bot {
+        Bot {
+            core: Core::open(&cfg).await.unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
+    /// A bot whose clock a test moves by hand.
+    pub(crate) async fn with_clock(cfg: Config, clock: Clock) -> Bot {
+        Bot {
+            core: Core::open_with_time(&cfg, clock).await.unwrap(),
+            n: 0,
+            channel: "room".into(),
+        }
+    }
+
+    pub(crate) fn event(&mut self, who: &str, text: &str) -> Incoming {
+        self.n += 1;
+        let mut ev = Incoming::line(
+            format!("{}-{}-{}", self.channel, self.n, std::process::id()),
+            self.channel.clone(),
+            console_player(who),
+            text,
+            true,
+        );
+        ev.mentions = contract::handles(text, PLATFORM);
+        ev
+    }
+
+    /// A typed command (a slash command, a button) from `who`; must succeed.
+    pub(crate) async fn typed(&mut self, who: &str, cmd: voidmate_game::command::Command) -> Reply {
+        let mut ev = self.event(who, "");
+        ev.input = voidmate_game::Input::Command(cmd);
+        let r = self.core.handle(&ev).await.expect("a reply");
+        assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// A line from `who` as the platform shows them now (any id, any name).
+    pub(crate) async fn say_as(&mut self, who: voidmate_game::Player, text: &str) -> Reply {
+        let mut ev = self.event("", text);
+        ev.author = who;
+        let r = self.core.handle(&ev).await.expect("a reply");
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// Says something; the reply is posted (confirmed), as an adapter does.
+    pub(crate) async fn say(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say_unconfirmed(who, text).await;
+        for entry in &r.deliveries {
+            self.core.delivered(*entry).await;
+        }
+        r
+    }
+
+    /// Says something and leaves the reply unposted, as a crash would.
+    pub(crate) async fn say_unconfirmed(&mut self, who: &str, text: &str) -> Reply {
+        let ev = self.event(who, text);
+        self.core
+            .handle(&ev)
+            .await
+            .expect("a new event gets a reply")
+    }
+
+    /// Says something that must succeed.
+    pub(crate) async fn ok(&mut self, who: &str, text: &str) -> Reply {
+        let r = self.say(who, text).await;
+        assert!(!r.is_error, "{who}: {text} -> {}", r.text);
+        assert_eq!(r.audience, voidmate_game::Audience::Everyone, "{text}");
+        r
+    }
+
+    /// Says something that must be refused with exactly `msg`, changing nothing.
+    pub(crate) async fn refused(&mut self, who: &str, text: &str, msg: &str) {
+        let before = snapshot(&self.core).await;
+        let r = self.say(who, text).await;
+        assert!(r.is_error, "{text} should be refused, got: {}", r.text);
+        assert_eq!(r.audience, voidmate_game::Audience::Author, "{text}");
+        assert_eq!(r.text.as_str(), msg, "reply to {text}");
+        assert!(r.image.is_none());
+        assert_eq!(
+            snapshot(&self.core).await,
+            before,
+            "{text} changed the stored state"
+        );
+    }
+}
+
+/// Another connection holding the lock that writes need, as another
+/// process would: SQLite's write lock on the file; on PostgreSQL a lock on
+/// the games table that lets reads through and holds writes back.
+pub(crate) enum Locker {
+    Sqlite(sqlx::SqliteConnection),
+    Postgres(sqlx::PgConnection),
+}
+
+impl Locker {
+    pub(crate) async fn hold(path: &Path) -> Locker {
+        use sqlx::Connection as _;
+        if ON_POSTGRES {
+            let url = postgres::database_for(path);
+            let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+            for sql in ["BEGIN", "LOCK TABLE games IN EXCLUSIVE MODE"] {
+                sqlx::query(sql).execute(&mut c).await.unwrap();
+            }
+            Locker::Postgres(c)
+        } else {
+            let url = format!("sqlite://{}", path.display());
+            let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+            sqlx::query("BEGIN EXCLUSIVE")
+                .execute(&mut c)
+                .await
+                .unwrap();
+            Locker::Sqlite(c)
+        }
+    }
+
+    pub(crate) async fn release(self) {
+        match self {
+            Locker::Sqlite(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
+            Locker::Postgres(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
+        }
+        .unwrap();
+    }
+}
+
+/// How commits reach the disk: SQLite's `synchronous` (2 FULL, 1 NORMAL),
+/// PostgreSQL's `synchronous_commit` (on, off).
+pub(crate) async fn sync_mode(bot: &Bot) -> String {
+    let pool = bot.core.store().pool();
+    if ON_POSTGRES {
+        sqlx::query_scalar("SHOW synchronous_commit")
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    } else {
+        let mode: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        mode.to_string()
+    }
+}
+
+/// Who `name` is in the console's namespace.
+pub(crate) fn id(name: &str) -> voidmate_game::PlayerId {
+    voidmate_game::PlayerId::new(PLATFORM, name)
+}
+
+/// The names of whom a reply notifies.
+pub(crate) fn names(players: &[voidmate_game::Player]) -> Vec<String> {
+    players.iter().map(|p| p.name.clone()).collect()
+}
+
+/// Everything stored about games, moves, challenges and settings.
+pub(crate) async fn snapshot(core: &Core) -> String {
+    let pool = core.store().pool();
+    let mut out = String::new();
+    for (sql, cols) in [
+        ("SELECT id, fen, version, status, coalesce(result,''), coalesce(draw_offer_by,''), coalesce(undo_by,'') FROM games ORDER BY id", 7),
+        ("SELECT game_id, ply, san FROM moves ORDER BY game_id, ply", 3),
+        ("SELECT id, status FROM challenges ORDER BY id", 2),
+        ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
+        ("SELECT community, player, variant, pool, games FROM ratings ORDER BY community, player, variant, pool", 5),
+        ("SELECT game_id, player FROM rating_changes ORDER BY game_id, player", 2),
+    ] {
+        for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
+            for i in 0..cols {
+                let v: String = row
+                    .try_get::<String, _>(i)
+                    .or_else(|_| row.try_get::<i64, _>(i).map(|n| n.to_string()))
+                    .unwrap();
+                out.push_str(&v);
+                out.push('|');
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A Void Chess opening with a capture, so a tile turns unstable.
+pub(crate) const VOID_OPENING: &[(&str, &str)] = &[
+    ("alice", "e4"),
+    ("bob", "d6"),
+    ("alice", "d4"),
+    ("bob", "e6"),
+    ("alice", "e5"),
+    ("bob", "dxe5"),
+];
+
+pub(crate) async fn play(bot: &mut Bot, moves: &[(&str, &str)]) {
+    for (who, mv) in moves {
+        bot.ok(who, mv).await;
+    }
+}
+
+pub(crate) async fn start_game(bot: &mut Bot, variant: &str) {
+    bot.ok("alice", &format!("challenge @bob {variant}")).await;
+    let r = bot.ok("bob", "accept").await;
+    assert!(r.text.starts_with("Game #"), "{}", r.text);
+    // White moves first here: the first board is drawn from White's side.
+    if let Some(card) = r.image.as_ref().and_then(|i| i.board.as_ref()) {
+        assert_eq!(card.bottom, voidmate_rules::Color::White, "{variant}");
+    }
+}
+
+/// Puts game `id` in `fen`, as if it had been reached by play.
+pub(crate) async fn set_position(bot: &Bot, id: i64, fen: &str) {
+    sqlx::query("UPDATE games SET start_fen = $1, fen = $1 WHERE id = $2")
+        .bind(fen)
+        .bind(id)
+        .execute(bot.core.store().pool())
+        .await
+        .unwrap();
+}
+
+/// Counts the moves stored in game `id`.
+pub(crate) async fn moves_in(core: &Core, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE game_id = $1")
+        .bind(id)
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap()
+}
+
+/// Ticks `core` until `n` notices came and were confirmed (or a few
+/// seconds passed); returns their texts.
+pub(crate) async fn notices_from(core: &Core, n: usize) -> Vec<String> {
+    let mut texts = Vec::new();
+    for _ in 0..100 {
+        for notice in core.tick().await {
+            core.delivered(notice.id).await;
+            texts.push(notice.reply.text.to_string());
+        }
+        if texts.len() >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    texts
+}
+
+/// The wall clock in milliseconds, where a test's hand-moved clock starts.
+pub(crate) fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
