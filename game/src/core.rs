@@ -7,11 +7,11 @@
 use crate::config::CoreConfig;
 use crate::contract::{Player, PlayerId};
 use crate::engine::EnginePool;
-use crate::engine_turns;
 use crate::health;
-use crate::store::{self, Store};
+use crate::lease::{self, Leases};
+use crate::store::{self, LeaseKind, Store};
 use crate::time::Clock;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex, RwLock};
 use voidmate_render::Theme;
@@ -56,14 +56,11 @@ pub struct Core {
     styles: Arc<RwLock<HashMap<String, CommandStyle>>>,
     /// When handled event ids were last pruned (seconds since the epoch).
     pub(crate) pruned_at: Arc<AtomicI64>,
-    /// Games whose engine search runs in this process.
-    pub(crate) searching: Arc<Mutex<HashSet<i64>>>,
-    /// Who this process is when it claims an engine turn in the database.
-    pub(crate) claimant: Arc<str>,
+    /// The work this process holds (engine turns, reviews, notices being
+    /// posted), kept renewed while it goes on.
+    pub(crate) leases: Leases,
     /// Whether engine turns left unqueued by an older version were queued.
     pub(crate) engine_backfilled: Arc<AtomicBool>,
-    /// Whether this process is reviewing a game now (one at a time).
-    pub(crate) reviewing: Arc<AtomicBool>,
     /// What this process reports about itself (see [`Core::health`]).
     pub(crate) status: Arc<Mutex<health::Status>>,
 }
@@ -133,6 +130,7 @@ impl Core {
                 anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
             })?
             .with_clock(time.clone());
+        let leases = Leases::new(store.clone(), time.clone(), lease::claimant());
         Ok(Core {
             store,
             settings: CoreSettings::from_config(cfg)?,
@@ -142,10 +140,8 @@ impl Core {
             styles: Arc::default(),
             // Never: the first periodic check prunes.
             pruned_at: Arc::new(AtomicI64::new(i64::MIN)),
-            searching: Arc::default(),
-            claimant: engine_turns::claimant().into(),
+            leases,
             engine_backfilled: Arc::default(),
-            reviewing: Arc::default(),
             status: Arc::default(),
             time,
         })
@@ -174,10 +170,10 @@ impl Core {
             store::Backend::Sqlite => {
                 // Likewise the last run's searches died with it, and its
                 // report is not of a process that is silent now.
-                store::release_engine_claims(&pool).await?;
-                store::release_review_claims(&pool).await?;
+                store::leases::release_all(&pool, LeaseKind::EngineTurn).await?;
+                store::leases::release_all(&pool, LeaseKind::Review).await?;
                 store::forget_processes(&pool).await?;
-                store::release_waiting_replies(&pool, now).await?
+                store::leases::release_all(&pool, LeaseKind::Notice).await?
             }
             store::Backend::Postgres => 0,
         };
@@ -304,5 +300,12 @@ impl Core {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The work this process holds (for tests of what other processes do
+    /// when it stops: [`Leases::stop`]).
+    #[doc(hidden)]
+    pub fn leases(&self) -> &Leases {
+        &self.leases
     }
 }

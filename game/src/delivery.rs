@@ -4,8 +4,9 @@
 use crate::contract::Text;
 use crate::core::Core;
 use crate::isolate;
+use crate::lease::{Held, NOTICE_LEASE_MS};
 use crate::reply::{Action, Audience, Notice, Reply};
-use crate::store;
+use crate::store::{self, LeaseKind};
 use std::time::Duration;
 
 /// How long a handled event's id is kept to recognise a redelivery: far
@@ -31,26 +32,11 @@ pub enum Refusal {
 /// A post in progress whose holds [`Core::keep_posting`] renews; the
 /// renewing stops when it is dropped.
 pub struct Posting {
-    renewal: Option<tokio::task::AbortHandle>,
-}
-
-impl Drop for Posting {
-    fn drop(&mut self) {
-        if let Some(r) = &self.renewal {
-            r.abort();
-        }
-    }
+    _holds: Vec<Held>,
 }
 
 /// Permanent refusals before a notice is parked.
 pub const PARK_AFTER: i64 = 3;
-
-/// How long a notice taken by [`Core::tick`] is the taking process's alone:
-/// longer than any post takes (a board upload included), short enough that
-/// a notice held by a process that died goes out soon after.
-pub const NOTICE_LEASE_MS: i64 = 60_000;
-// A direct post's grace and a lease are held as long (see `tick_once`).
-const _: () = assert!(NOTICE_LEASE_MS == crate::reply::DIRECT_POST_GRACE_MS);
 
 /// Notices taken by one call of [`Core::tick`] at most (the rest wait for
 /// the next one).
@@ -58,6 +44,24 @@ const NOTICES_PER_TICK: i64 = 100;
 /// The first wait before a retry, doubled each time up to [`MAX_RETRY_WAIT`].
 const FIRST_RETRY_WAIT: Duration = Duration::from_secs(2);
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(3600);
+
+/// How long a reply waits for an older answer of its channel that another
+/// post holds (a direct post, a process posting it) before it takes that
+/// answer over, counted from the last time that hold was renewed: a post
+/// that renews its hold while it sends ([`Core::keep_posting`]: an
+/// interaction's answer, which carries no nonce) is waited for as long as
+/// it lives. Long enough for a post, short enough for a player who answers
+/// right after a crash. A post taken over while its first post went
+/// through after all shows once where the post carries its idempotency
+/// key (messages, Matrix events).
+pub const ORDER_WAIT_MS: i64 = 5_000;
+
+/// A hold that ends by this time, at `now_ms`, was last renewed longer
+/// than [`ORDER_WAIT_MS`] ago (a live holder renews every second to a full
+/// lease): its poster is taken to be gone.
+fn stale_before(now_ms: i64) -> i64 {
+    now_ms + NOTICE_LEASE_MS - ORDER_WAIT_MS
+}
 
 /// The wait before attempt `attempts + 1`.
 fn retry_wait(attempts: i64) -> Duration {
@@ -135,14 +139,15 @@ impl Core {
         self.report_process().await;
         let now = self.time.now_ms();
         let platforms = self.platforms();
-        // A notice held longer than a post takes (a lease or a direct
-        // post's grace, both NOTICE_LEASE_MS long, begun ORDER_WAIT_MS ago)
-        // is taken over when a newer one of its channel is due.
+        // A notice whose hold was not renewed for longer than a live
+        // poster renews it (a lease or a direct post's grace, begun
+        // ORDER_WAIT_MS ago) is taken over when a newer one of its channel
+        // is due.
         let claimed = store::claim_notices(
             self.store.pool(),
             now,
-            now + NOTICE_LEASE_MS,
-            now + NOTICE_LEASE_MS - Self::ORDER_WAIT_MS as i64,
+            self.leases.claim(LeaseKind::Notice),
+            stale_before(now),
             &platforms,
             NOTICES_PER_TICK,
         )
@@ -157,77 +162,61 @@ impl Core {
         self.notices_of(rows).await
     }
 
-    /// How long a reply waits for an older answer of its channel that
-    /// another post holds (a direct post, a process posting it) before it
-    /// takes that answer over, counted from the last time that hold was
-    /// renewed: a post that renews its hold while it sends
-    /// ([`Core::keep_posting`]: an interaction's answer, which carries no
-    /// nonce) is waited for as long as it lives, up to [`NOTICE_LEASE_MS`]
-    /// more. Long enough for a post, short enough for a player who answers
-    /// right after a crash. A post taken over while its first post went
-    /// through after all shows once where the post carries its idempotency
-    /// key (messages, Matrix events).
-    const ORDER_WAIT_MS: u64 = 5_000;
-
-    /// How often [`Core::keep_posting`] renews the holds of its post.
-    const RENEW_EVERY: Duration = Duration::from_millis(1_000);
-
     /// The answers owed in `channel` before outbox entry `entry` (earlier
     /// events' answers never confirmed: their process died, or their post
     /// is late), taken by this process to be posted first, in order
     /// ([`Reply::before`]). One held by another post is waited for (its
-    /// post confirms it), and taken over once its hold has stood unrenewed
-    /// for five seconds.
+    /// post confirms it), and taken over once its hold has gone
+    /// [`ORDER_WAIT_MS`] without a renewal (its poster is gone), or once a
+    /// lease and that wait have passed, however it was renewed.
     pub(crate) async fn owed_before(&self, channel: &str, entry: i64) -> Vec<Notice> {
         let mut taken = Vec::new();
-        let started = std::time::Instant::now();
-        let wait = Duration::from_millis(Self::ORDER_WAIT_MS);
-        // The hold waited for: its notice, when it ends, and since when it
-        // has stood as it is.
-        let mut waited: Option<(i64, i64, std::time::Instant)> = None;
+        let give_up_at = self.time.now_ms() + NOTICE_LEASE_MS + ORDER_WAIT_MS;
+        let started = self.time.now_ms();
         loop {
             let now = self.time.now_ms();
-            let stale: Vec<i64> = waited
-                .filter(|(_, _, since)| since.elapsed() >= wait)
-                .map(|(id, _, _)| id)
-                .into_iter()
-                .collect();
-            // However it is renewed, no hold is waited for past a lease.
-            let take_all =
-                started.elapsed() >= wait + Duration::from_millis(NOTICE_LEASE_MS as u64);
+            let steal = if now >= give_up_at {
+                i64::MAX
+            } else {
+                stale_before(now)
+            };
             let mine: Vec<i64> = taken.iter().map(|n: &Notice| n.id).collect();
-            match store::claim_older(
+            let claim = self.leases.claim(LeaseKind::Notice);
+            let held = match store::claim_older(
                 self.store.pool(),
                 channel,
                 entry,
                 now,
-                now + NOTICE_LEASE_MS,
-                store::Waited {
-                    mine: &mine,
-                    stale: &stale,
-                    take_all,
-                },
+                claim,
+                steal,
+                &mine,
             )
             .await
             {
                 Ok((rows, held)) => {
                     taken.extend(self.notices_of(rows).await);
-                    let Some((id, until)) = held else {
-                        return taken;
-                    };
-                    match waited {
-                        Some((was, was_until, _)) if was == id && was_until == until => {}
-                        _ => waited = Some((id, until, std::time::Instant::now())),
-                    }
+                    held
                 }
                 Err(e) => {
                     tracing::warn!(%channel, "cannot take the answers owed before a reply: {e}");
                     return taken;
                 }
-            }
-            // Usually the post that holds it is confirming it right now.
-            let pause = if started.elapsed() < wait { 20 } else { 200 };
-            tokio::time::sleep(Duration::from_millis(pause)).await;
+            };
+            let Some((_, until)) = held else {
+                return taken;
+            };
+            // Usually the post that holds it is confirming it right now:
+            // looked at again soon, in real time (another process's work),
+            // and taken over when its hold goes stale on the clock.
+            let pause = if now - started < ORDER_WAIT_MS {
+                20
+            } else {
+                200
+            };
+            let stale_at = until - NOTICE_LEASE_MS + ORDER_WAIT_MS;
+            self.time
+                .nap(stale_at.min(give_up_at), Duration::from_millis(pause))
+                .await;
         }
     }
 
@@ -238,26 +227,11 @@ impl Core {
     /// process takes it over because it is slow, only once its process is
     /// gone. Drop the guard when the post is done, confirmed or not.
     pub fn keep_posting(&self, ids: &[i64]) -> Posting {
-        let (core, ids) = (self.clone(), ids.to_vec());
-        let renewal = (!ids.is_empty()).then(|| {
-            tokio::spawn(async move {
-                let started = std::time::Instant::now();
-                while started.elapsed() < Duration::from_millis(NOTICE_LEASE_MS as u64) {
-                    tokio::time::sleep(Self::RENEW_EVERY).await;
-                    let now = core.time.now_ms();
-                    let renewed =
-                        store::renew_holds(core.store.pool(), &ids, now, now + NOTICE_LEASE_MS)
-                            .await;
-                    match renewed {
-                        Ok(0) => return,
-                        Ok(_) => {}
-                        Err(e) => tracing::warn!("cannot renew the hold of a post: {e}"),
-                    }
-                }
-            })
-            .abort_handle()
-        });
-        Posting { renewal }
+        let holds = ids
+            .iter()
+            .filter_map(|&id| self.leases.hold_for(LeaseKind::Notice, id, NOTICE_LEASE_MS))
+            .collect();
+        Posting { _holds: holds }
     }
 
     /// Outbox rows as notices to post, their boards drawn.

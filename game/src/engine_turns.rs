@@ -12,51 +12,12 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::play::play;
+use crate::lease::Held;
 use crate::load::{record, stored_position};
 use crate::reply::Action;
-use crate::store;
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use crate::store::{self, Claim, LeaseKind};
 use std::time::Duration;
 use voidmate_engine::Level;
-
-/// How long a claim on an engine turn holds without renewal.
-pub const ENGINE_LEASE_MS: i64 = 15_000;
-/// How often a searching process renews its lease (well within it).
-const ENGINE_RENEW_EVERY: Duration = Duration::from_secs(5);
-
-/// This process's name in the claims it makes: host, process id and start
-/// time, so that a restarted process with the same id is someone else.
-pub(crate) fn claimant() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_default();
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    format!("{host}:{}:{started}", std::process::id())
-}
-
-/// The claim on a game's engine search: while it lives no other search of
-/// that game starts in this process and its lease in the database is
-/// renewed; dropped (also when the work holding it is cancelled), the
-/// game may be searched again, here at once, elsewhere when the lease ends.
-pub(crate) struct Search {
-    pub(crate) game: i64,
-    registry: Arc<Mutex<HashSet<i64>>>,
-    renewal: tokio::task::AbortHandle,
-}
-
-impl Drop for Search {
-    fn drop(&mut self) {
-        self.renewal.abort();
-        self.registry
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&self.game);
-    }
-}
 
 impl Core {
     /// Whether this process searches the engine's turns itself.
@@ -64,45 +25,21 @@ impl Core {
         self.engine_cfg.searches == Searches::Here
     }
 
-    /// A lease on an engine turn, from now.
-    pub(crate) fn engine_lease(&self) -> store::EngineLease<'_> {
-        store::EngineLease {
-            by: &self.claimant,
-            until_ms: self.time.now_ms() + ENGINE_LEASE_MS,
-        }
+    /// A claim on an engine turn from now, for the move that queues it.
+    pub(crate) fn engine_claim(&self) -> Claim<'_> {
+        self.leases.claim(LeaseKind::EngineTurn)
     }
 
-    /// Claims game `id`'s engine search in this process (its lease in the
-    /// database is already this process's); `None` if one already runs here.
-    pub(crate) fn claim_search(&self, id: i64) -> Option<Search> {
-        let mut running = self.searching.lock().unwrap_or_else(|e| e.into_inner());
-        if !running.insert(id) {
-            return None;
-        }
-        let core = self.clone();
-        let renewal = tokio::spawn(async move {
-            loop {
-                tokio::time::sleep(ENGINE_RENEW_EVERY).await;
-                match store::renew_engine_lease(core.store.pool(), id, core.engine_lease()).await {
-                    Ok(true) => {}
-                    Ok(false) => return,
-                    Err(e) => tracing::warn!(game = id, "cannot renew the engine's lease: {e}"),
-                }
-            }
-        });
-        Some(Search {
-            game: id,
-            registry: self.searching.clone(),
-            renewal: renewal.abort_handle(),
-        })
+    /// Holds game `id`'s engine turn in this process (claimed in the
+    /// database already), renewed while the search runs; `None` if it is
+    /// searched here already.
+    pub(crate) fn hold_search(&self, id: i64) -> Option<Held> {
+        self.leases.hold(LeaseKind::EngineTurn, id)
     }
 
     /// Searches running in this process.
     pub(crate) fn searches_running(&self) -> usize {
-        self.searching
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .len()
+        self.leases.count(LeaseKind::EngineTurn)
     }
 
     /// The periodic check's part in the engine's turns: queues any turn an
@@ -126,35 +63,29 @@ impl Core {
     /// many it took.
     pub async fn take_engine_turns(&self) -> usize {
         let mut taken = 0;
-        while self.searches_running() < self.engine_cfg.threads.max(1) {
-            let now = self.time.now_ms();
-            let claimed =
-                store::claim_engine_turn(self.store.pool(), now, self.engine_lease()).await;
-            let (id, channel) = match claimed {
-                Ok(Some(turn)) => turn,
+        let threads = self.engine_cfg.threads.max(1);
+        loop {
+            let held = match self.leases.claim_next(LeaseKind::EngineTurn, threads).await {
+                Ok(Some(held)) => held,
                 Ok(None) => break,
                 Err(e) => {
                     tracing::warn!("cannot take an engine turn: {e}");
                     break;
                 }
             };
-            let Some(claim) = self.claim_search(id) else {
-                // Searched here already (its lease ran out meanwhile): the
-                // running search goes on renewing it.
-                continue;
-            };
             taken += 1;
-            tracing::info!(game = id, %channel, "starting the engine's turn");
+            let id = held.key();
+            tracing::info!(game = id, "starting the engine's turn");
             let core = self.clone();
             tokio::spawn(async move {
-                let _claim = claim;
-                match core.engine_turn(&channel, id, None, 0).await {
+                let _held = held;
+                match core.engine_turn(id, None).await {
                     Ok(_) => {}
                     Err(Failure::Refused(why)) | Err(Failure::NotACommand(why)) => {
-                        tracing::warn!(game = id, %channel, "engine move failed: {why}");
+                        tracing::warn!(game = id, "engine move failed: {why}");
                     }
                     Err(Failure::Storage(e)) => {
-                        tracing::error!(game = id, %channel, "engine move failed: {e}");
+                        tracing::error!(game = id, "engine move failed: {e}");
                     }
                 }
             });
@@ -170,7 +101,10 @@ impl Core {
             self.take_engine_turns().await;
             self.take_reviews().await;
             self.report_process().await;
-            tokio::time::sleep(poll).await;
+            let poll_ms = i64::try_from(poll.as_millis()).unwrap_or(i64::MAX);
+            self.time
+                .nap(self.time.now_ms().saturating_add(poll_ms), poll)
+                .await;
         }
     }
 
@@ -252,24 +186,23 @@ impl Core {
 
     /// The engine's move in game `id`, played in a transaction of its own
     /// after the search (which holds no lock on the database). The move's
-    /// message and board go to the outbox in that same transaction, as the
-    /// answer to `in_reply_to` if it follows a player's move, due for the
-    /// periodic check at `not_before_ms` (now, when no reply waits for it).
-    /// Returns the move's words and the outbox entry.
+    /// message and board go to the outbox in that same transaction: as the
+    /// answer to `in_reply_to` if it follows a player's move (this process
+    /// posts it, and holds it until then), else due for the periodic check
+    /// at once. Returns the move's words and the outbox entry.
     pub(crate) async fn engine_turn(
         &self,
-        ch: &str,
         id: i64,
         in_reply_to: Option<&str>,
-        not_before_ms: i64,
     ) -> Result<(Done, i64), Failure> {
         // Read without the write lock: the search must not hold anyone up.
         let mut read = self.store.read().await?;
-        let Some(row) = store::game(&mut read, ch, id).await? else {
+        let Some(row) = store::game_anywhere(&mut read, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };
         let g = self.load_unlocked(&mut read, row).await?;
         drop(read);
+        let ch = g.rec.channel.as_str();
         let bot = g.player(g.pos.turn());
         // Queued: the bot is to move (an engine worker may not know who the
         // bot is on each platform; the queue does).
@@ -344,7 +277,7 @@ impl Core {
             }),
             &Action::stored(&done.actions),
             in_reply_to,
-            not_before_ms,
+            in_reply_to.map(|_| self.leases.claim(LeaseKind::Notice)),
         )
         .await?;
         tx.commit().await?;

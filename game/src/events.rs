@@ -9,7 +9,7 @@ use crate::error::{db_failure, error_reply, Failure};
 use crate::incoming::{Incoming, Input};
 use crate::isolate;
 use crate::picture::Drawing;
-use crate::reply::{Action, Audience, Reply, DIRECT_POST_GRACE_MS};
+use crate::reply::{Action, Audience, Reply};
 use crate::store::{self, Tx};
 use std::time::Duration;
 
@@ -135,7 +135,7 @@ impl Core {
                 // search of this game in between; released when this reply
                 // is done or dropped.
                 let claim = match done.engine.take() {
-                    Some(id) if self.searches_here() => self.claim_search(id),
+                    Some(id) if self.searches_here() => self.hold_search(id),
                     Some(_) => {
                         // An engine worker takes the turn; its move is
                         // posted when played.
@@ -147,7 +147,7 @@ impl Core {
                 // The answer is owed from the moment the change is stored:
                 // written with it, posted by the adapter, and by the
                 // periodic check if the adapter never confirms it.
-                let grace = self.time.now_ms() + DIRECT_POST_GRACE_MS;
+                let hold = self.leases.claim(store::LeaseKind::Notice);
                 let board = done.picture.as_ref().and_then(|p| {
                     p.at.map(|(game, ply)| store::BoardRef {
                         game,
@@ -169,7 +169,7 @@ impl Core {
                     board,
                     &Action::stored(&done.actions),
                     &ev.event_id,
-                    grace,
+                    hold,
                 )
                 .await;
                 let older = match owed {
@@ -189,10 +189,9 @@ impl Core {
                 if let Err(e) = tx.commit().await {
                     return Some(db_failure(e));
                 }
-                if let Some(id) = claim.as_ref().map(|c| c.game) {
+                if let Some(id) = claim.as_ref().map(crate::lease::Held::key) {
                     // The bot's answer comes in the same reply.
-                    let grace = self.time.now_ms() + DIRECT_POST_GRACE_MS;
-                    let turn = self.engine_turn(ev.channel.as_str(), id, Some(&ev.event_id), grace);
+                    let turn = self.engine_turn(id, Some(&ev.event_id));
                     match Box::pin(turn).await {
                         Ok((reply, entry)) => {
                             done.deliveries.push(entry);

@@ -179,7 +179,7 @@ impl Core {
         };
         if let Err(e) = store::see_process(
             self.store.pool(),
-            &self.claimant,
+            self.leases.holder(),
             &kind,
             &role,
             &text,

@@ -23,6 +23,7 @@ pub mod contract;
 pub mod engine;
 pub mod help;
 pub mod isolate;
+pub mod lease;
 pub mod passages;
 pub mod pgn;
 pub mod ratings;
@@ -60,10 +61,10 @@ mod tests;
 pub use crate::core::{CommandStyle, Core, CoreSettings};
 pub use audit::RatingCheck;
 pub use contract::{Mentioned, Player, PlayerId, Segment, Text};
-pub use delivery::{Posting, Refusal, NOTICE_LEASE_MS, PARK_AFTER};
-pub use engine_turns::ENGINE_LEASE_MS;
+pub use delivery::{Posting, Refusal, ORDER_WAIT_MS, PARK_AFTER};
 pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};
 pub use incoming::{Incoming, Input};
+pub use lease::{Held, Leases, ENGINE_LEASE_MS, NOTICE_LEASE_MS};
 pub use migrate::Migration;
 pub use reply::{
     delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, ImageFormat, Notice,

@@ -214,10 +214,6 @@ pub fn delivery_key(id: i64) -> String {
     format!("vm-{id}")
 }
 
-/// How long the adapter has to post a reply itself before the periodic
-/// check takes it from the outbox (longer than any post takes).
-pub(crate) const DIRECT_POST_GRACE_MS: i64 = 60_000;
-
 /// Who may see a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {

@@ -11,15 +11,10 @@ use crate::core::Core;
 use crate::game::Game;
 use crate::reply::{Image, ImageFormat};
 use crate::review::{Eval, Mark, Review};
-use crate::store;
+use crate::store::{self, LeaseKind};
 use std::fmt::Write as _;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
 use voidmate_render::{eval_graph, Severity, Theme};
 use voidmate_rules::{Color, Position};
-
-/// How often a reviewing process renews its lease.
-const RENEW_EVERY: Duration = Duration::from_secs(5);
 
 /// Every position of `g`, from its start, and its moves in SAN.
 pub(crate) fn positions(g: &Game) -> Option<(Vec<Position>, Vec<String>)> {
@@ -129,58 +124,40 @@ impl Core {
     }
 
     /// Takes a queued review nobody holds, if this process reviews none
-    /// now, and runs it in a task of its own.
+    /// now, and runs it in a task of its own, under its lease.
     pub(crate) async fn take_reviews(&self) {
-        if self.reviewing.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let now = self.time.now_ms();
-        let claimed = store::claim_review(self.store.pool(), now, self.engine_lease()).await;
-        let row = match claimed {
-            Ok(Some(row)) => row,
-            Ok(None) => {
-                self.reviewing.store(false, Ordering::SeqCst);
-                return;
-            }
+        let held = match self.leases.claim_next(LeaseKind::Review, 1).await {
+            Ok(Some(held)) => held,
+            Ok(None) => return,
             Err(e) => {
                 tracing::warn!("cannot take a review: {e}");
-                self.reviewing.store(false, Ordering::SeqCst);
                 return;
             }
         };
         let core = self.clone();
         tokio::spawn(async move {
-            let id = row.game_id;
-            if let Err(why) = core.run_review(row).await {
+            let id = held.key();
+            if let Err(why) = core.run_review(id).await {
                 tracing::warn!(game = id, "review stopped: {why}");
             }
-            core.reviewing.store(false, Ordering::SeqCst);
+            // Renewed until here, also when the review panics: the guard
+            // goes with the task.
+            drop(held);
         });
     }
 
-    /// Evaluates each position of the review's game not yet evaluated,
+    /// Evaluates each position of game `id`'s review not yet evaluated,
     /// then finishes the review and queues its notice, unless another
     /// process took it meanwhile.
-    pub(crate) async fn run_review(&self, row: store::ReviewRow) -> Result<(), String> {
-        let id = row.game_id;
-        let renewal = {
-            let core = self.clone();
-            tokio::spawn(async move {
-                loop {
-                    tokio::time::sleep(RENEW_EVERY).await;
-                    match store::renew_review_lease(core.store.pool(), id, core.engine_lease())
-                        .await
-                    {
-                        Ok(true) => {}
-                        Ok(false) => return,
-                        Err(e) => tracing::warn!(game = id, "cannot renew a review's lease: {e}"),
-                    }
-                }
-            })
+    pub(crate) async fn run_review(&self, id: i64) -> Result<(), String> {
+        let row = {
+            let mut read = self.store.read().await.map_err(|e| e.to_string())?;
+            store::review_of(&mut read, id)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or("the review is gone")?
         };
-        let result = self.review_positions(&row).await;
-        renewal.abort();
-        result
+        self.review_positions(&row).await
     }
 
     async fn review_positions(&self, row: &store::ReviewRow) -> Result<(), String> {

@@ -90,6 +90,7 @@ mod challenges;
 mod copy;
 mod events;
 mod games;
+pub mod leases;
 mod moves;
 mod outbox;
 mod players;
@@ -106,18 +107,18 @@ pub use challenges::{
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
 pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event, Intake};
 pub use games::{
-    active_games, all_games, any_to_abort, claim_engine_turn, engine_games, engine_queue, finish,
-    finished_games, finished_games_of, game, game_anywhere, games_to_abort, insert_game,
-    latest_game, private_games_of, rated_between, rated_games, recent_games_of,
-    release_engine_claims, renew_engine_lease, set_abort_at, set_colour, set_engine_level,
-    set_engine_turn, set_offer, set_programs, set_unrated, EngineLease, GameRow, Venue,
+    active_games, all_games, any_to_abort, engine_games, engine_queue, finish, finished_games,
+    finished_games_of, game, game_anywhere, games_to_abort, insert_game, latest_game,
+    private_games_of, rated_between, rated_games, recent_games_of, set_abort_at, set_colour,
+    set_engine_level, set_engine_turn, set_offer, set_programs, set_unrated, GameRow, Venue,
 };
 use games::{bump, GAME_COLUMNS};
+pub use leases::{Claim, LeaseKind};
 pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
 pub use outbox::{
     claim_notices, claim_older, delete_notice, move_notice, notice_failed, platform_of,
-    queue_answer, queue_board_notice, queue_notice, queue_reply, release_waiting_replies,
-    renew_holds, unpark_channel, BoardKind, BoardRef, OutboxRow, Waited,
+    queue_answer, queue_board_notice, queue_notice, queue_reply, unpark_channel, BoardKind,
+    BoardRef, OutboxRow,
 };
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
@@ -126,8 +127,7 @@ pub use ratings::{
     Board, Change, ChangeRow, RatingRow, StoredRating,
 };
 pub use reviews::{
-    claim_review, finish_review, queue_review, release_review_claims, renew_review_lease,
-    review_of, review_positions, save_review_position, ReviewRow,
+    finish_review, queue_review, review_of, review_positions, save_review_position, ReviewRow,
 };
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,

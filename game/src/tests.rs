@@ -31,10 +31,19 @@ async fn memory_core() -> Core {
 
 async fn say(core: &Core, n: u64, who: &str, text: &str) -> Reply {
     let r = core.handle(&event(n, who, text, true)).await.unwrap();
+    posted(core, &r).await;
+    r
+}
+
+/// Confirms `r` as an adapter does once it has posted it: the answers owed
+/// before it, then the reply itself.
+async fn posted(core: &Core, r: &Reply) {
+    for notice in &r.before {
+        core.delivered(notice.id).await;
+    }
     for entry in &r.deliveries {
         core.delivered(*entry).await;
     }
-    r
 }
 
 /// The handlers on an in-memory database: a game from challenge to
@@ -175,6 +184,7 @@ async fn edits_run_once_and_never_undo_what_was_done() {
         .handle_edit(&event(4, "alice", "e4", true), "ev-3")
         .await
         .unwrap();
+    posted(&core, &r).await;
     assert_eq!(r.text, "#1: alice played e4. bob, your move.");
     say(&core, 5, "bob", "e5").await;
     let r = core
@@ -194,6 +204,7 @@ async fn edits_run_once_and_never_undo_what_was_done() {
         .handle_edit(&event(9, "alice", "Nf3", true), "ev-8")
         .await
         .unwrap();
+    posted(&core, &r).await;
     assert!(r.text.contains("played Nf3"), "{}", r.text);
     assert!(core.handle(&event(8, "alice", "d4", true)).await.is_none());
 }
@@ -287,8 +298,10 @@ async fn a_panic_in_one_event_leaves_the_bot_running() {
     let core = Core::open(&cfg).await.unwrap();
     let r = core
         .handle(&event(1, "alice", "challenge @bob void", true))
-        .await;
-    assert!(!r.unwrap().is_error);
+        .await
+        .unwrap();
+    posted(&core, &r).await;
+    assert!(!r.is_error);
     // Poison the lock that every challenge reads (the bot's own names):
     // the next challenge panics inside the core.
     let names = core.bots.clone();
@@ -323,6 +336,7 @@ async fn a_panic_in_one_event_leaves_the_bot_running() {
     // Once that part is sound again, play resumes where it was.
     core.bots.clear_poison();
     let r = core.handle(&event(4, "bob", "accept", true)).await.unwrap();
+    posted(&core, &r).await;
     assert!(r.text.starts_with("Game #1"), "{}", r.text);
     let r = core.handle(&event(5, "alice", "e4", true)).await.unwrap();
     assert!(!r.is_error, "{}", r.text);

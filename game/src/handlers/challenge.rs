@@ -241,7 +241,7 @@ async fn play_the_bot(
             .notifying(vec![me.clone()])
             .in_thread(thread));
     }
-    let lease = cx.core.searches_here().then(|| cx.core.engine_lease());
+    let lease = cx.core.searches_here().then(|| cx.core.engine_claim());
     store::set_engine_turn(cx.tx, id, Some(cx.now_ms), lease).await?;
     Ok(Done::board(intro, picture)
         .engine_moves(id)

@@ -157,7 +157,7 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         if cx.core.is_bot(&g.rec.player(next).id) {
             engine = Some(id);
             // Queued, and taken at once if this process searches.
-            let lease = cx.core.searches_here().then(|| cx.core.engine_lease());
+            let lease = cx.core.searches_here().then(|| cx.core.engine_claim());
             store::set_engine_turn(cx.tx, id, Some(g.now_ms), lease).await?;
         } else {
             if g.rec.engine_wanted_ms.is_some() {

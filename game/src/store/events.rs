@@ -104,7 +104,7 @@ pub async fn intake(
     let sql = format!(
         "WITH ev AS (INSERT INTO handled_events (event_id, handled_at) VALUES ($1, $2) \
          ON CONFLICT DO NOTHING RETURNING 1), \
-         unparked AS (UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
+         unparked AS (UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0, held_by = NULL \
          WHERE channel = $3 AND parked = 1 AND EXISTS (SELECT 1 FROM ev)){seen_part} \
          SELECT (SELECT COUNT(*) FROM ev), \
          (SELECT theme FROM channel_settings WHERE channel = $3), \

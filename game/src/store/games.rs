@@ -1,7 +1,7 @@
 //! The `games` table: a game's row (typed above the store as a
 //! [`GameRecord`]), its players, result, offers, programs and engine turns.
 
-use super::{backend_of, backend_of_tx, indexed_by, Backend, Flag, Tx};
+use super::{backend_of, backend_of_tx, indexed_by, Claim, Flag, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
 use crate::record::GameRecord;
@@ -303,13 +303,6 @@ pub async fn engine_games(pool: &AnyPool) -> Result<Vec<(i64, String)>, sqlx::Er
     .await
 }
 
-/// Who searches an engine turn, and until when unless renewed.
-#[derive(Debug, Clone, Copy)]
-pub struct EngineLease<'a> {
-    pub by: &'a str,
-    pub until_ms: i64,
-}
-
 /// Queues the engine's turn in game `game_id` (the bot is to move since
 /// `since_ms`), taken at once by `lease` if given; `since_ms = None`: the
 /// bot is not to move (its move was played), and any claim ends.
@@ -317,7 +310,7 @@ pub async fn set_engine_turn(
     tx: &mut Tx,
     game_id: i64,
     since_ms: Option<i64>,
-    lease: Option<EngineLease<'_>>,
+    lease: Option<Claim<'_>>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE games SET engine_wanted_ms = $1, engine_claimed_by = $2, engine_claimed_until = $3 \
@@ -330,68 +323,6 @@ pub async fn set_engine_turn(
     .execute(&mut **tx)
     .await?;
     Ok(())
-}
-
-/// Takes the longest-waiting engine turn nobody holds (no claim, or one
-/// whose lease ended before `now_ms`): (game id, channel). One statement,
-/// so two processes never take the same turn: on PostgreSQL the row is
-/// locked and skipped by the others (`FOR UPDATE SKIP LOCKED`), on SQLite
-/// the statement holds the write lock.
-pub async fn claim_engine_turn(
-    pool: &AnyPool,
-    now_ms: i64,
-    lease: EngineLease<'_>,
-) -> Result<Option<(i64, String)>, sqlx::Error> {
-    let lock = match backend_of(pool) {
-        Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-        Backend::Sqlite => "",
-    };
-    let free = "status = 'active' AND engine_wanted_ms IS NOT NULL \
-                AND (engine_claimed_until IS NULL OR engine_claimed_until < $1)";
-    // Through the queue's partial index (`INDEXED BY` on SQLite, which
-    // would otherwise read every active game by the index on status).
-    let index = indexed_by(backend_of(pool), "games_engine_wanted");
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE games SET engine_claimed_by = $2, engine_claimed_until = $3 \
-         WHERE id = (SELECT id FROM games {index} WHERE {free} ORDER BY engine_wanted_ms, id LIMIT 1 {lock}) \
-         AND {free} RETURNING id, channel"
-    )))
-    .bind(now_ms)
-    .bind(lease.by)
-    .bind(lease.until_ms)
-    .fetch_optional(pool)
-    .await
-}
-
-/// Extends `lease` on game `game_id` if its holder still holds it; `false`
-/// if the turn is no longer theirs (played, or taken after the lease ended).
-pub async fn renew_engine_lease(
-    pool: &AnyPool,
-    game_id: i64,
-    lease: EngineLease<'_>,
-) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE games SET engine_claimed_until = $1 \
-         WHERE id = $2 AND engine_claimed_by = $3 AND engine_wanted_ms IS NOT NULL",
-    )
-    .bind(lease.until_ms)
-    .bind(game_id)
-    .bind(lease.by)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Ends every claim on engine turns: at the start of the only process on a
-/// SQLite file, whose last run's searches died with it.
-pub async fn release_engine_claims(pool: &AnyPool) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE games SET engine_claimed_by = NULL, engine_claimed_until = NULL \
-         WHERE engine_claimed_by IS NOT NULL",
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
 }
 
 /// Engine turns queued and not held by anyone now (for the health report),

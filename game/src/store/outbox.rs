@@ -1,6 +1,6 @@
 //! The outbox: notices owed to channels, their retries and parking.
 
-use super::{backend_of, begin_write, Backend, Tx};
+use super::{backend_of, begin_write, Backend, Claim, Tx};
 use crate::contract::{players_stored, Player, Text};
 use sqlx::{Any, AnyPool, FromRow};
 
@@ -91,9 +91,11 @@ pub async fn queue_board_notice(
 }
 
 /// Queues the answer to event `in_reply_to`, with the board of
-/// `board` = (game, ply) if any, due for the periodic check at
-/// `not_before_ms` (the adapter posts it directly before then). Returns
-/// its id, the one the adapter confirms.
+/// `board` = (game, ply) if any. With `hold`, the adapter posts it
+/// directly: it is this process's until the claim ends (or is renewed),
+/// and the periodic check posts it only if it was never confirmed by then;
+/// without, it is due for the periodic check at once. Returns its id, the
+/// one the adapter confirms.
 #[allow(clippy::too_many_arguments)]
 pub async fn queue_reply(
     tx: &mut Tx,
@@ -104,7 +106,7 @@ pub async fn queue_reply(
     board: Option<BoardRef>,
     actions: &str,
     in_reply_to: Option<&str>,
-    not_before_ms: i64,
+    hold: Option<Claim<'_>>,
 ) -> Result<i64, sqlx::Error> {
     let reply = Row {
         platform,
@@ -114,7 +116,7 @@ pub async fn queue_reply(
         board,
         actions,
         in_reply_to,
-        not_before_ms,
+        hold,
     };
     Ok(insert_reply(tx, "", "0", reply).await?.0)
 }
@@ -128,10 +130,10 @@ struct Row<'a> {
     board: Option<BoardRef>,
     actions: &'a str,
     in_reply_to: Option<&'a str>,
-    not_before_ms: i64,
+    hold: Option<Claim<'a>>,
 }
 
-/// Inserts `row` (its fields bound to `$1` to `$12`), after `with` (a
+/// Inserts `row` (its fields bound to `$1` to `$13`), after `with` (a
 /// `WITH` clause or nothing), returning its id and the value of `also`.
 async fn insert_reply(
     tx: &mut Tx,
@@ -141,8 +143,8 @@ async fn insert_reply(
 ) -> Result<(i64, i64), sqlx::Error> {
     let sql = format!(
         "{with}INSERT INTO outbox (channel, text, text_mentions, mentions, created_at, board_game, \
-         board_ply, board_kind, actions, in_reply_to, next_attempt_ms, platform) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id, {also}"
+         board_ply, board_kind, actions, in_reply_to, next_attempt_ms, platform, held_by) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id, {also}"
     );
     sqlx::query_as::<_, (i64, i64)>(sqlx::AssertSqlSafe(sql))
         .bind(row.channel)
@@ -155,8 +157,9 @@ async fn insert_reply(
         .bind(row.board.map_or(0, |b| b.kind as i64))
         .bind(row.actions)
         .bind(row.in_reply_to)
-        .bind(row.not_before_ms)
+        .bind(row.hold.map_or(0, |h| h.until_ms))
         .bind(row.platform)
+        .bind(row.hold.map(|h| h.by))
         .fetch_one(&mut **tx)
         .await
 }
@@ -176,7 +179,7 @@ pub async fn queue_answer(
     board: Option<BoardRef>,
     actions: &str,
     event_id: &str,
-    not_before_ms: i64,
+    hold: Claim<'_>,
 ) -> Result<(i64, bool), sqlx::Error> {
     if super::backend_of_tx(tx) == Backend::Sqlite {
         let id = queue_reply(
@@ -188,7 +191,7 @@ pub async fn queue_answer(
             board,
             actions,
             Some(event_id),
-            not_before_ms,
+            Some(hold),
         )
         .await?;
         super::mark_acted(tx, event_id).await?;
@@ -207,7 +210,7 @@ pub async fn queue_answer(
         board,
         actions,
         in_reply_to: Some(event_id),
-        not_before_ms,
+        hold: Some(hold),
     };
     let (id, older) = insert_reply(
         tx,
@@ -223,18 +226,6 @@ pub async fn queue_answer(
 /// [`claim_older`] says which count).
 const OWED_BEFORE: &str =
     "SELECT COUNT(*) FROM outbox WHERE channel = $1 AND id < $2 AND parked = 0";
-
-/// After a restart nothing is being posted directly any more: answers
-/// that waited for a direct post are due now.
-pub async fn release_waiting_replies(pool: &AnyPool, now_ms: i64) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_ms = 0 WHERE attempts = 0 AND parked = 0 AND next_attempt_ms > $1",
-    )
-    .bind(now_ms)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
-}
 
 /// A notice not yet delivered.
 #[derive(Debug, Clone, FromRow)]
@@ -260,8 +251,8 @@ pub struct OutboxRow {
 /// Takes the notices due for a post at `now_ms` (not parked, not waiting
 /// for a retry, not taken by another process), oldest first, at most
 /// `limit`: only those of `platforms` (and those of none), or all when
-/// `platforms` is empty. Each is leased until `lease_until_ms`: no process
-/// takes it again before then, unless it is confirmed or fails first.
+/// `platforms` is empty. Each is leased to `claim`: no process takes it
+/// again before the claim ends, unless it is confirmed or fails first.
 ///
 /// A channel's notices go out in order: one is taken only with every older
 /// one of its channel. An older one still held (by its direct post's
@@ -276,7 +267,7 @@ pub struct OutboxRow {
 pub async fn claim_notices(
     pool: &AnyPool,
     now_ms: i64,
-    lease_until_ms: i64,
+    claim: Claim<'_>,
     steal_until_ms: i64,
     platforms: &[String],
     limit: i64,
@@ -363,7 +354,7 @@ pub async fn claim_notices(
     take.sort_by_key(|r| r.id);
     take.truncate(limit.max(0) as usize);
     // A channel cut by the limit keeps its order: its first ones go now.
-    lease(tx, &mut take, lease_until_ms).await?;
+    lease(tx, &mut take, claim).await?;
     Ok(take)
 }
 
@@ -376,26 +367,22 @@ const CLAIMS_KEY: &str = "outbox claims";
 
 /// Takes the notices owed in `channel` before notice `id` (not parked,
 /// older; a replay waiting for its time after a game does not count),
-/// oldest first, leased until `lease_until_ms`, as far as they can
-/// be taken in order: each due at `now_ms` (not held by a direct post or
-/// another process's lease), one of `stale` (held, but its holder has
-/// stopped renewing it), or every one with `take_all`; those of `mine`
-/// (taken by this caller already) are passed over ([`Waited`]). Returns those taken
-/// and the older one still held by another post, if any, with when its
-/// hold ends (the caller waits for it, and takes the rest after it).
+/// oldest first, leased to `claim`, as far as they can be taken in order:
+/// each due at `now_ms`, or held (by a direct post or another process's
+/// lease) but not renewed lately: its hold ends by `steal_until_ms` (the
+/// caller sets that from how often a live holder renews). Those of `mine`
+/// (taken by this caller already) are passed over. Returns those taken and
+/// the older one still held by a live post, if any, with when its hold
+/// ends (the caller waits for it, and takes the rest after it).
 pub async fn claim_older(
     pool: &AnyPool,
     channel: &str,
     id: i64,
     now_ms: i64,
-    lease_until_ms: i64,
-    waited: Waited<'_>,
+    claim: Claim<'_>,
+    steal_until_ms: i64,
+    mine: &[i64],
 ) -> Result<(Vec<OutboxRow>, Option<(i64, i64)>), sqlx::Error> {
-    let Waited {
-        mine,
-        stale,
-        take_all,
-    } = waited;
     use sqlx::{FromRow as _, Row as _};
     let backend = backend_of(pool);
     let mut tx = begin_write(pool, backend).await?;
@@ -413,7 +400,7 @@ pub async fn claim_older(
         tx.rollback().await?;
         return Ok((Vec::new(), None));
     }
-    // The due prefix: one held by a post stops the taking there.
+    // The due prefix: one held by a live post stops the taking there.
     let mut take = Vec::new();
     let mut held = None;
     for row in &rows {
@@ -421,72 +408,35 @@ pub async fn claim_older(
         if mine.contains(&row_id) {
             continue;
         }
-        if !take_all && next > now_ms && !stale.contains(&row_id) {
+        if next > steal_until_ms {
             held = Some((row_id, next));
             break;
         }
         take.push(OutboxRow::from_row(row)?);
     }
-    lease(tx, &mut take, lease_until_ms).await?;
+    lease(tx, &mut take, claim).await?;
     Ok((take, held))
 }
 
-/// Where a wait for the notices owed before a reply stands
-/// ([`claim_older`]).
-#[derive(Debug, Clone, Copy)]
-pub struct Waited<'a> {
-    /// Taken by this wait already: passed over.
-    pub mine: &'a [i64],
-    /// Held, but not renewed for long enough: taken over.
-    pub stale: &'a [i64],
-    /// The wait is over: everything is taken.
-    pub take_all: bool,
-}
-
-/// Renews the holds of notices `ids` that a post of this process is still
-/// sending (see [`crate::Core::keep_posting`]): each hold that has not
-/// ended moves on to `until_ms`, and always changes, so that a process
-/// waiting behind it sees that its holder lives.
-pub async fn renew_holds(
-    pool: &AnyPool,
-    ids: &[i64],
-    now_ms: i64,
-    until_ms: i64,
-) -> Result<u64, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(0);
-    }
-    let list: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
-    let done = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "UPDATE outbox SET next_attempt_ms = CASE WHEN next_attempt_ms + 1 > $1 \
-         THEN next_attempt_ms + 1 ELSE $1 END WHERE id IN ({}) AND next_attempt_ms > $2",
-        list.join(", ")
-    )))
-    .bind(until_ms)
-    .bind(now_ms)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
-}
-
-/// Leases `rows` until `until_ms` and ends `tx`: committed, or rolled back
+/// Leases `rows` to `claim` and ends `tx`: committed, or rolled back
 /// at once when there is nothing to lease (the claims lock goes with it).
 /// One confirmed meanwhile (its post went through) is dropped from `rows`,
 /// not posted again.
 async fn lease(
     mut tx: sqlx::Transaction<'static, Any>,
     rows: &mut Vec<OutboxRow>,
-    until_ms: i64,
+    claim: Claim<'_>,
 ) -> Result<(), sqlx::Error> {
     if rows.is_empty() {
         return tx.rollback().await;
     }
     let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
     let kept: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "UPDATE outbox SET next_attempt_ms = $1 WHERE id IN ({}) RETURNING id",
+        "UPDATE outbox SET next_attempt_ms = $1, held_by = $2 WHERE id IN ({}) RETURNING id",
         ids.join(", ")
     )))
-    .bind(until_ms)
+    .bind(claim.until_ms)
+    .bind(claim.by)
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -532,13 +482,16 @@ pub async fn notice_failed(
     };
     let attempts = attempts + 1;
     let park = permanent && attempts >= park_after;
-    sqlx::query("UPDATE outbox SET attempts = $1, next_attempt_ms = $2, parked = $3 WHERE id = $4")
-        .bind(attempts)
-        .bind(retry_at_ms(attempts))
-        .bind(i64::from(park))
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "UPDATE outbox SET attempts = $1, next_attempt_ms = $2, parked = $3, held_by = NULL \
+         WHERE id = $4",
+    )
+    .bind(attempts)
+    .bind(retry_at_ms(attempts))
+    .bind(i64::from(park))
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(Some((attempts, park)))
 }
@@ -550,7 +503,7 @@ pub async fn unpark_channel<'e>(
     channel: &str,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0 \
+        "UPDATE outbox SET parked = 0, attempts = 0, next_attempt_ms = 0, held_by = NULL \
          WHERE channel = $1 AND parked = 1",
     )
     .bind(channel)

@@ -1,8 +1,8 @@
-//! Engine reviews: the queue (`reviews`, claimed under a lease like the
-//! engine's turns) and each position's evaluation as it is found
+//! Engine reviews: the queue (`reviews`, each claimed under a lease,
+//! [`super::leases`]) and each position's evaluation as it is found
 //! (`review_positions`).
 
-use super::{backend_of, Backend, EngineLease, Tx};
+use super::Tx;
 use crate::review::Eval;
 use sqlx::AnyPool;
 
@@ -48,62 +48,6 @@ pub async fn review_of(tx: &mut Tx, game_id: i64) -> Result<Option<ReviewRow>, s
     .bind(game_id)
     .fetch_optional(&mut **tx)
     .await
-}
-
-/// Takes the oldest review nobody holds, under `lease`.
-pub async fn claim_review(
-    pool: &AnyPool,
-    now_ms: i64,
-    lease: EngineLease<'_>,
-) -> Result<Option<ReviewRow>, sqlx::Error> {
-    let lock = match backend_of(pool) {
-        Backend::Postgres => "FOR UPDATE SKIP LOCKED",
-        Backend::Sqlite => "",
-    };
-    let free = "done_ms IS NULL AND (claimed_until IS NULL OR claimed_until < $1)";
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "UPDATE reviews SET claimed_by = $2, claimed_until = $3 \
-         WHERE game_id = (SELECT game_id FROM reviews WHERE {free} \
-                          ORDER BY requested_ms, game_id LIMIT 1 {lock}) \
-         AND {free} RETURNING game_id, channel, platform, nodes, done_ms"
-    )))
-    .bind(now_ms)
-    .bind(lease.by)
-    .bind(lease.until_ms)
-    .fetch_optional(pool)
-    .await
-}
-
-/// Extends `lease` on the review of `game_id` while its holder still holds
-/// it; `false` once it is not theirs (done, or taken after it lapsed).
-pub async fn renew_review_lease(
-    pool: &AnyPool,
-    game_id: i64,
-    lease: EngineLease<'_>,
-) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE reviews SET claimed_until = $1 \
-         WHERE game_id = $2 AND claimed_by = $3 AND done_ms IS NULL",
-    )
-    .bind(lease.until_ms)
-    .bind(game_id)
-    .bind(lease.by)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Ends every claim on reviews: at the start of the only process on a
-/// SQLite file, whose last run's reviews died with it (they go on from the
-/// positions kept).
-pub async fn release_review_claims(pool: &AnyPool) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE reviews SET claimed_by = NULL, claimed_until = NULL \
-         WHERE claimed_by IS NOT NULL AND done_ms IS NULL",
-    )
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected())
 }
 
 /// The evaluations found so far: (ply, evaluation, best move).

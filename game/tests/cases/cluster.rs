@@ -300,7 +300,7 @@ case! {
             tx.commit().await.unwrap();
         }
         let now = wall_ms();
-        let lease = now + 60_000;
+        let until_ms = now + 60_000;
         // Each process posts what it took (deletes it, as a confirmation
         // does) before it looks again; the channel's later notices wait
         // until the earlier ones are posted, so the posts come in order.
@@ -308,10 +308,18 @@ case! {
         let claim = |core: &Core| {
             let pool = core.store().pool().clone();
             let posted = posted.clone();
+            let by = core.leases().holder().to_string();
             async move {
                 let mut ids = Vec::new();
                 for _ in 0..2000 {
-                    let rows = voidmate_game::store::claim_notices(&pool, now, lease, now, &[], 4)
+                    let rows = voidmate_game::store::claim_notices(
+                        &pool,
+                        now,
+                        voidmate_game::store::Claim { by: &by, until_ms },
+                        now,
+                        &[],
+                        4,
+                    )
                         .await
                         .unwrap();
                     for r in &rows {

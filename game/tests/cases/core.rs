@@ -339,6 +339,8 @@ case! {
                 tokio::spawn(async move { c2.handle(&eb).await.unwrap() })
             );
             let (ra, rb) = (ra.unwrap(), rb.unwrap());
+            bot.posted(&ra).await;
+            bot.posted(&rb).await;
             assert!(
                 ra.is_error != rb.is_error,
                 "exactly one applies: {} / {}",
@@ -586,19 +588,20 @@ case! {
         let path = dir.path().join("v.db");
         let mut cfg = config(&path);
         cfg.clock.day_seconds = 4; // "1d" is four seconds here
-        let mut bot = Bot::with(cfg.clone()).await;
+        let clock = Clock::manual(1_000_000);
+        let mut bot = Bot::with_clock(cfg.clone(), clock.clone()).await;
         bot.ok("alice", "challenge @bob void 1d").await;
         bot.ok("bob", "accept").await;
         assert!(bot.core.tick().await.is_empty(), "nothing is due yet");
         bot.ok("alice", "e4").await; // resets the deadline: bob has one "day"
                                      // A restart keeps the deadline.
         drop(bot);
-        let bot = Bot::with(cfg).await;
+        let bot = Bot::with_clock(cfg, clock.clone()).await;
         let mut reminded = false;
         let mut forfeited = None;
         let mut seen_once = std::collections::HashSet::new();
         for _ in 0..60 {
-            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            clock.advance(200);
             for notice in bot.core.tick().await {
                 let (channel, reply) = (notice.channel, notice.reply);
                 assert_eq!(channel, "room");
@@ -1317,9 +1320,7 @@ case! {
         }
         let mut cfg = config(&path);
         cfg.engine.move_time_ms = 50;
-        let clock = Clock::manual(
-            wall_ms(),
-        );
+        let clock = Clock::manual(wall_ms());
         let core = Core::open_with_time(&cfg, clock.clone())
             .await
             .unwrap();
@@ -1328,7 +1329,8 @@ case! {
             // Other processes may be searching on PostgreSQL: the dead one's
             // claim on the turn holds until its lease ends.
             assert!(core.tick().await.is_empty());
-            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            assert_eq!(core.leases().count(LeaseKind::EngineTurn), 0, "no search here");
+            assert!(holder(&core, 1).await.is_some_and(|h| h != core.leases().holder()));
             assert_eq!(moves_stored(core.store().pool().clone()).await, 1);
             clock.advance(voidmate_game::ENGINE_LEASE_MS + 1000);
         }
@@ -1370,7 +1372,7 @@ case! {
         // Played once: further checks start no second search.
         for _ in 0..5 {
             assert!(core.tick().await.is_empty());
-            tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+            assert_eq!(core.leases().count(LeaseKind::EngineTurn), 0);
         }
         assert_eq!(moves_stored(core.store().pool().clone()).await, 2);
         // And the game goes on: alice answers.
@@ -1652,8 +1654,8 @@ case! {
         bot.ok("bob", "accept").await;
         assert_eq!(due(1).await, Some(start + 75_000));
         advance(80_000);
-        let reminded = bot.core.tick().await;
-        assert!(reminded.iter().any(|n| n.reply.text.contains("your move")));
+        let reminded = bot.tick().await;
+        assert!(reminded.iter().any(|n| n.contains("your move")));
         assert_eq!(due(1).await, Some(start + 100_000), "next: the deadline");
         bot.ok("alice", "e4").await;
         assert_eq!(
@@ -1671,7 +1673,7 @@ case! {
         let begun = start + 80_000;
         assert_eq!(due(2).await, Some(begun + 50_000));
         advance(55_000);
-        bot.core.tick().await;
+        bot.tick().await;
         assert_eq!(due(2).await, Some(begun + 60_000), "warned; next the flag");
         bot.ok("carol", "Nf3").await;
         // dave's clock runs now, from a full minute.
@@ -1902,9 +1904,9 @@ case! {
         bot.core.settle_deadlines(t0 + 450 * 1000).await;
         let r = bot.say("alice", "board #2").await;
         assert!(r.text.contains("0-1 time forfeit"), "{}", r.text);
-        let notices = bot.core.tick().await;
+        let notices = bot.tick().await;
         assert_eq!(notices.len(), 1, "{notices:?}");
-        assert!(notices[0].reply.text.contains("alice did not move in time"));
+        assert!(notices[0].contains("alice did not move in time"));
         // Settling before a deadline changes nothing.
         bot.ok("alice", "challenge @bob void 1d white").await;
         bot.ok("bob", "accept").await; // alice's deadline: 600 s
@@ -1946,31 +1948,33 @@ case! {
         for n in x.iter().chain(&y) {
             b.core.delivered(n.id).await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        assert_eq!(moves_in(&b.core, 1).await, 1, "searched during a's lease");
+        assert_eq!(holder(&b.core, 1).await.as_deref(), Some(a.core.leases().holder()));
+        for other in [&b, &c] {
+            assert_eq!(other.core.leases().count(LeaseKind::EngineTurn), 0, "searched during a's lease");
+        }
+        assert_eq!(moves_in(&b.core, 1).await, 1);
         // The lease ends: b and c both look; one of them plays.
         clock.advance(voidmate_game::ENGINE_LEASE_MS);
         let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
         assert!(x.is_empty() && y.is_empty(), "{x:?} {y:?}");
+        let taken = b.core.leases().count(LeaseKind::EngineTurn) + c.core.leases().count(LeaseKind::EngineTurn);
+        assert_eq!(taken, 1, "one of them searches");
+        // Its move (a 50 ms search) is announced; alice's answer, owed since
+        // a's handling was cut off, goes with it.
         let mut announced = Vec::new();
-        for _ in 0..100 {
+        for _ in 0..600 {
             let (x, y) = tokio::join!(b.core.tick(), c.core.tick());
             for n in x.iter().chain(&y) {
                 b.core.delivered(n.id).await;
                 announced.push(n.reply.text.to_string());
             }
-            if !announced.is_empty() {
+            if announced.len() >= 2 {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        // a's own search ends too (after its 3 s) and is turned away: the
-        // game moved on while it thought.
-        tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
-        for n in notices_from(&b.core, 1).await {
-            announced.push(n);
-        }
         assert_eq!(moves_in(&b.core, 1).await, 2, "the engine's move, once");
+        assert!(b.tick().await.is_empty() && c.tick().await.is_empty(), "announced once");
         // alice's answer, owed since a's handling was cut off, goes out
         // first (its hold outlasted any post), then the engine's move: the
         // channel reads them in the order of the moves (issue 40, point 4).
@@ -2017,8 +2021,11 @@ case! {
             r.text
         );
         assert!(!r.text.contains("voidmate played"), "{}", r.text);
-        // The chat process never searches.
-        assert!(notices_from(&chat.core, 1).await.is_empty());
+        // The chat process never searches: its periodic check leaves the
+        // turn to the workers.
+        assert!(chat.tick().await.is_empty());
+        assert_eq!(chat.core.leases().count(LeaseKind::EngineTurn), 0);
+        assert_eq!(holder(&chat.core, 1).await, None);
         assert_eq!(moves_in(&chat.core, 1).await, 1);
         // Two workers look at once: one takes the turn.
         let (x, y) = tokio::join!(w1.take_engine_turns(), w2.take_engine_turns());
@@ -2046,12 +2053,21 @@ case! {
             .to_string();
         chat.ok("alice", &first).await;
         assert_eq!(dead.take_engine_turns().await, 1);
+        assert_eq!(holder(&chat.core, 1).await.as_deref(), Some(dead.leases().holder()));
         assert_eq!(w1.take_engine_turns().await, 0, "taken while leased");
+        // It dies: nothing renews its lease any more (its search thread
+        // goes on, as a process cut off from the database would).
+        dead.leases().stop();
         clock.advance(voidmate_game::ENGINE_LEASE_MS + 1000);
         assert_eq!(w1.take_engine_turns().await, 1);
-        tokio::time::sleep(std::time::Duration::from_millis(3000)).await;
-        let told = notices_from(&chat.core, 2).await;
+        let told = notices_from(&chat.core, 1).await;
         assert_eq!(told.len(), 1, "{told:?}");
+        // The dead one's search ends and its answer, for a game that moved
+        // on, is refused: nothing more is stored or told.
+        while dead.leases().count(LeaseKind::EngineTurn) > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(chat.tick().await.is_empty());
         assert_eq!(moves_in(&chat.core, 1).await, 4, "each move once");
         let (waiting, queued): (i64, i64) = (
             chat.core.health().await.unwrap().engine_waiting,
@@ -2088,6 +2104,7 @@ case! {
                 named("@someone", &other),
             ];
             let r = bot.core.handle(&ev).await.expect("a reply");
+            bot.posted(&r).await;
             assert!(!r.is_error, "{i}: {}", r.text);
             assert!(bot.core.handle(&ev).await.is_none(), "{i}: handled once");
             for who in [&author, &other] {
@@ -2122,7 +2139,10 @@ case! {
         assert!(lost.text.starts_with("#1: alice played e4."), "{}", lost.text);
         drop(bot);
 
-        // Another process (after a restart, or beside it on PostgreSQL).
+        // Another process (after a restart, or beside it on PostgreSQL),
+        // a few seconds later: the dead one's hold has gone unrenewed for
+        // longer than a live poster lets it.
+        clock.advance(voidmate_game::ORDER_WAIT_MS + 1_000);
         let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         bot.n = 100;
         let ev = bot.event("bob", "e5");
@@ -2179,9 +2199,10 @@ case! {
     async fn a_slow_post_that_renews_its_hold_is_not_taken_over() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.db");
-        let mut bot = Bot::open(&path).await;
+        let clock = Clock::manual(wall_ms());
+        let mut bot = Bot::with_clock(config(&path), clock.clone()).await;
         start_game(&mut bot, "standard").await;
-        let other = Core::open(&config(&path)).await.unwrap();
+        let other = Core::open_with_time(&config(&path), clock.clone()).await.unwrap();
 
         // alice's answer is being posted, slowly, by this process.
         let slow = bot.say_unconfirmed("alice", "e4").await;
@@ -2189,11 +2210,17 @@ case! {
         let posting = bot.core.keep_posting(&slow.deliveries);
         let ev = bot.event("bob", "e5");
         let newer = tokio::spawn(async move { other.handle(&ev).await });
-        // Longer than a takeover of a dead process's answer waits.
-        tokio::time::sleep(std::time::Duration::from_millis(7_000)).await;
-        for entry in &slow.deliveries {
-            bot.core.delivered(*entry).await;
+        // Longer than a takeover of a dead process's answer waits, a second
+        // at a time: each second the post renews its hold.
+        let hold = slow.deliveries[0];
+        for _ in 0..7 {
+            let now = clock.advance(1_000);
+            while hold_until(&bot.core, hold).await < now + voidmate_game::NOTICE_LEASE_MS {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
         }
+        assert!(!newer.is_finished(), "bob's answer waits behind alice's");
+        bot.posted(&slow).await;
         drop(posting);
         let r = newer.await.unwrap().expect("a reply");
         assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
@@ -2202,15 +2229,20 @@ case! {
             "alice's answer was taken over while it was being posted: {:?}",
             r.before.iter().map(|n| n.reply.text.to_string()).collect::<Vec<_>>()
         );
-        for entry in &r.deliveries {
-            bot.core.delivered(*entry).await;
-        }
+        bot.posted(&r).await;
 
         // A post that stops renewing without a confirmation: its process is
-        // gone, and the next answer takes it over and posts it first.
+        // gone, and the next answer takes it over and posts it first once
+        // the hold has stood unrenewed for the order wait.
         let lost = bot.say_unconfirmed("alice", "Nf3").await;
         drop(bot.core.keep_posting(&lost.deliveries));
-        let r = bot.say_unconfirmed("bob", "Nc6").await;
+        let ev = bot.event("bob", "Nc6");
+        let core = bot.core.clone();
+        let next = tokio::spawn(async move { core.handle(&ev).await });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        assert!(!next.is_finished(), "not before the order wait");
+        clock.advance(voidmate_game::ORDER_WAIT_MS);
+        let r = next.await.unwrap().expect("a reply");
         let owed: Vec<String> = r.before.iter().map(|n| n.reply.text.to_string()).collect();
         assert_eq!(owed, [lost.text.to_string()]);
     }
@@ -2224,7 +2256,8 @@ case! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_notice_owed_before_a_reply_is_posted_once() {
         let dir = tempfile::tempdir().unwrap();
-        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let clock = Clock::manual(wall_ms());
+        let mut bot = Bot::with_clock(config(&dir.path().join("v.db")), clock.clone()).await;
         start_game(&mut bot, "standard").await;
         {
             let mut tx = bot.core.store().begin().await.unwrap();
@@ -2235,7 +2268,14 @@ case! {
             tx.commit().await.unwrap();
         }
         let held = bot.say_unconfirmed("alice", "e4").await;
-        let r = bot.say_unconfirmed("bob", "e5").await;
+        // bob's answer takes the due notice at once, and alice's answer
+        // once its hold has stood the order wait unrenewed.
+        let ev = bot.event("bob", "e5");
+        let core = bot.core.clone();
+        let reply = tokio::spawn(async move { core.handle(&ev).await });
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        clock.advance(voidmate_game::ORDER_WAIT_MS);
+        let r = reply.await.unwrap().expect("a reply");
         assert!(r.text.starts_with("#1: bob played e5."), "{}", r.text);
         let owed: Vec<String> = r.before.iter().map(|n| n.reply.text.to_string()).collect();
         assert_eq!(owed, ["a notice first".to_string(), held.text.to_string()]);

@@ -5,6 +5,7 @@
 pub(crate) mod support;
 
 mod core;
+mod leases;
 mod ratings;
 mod replays;
 mod reviews;

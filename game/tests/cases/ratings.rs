@@ -467,6 +467,7 @@ case! {
         ev.community = None;
         ev.private = true;
         let c = bot.core.handle(&ev).await.unwrap();
+        bot.posted(&c).await;
         assert!(
             c.text.to_string().contains("casual: games in direct conversations are not rated"),
             "{}",
@@ -477,6 +478,7 @@ case! {
             ev.community = None;
             ev.private = true;
             let r = bot.core.handle(&ev).await.unwrap();
+            bot.posted(&r).await;
             assert!(!r.is_error, "{text}: {}", r.text);
             assert!(!r.text.to_string().contains("Ratings"), "{}", r.text);
         }

@@ -12,12 +12,11 @@ fn review_config(path: &Path, nodes: u64) -> Config {
     cfg
 }
 
-/// Runs the periodic check until a review is posted (the review runs in a
-/// task of its own), with the clock moved on a second each time; returns
-/// the posted notices.
-async fn review_posted(bot: &mut Bot, clock: &Clock) -> Vec<voidmate_game::Notice> {
+/// Runs the periodic check until a review is posted, waiting for the
+/// review's own task (engine work, in real time); returns the posted
+/// notices.
+async fn review_posted(bot: &mut Bot) -> Vec<voidmate_game::Notice> {
     for _ in 0..600 {
-        clock.advance(1_000);
         let notices = bot.core.tick().await;
         if notices
             .iter()
@@ -28,7 +27,7 @@ async fn review_posted(bot: &mut Bot, clock: &Clock) -> Vec<voidmate_game::Notic
         for n in &notices {
             bot.core.delivered(n.id).await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     panic!("no review was posted");
 }
@@ -60,7 +59,7 @@ case! {
         );
         let again = bot.ok("alice", "review").await;
         assert!(again.text.contains("under way") || again.text.starts_with("Review of"), "{}", again.text);
-        let notices = review_posted(&mut bot, &clock).await;
+        let notices = review_posted(&mut bot).await;
         let review = notices
             .iter()
             .find(|n| n.reply.text.as_str().starts_with("Review of"))
@@ -132,15 +131,20 @@ case! {
         let pool = bot.core.store().pool().clone();
         let pool = &pool;
         let now = clock.now_ms();
-        let dead = voidmate_game::store::EngineLease {
+        let dead = voidmate_game::store::Claim {
             by: "dead-host:4242:1",
             until_ms: now + 15_000,
         };
-        let taken = voidmate_game::store::claim_review(pool, now, dead)
-            .await
-            .unwrap()
-            .expect("the review was queued");
-        assert_eq!(taken.game_id, 1);
+        let taken = voidmate_game::store::leases::claim_next(
+            pool,
+            voidmate_game::store::LeaseKind::Review,
+            now,
+            dead,
+        )
+        .await
+        .unwrap()
+        .expect("the review was queued");
+        assert_eq!(taken, 1);
         for ply in 0..2 {
             voidmate_game::store::save_review_position(
                 pool,
@@ -155,12 +159,11 @@ case! {
         // While its lease holds, nobody else takes it.
         clock.advance(1_000);
         assert!(bot.core.tick().await.is_empty());
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        assert!(bot.core.tick().await.is_empty());
+        assert_eq!(bot.core.leases().count(LeaseKind::Review), 0, "not taken");
         // After it: taken over, finished from where it stopped (the two
         // evaluations kept), posted once.
         clock.advance(20_000);
-        let notices = review_posted(&mut bot, &clock).await;
+        let notices = review_posted(&mut bot).await;
         let posted: Vec<_> = notices
             .iter()
             .filter(|n| n.reply.text.as_str().starts_with("Review of"))
@@ -171,15 +174,16 @@ case! {
         assert_eq!(kept.len(), 5, "every position once");
         assert_eq!(kept[1].1, voidmate_game::review::Eval::Cp(20), "the dead process's work kept");
         assert_eq!(kept[4].1, voidmate_game::review::Eval::Over(-1), "White is mated");
+        // Done: never taken again.
         for _ in 0..3 {
             clock.advance(60_000);
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             assert!(bot
                 .core
                 .tick()
                 .await
                 .iter()
                 .all(|n| !n.reply.text.as_str().starts_with("Review of")));
+            assert_eq!(bot.core.leases().count(LeaseKind::Review), 0);
         }
     }
 }
@@ -211,7 +215,7 @@ case! {
             bot.ok(if pos.turn() == voidmate_rules::Color::White { "alice" } else { "bob" }, "resign").await;
         }
         bot.ok("alice", "analysis").await;
-        let notices = review_posted(&mut bot, &clock).await;
+        let notices = review_posted(&mut bot).await;
         let text = notices
             .iter()
             .find(|n| n.reply.text.as_str().starts_with("Review of"))

@@ -5,6 +5,7 @@
 pub(crate) use crate::postgres;
 pub(crate) use crate::ON_POSTGRES;
 pub(crate) use sqlx::Row;
+pub(crate) use voidmate_game::store::LeaseKind;
 pub(crate) use voidmate_game::Clock;
 
 pub(crate) use std::path::Path;
@@ -99,10 +100,30 @@ impl Bot {
         ev.input = voidmate_game::Input::Command(cmd);
         let r = self.core.handle(&ev).await.expect("a reply");
         assert!(!r.is_error, "{who}: {:?} -> {}", ev.input, r.text);
+        self.posted(&r).await;
+        r
+    }
+
+    /// Confirms `r` as an adapter does once it has posted it: the answers
+    /// owed before it (`r.before`), then the reply itself.
+    pub(crate) async fn posted(&self, r: &Reply) {
+        for notice in &r.before {
+            self.core.delivered(notice.id).await;
+        }
         for entry in &r.deliveries {
             self.core.delivered(*entry).await;
         }
-        r
+    }
+
+    /// The periodic check, its notices posted (confirmed) as an adapter
+    /// does; their texts.
+    pub(crate) async fn tick(&self) -> Vec<String> {
+        let mut texts = Vec::new();
+        for n in self.core.tick().await {
+            texts.push(n.reply.text.to_string());
+            self.core.delivered(n.id).await;
+        }
+        texts
     }
 
     /// A line from `who` as the platform shows them now (any id, any name).
@@ -110,18 +131,14 @@ impl Bot {
         let mut ev = self.event("", text);
         ev.author = who;
         let r = self.core.handle(&ev).await.expect("a reply");
-        for entry in &r.deliveries {
-            self.core.delivered(*entry).await;
-        }
+        self.posted(&r).await;
         r
     }
 
     /// Says something; the reply is posted (confirmed), as an adapter does.
     pub(crate) async fn say(&mut self, who: &str, text: &str) -> Reply {
         let r = self.say_unconfirmed(who, text).await;
-        for entry in &r.deliveries {
-            self.core.delivered(*entry).await;
-        }
+        self.posted(&r).await;
         r
     }
 
@@ -296,11 +313,12 @@ pub(crate) async fn moves_in(core: &Core, id: i64) -> i64 {
         .unwrap()
 }
 
-/// Ticks `core` until `n` notices came and were confirmed (or a few
-/// seconds passed); returns their texts.
+/// Ticks `core` until `n` notices came and were confirmed, waiting for
+/// another process's work (an engine search); returns their texts (fewer
+/// only if half a minute passed: the caller's assertion then says so).
 pub(crate) async fn notices_from(core: &Core, n: usize) -> Vec<String> {
     let mut texts = Vec::new();
-    for _ in 0..100 {
+    for _ in 0..600 {
         for notice in core.tick().await {
             core.delivered(notice.id).await;
             texts.push(notice.reply.text.to_string());
@@ -319,4 +337,21 @@ pub(crate) fn wall_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64
+}
+
+/// Who holds the engine's turn in game `id` now, if anyone.
+pub(crate) async fn holder(core: &Core, id: i64) -> Option<String> {
+    let now = core.store().clock().now_ms();
+    voidmate_game::store::leases::holder(core.store().pool(), LeaseKind::EngineTurn, id, now)
+        .await
+        .unwrap()
+}
+
+/// When the hold of outbox entry `id` ends (its next attempt).
+pub(crate) async fn hold_until(core: &Core, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT next_attempt_ms FROM outbox WHERE id = $1")
+        .bind(id)
+        .fetch_one(core.store().pool())
+        .await
+        .unwrap()
 }
