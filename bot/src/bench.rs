@@ -253,17 +253,39 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
                 rated: false,
                 at_ms: now_ms,
             };
-            let id = store::insert_game(&mut tx, venue, void, seats, &start, time).await?;
-            if prefix == "c" {
-                store::set_clocks(&mut tx, id, 3_600_000, 3_600_000, Some(now_ms)).await?;
+            let opening = if prefix == "c" {
+                store::Opening {
+                    deadline: None,
+                    clocks: Some(store::StartClocks {
+                        base_ms: 3_600_000,
+                        started_ms: now_ms,
+                        // No abort due during the bench.
+                        first_move_by_ms: now_ms + 86_400_000,
+                    }),
+                }
             } else {
                 let at = now_ms / 1000 + 3 * 86_400;
-                let deadline = store::Deadline {
-                    at,
-                    remind_at: at - 64_800,
-                };
-                store::set_deadline(&mut tx, id, Some(deadline)).await?;
-            }
+                store::Opening {
+                    deadline: Some(store::Deadline {
+                        at,
+                        remind_at: at - 64_800,
+                    }),
+                    clocks: None,
+                }
+            };
+            let game = store::NewGame {
+                venue,
+                kind: void,
+                seats,
+                start_fen: &start,
+                time,
+                engine_level: None,
+                mode: voidmate_game::command::ProgramMode::Default,
+                programs: voidmate_rules::ByColor::default(),
+                opening: Some(opening),
+                engine: None,
+            };
+            store::start_game(&mut tx, &game).await?;
         }
     }
     tx.commit().await?;

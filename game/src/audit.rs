@@ -3,12 +3,12 @@
 //! change and each player's rating now). A rating that differs names the
 //! game or the player.
 
+use crate::contract::PlayerId;
 use crate::core::Core;
-use crate::load::record;
 use crate::ratings::{after_game, Pool, Rating};
 use crate::store;
 use std::collections::{BTreeMap, HashMap};
-use voidmate_rules::{ByColor, Color};
+use voidmate_rules::{ByColor, Color, GameKind};
 
 /// How far a stored figure may be from the recomputed one: the same
 /// arithmetic on the same inputs gives the same bits, so only a changed
@@ -16,7 +16,7 @@ use voidmate_rules::{ByColor, Color};
 const TOLERANCE: f64 = 1e-6;
 
 /// Whose rating: community, player, game, pool.
-type Key = (String, String, String, &'static str);
+type Key = (String, PlayerId, GameKind, Pool);
 
 /// A rating as recomputed so far.
 #[derive(Debug, Clone, Copy)]
@@ -58,50 +58,42 @@ impl Core {
         let mut tx = self.store.read().await?;
         let games = store::rated_games(&mut tx).await?;
         tx.commit().await?;
-        let mut changes: HashMap<(i64, String), store::ChangeRow> = HashMap::new();
+        let mut changes: HashMap<(i64, PlayerId), store::RecordedChange> = HashMap::new();
         for c in store::all_changes(pool).await? {
             changes.insert((c.game_id, c.player.clone()), c);
         }
         let mut now: BTreeMap<Key, Standing> = BTreeMap::new();
         let mut check = RatingCheck::default();
-        for row in games {
-            let id = row.id;
-            let rec = match record(row) {
+        for game in games {
+            let rec = match game {
                 Ok(rec) => rec,
-                Err(why) => {
-                    check
-                        .problems
-                        .push(format!("game #{id} does not read: {why:?}"));
+                Err(damaged) => {
+                    check.problems.push(format!(
+                        "game #{} does not read: {}",
+                        damaged.id, damaged.why
+                    ));
                     continue;
                 }
             };
+            let id = rec.id;
             let (Some(community), Some(ended)) = (rec.community.clone(), rec.finished_ms) else {
                 check.problems.push(format!(
                     "game #{id} is rated but has no community or end time"
                 ));
                 continue;
             };
-            let white_score = match rec.result.as_deref() {
-                Some("1-0") => 1.0,
-                Some("0-1") => 0.0,
-                Some("1/2-1/2") => 0.5,
-                other => {
-                    check
-                        .problems
-                        .push(format!("game #{id} is rated but its result is {other:?}"));
-                    continue;
-                }
+            let result = rec.ending().map(|e| e.result);
+            let Some(white_score) = result.and_then(|r| r.white_score()) else {
+                let result = result.map_or("none", |r| r.code());
+                check
+                    .problems
+                    .push(format!("game #{id} is rated but its result is {result}"));
+                continue;
             };
             check.games += 1;
             let pool = Pool::of(&rec.clock);
-            let key = |c: Color| -> Key {
-                (
-                    community.clone(),
-                    rec.player(c).id.as_str().to_string(),
-                    rec.kind.name().to_string(),
-                    pool.name(),
-                )
-            };
+            let key =
+                |c: Color| -> Key { (community.clone(), rec.player(c).id.clone(), rec.kind, pool) };
             let before = ByColor::new_with(|c| {
                 now.get(&key(c)).copied().unwrap_or(Standing {
                     rating: Rating::START,
@@ -126,22 +118,13 @@ impl Core {
                 ),
             };
             for c in Color::ALL {
-                let player = rec.player(c).id.as_str().to_string();
+                let player = rec.player(c).id.clone();
                 match changes.remove(&(id, player.clone())) {
                     None => check.problems.push(format!(
                         "game #{id} is rated but changed no rating of {player}"
                     )),
                     Some(stored) => {
-                        let was = Rating {
-                            rating: stored.before_rating,
-                            deviation: stored.before_deviation,
-                            volatility: stored.before_volatility,
-                        };
-                        let became = Rating {
-                            rating: stored.after_rating,
-                            deviation: stored.after_deviation,
-                            volatility: stored.after_volatility,
-                        };
+                        let (was, became) = (stored.before, stored.after);
                         if differs(was, before[c].rating) || differs(became, after[c]) {
                             check.problems.push(format!(
                                 "game #{id}: {player}'s rating went {} -> {} as stored, {} -> {} recomputed",
@@ -168,21 +151,29 @@ impl Core {
                 "game #{game} changed {player}'s rating but is not a rated game that ended"
             ));
         }
-        for (community, player, variant, pool_name, rating, deviation, volatility, games) in
-            store::all_ratings(pool).await?
-        {
+        for stored in store::all_ratings(pool).await? {
             check.ratings += 1;
-            let stored = Rating {
-                rating,
-                deviation,
-                volatility,
+            let stored = match stored {
+                Ok(stored) => stored,
+                Err(e) => {
+                    check.problems.push(format!("{e}"));
+                    continue;
+                }
             };
-            let pool = Pool::ALL
-                .into_iter()
-                .find(|p| p.name() == pool_name)
-                .map_or("?", |p| p.name());
-            let key = (community.clone(), player.clone(), variant.clone(), pool);
-            let whose = format!("{player}'s {variant} {pool_name} rating in {community}");
+            let (games, player, kind, pool) = (
+                stored.games,
+                stored.player.id.clone(),
+                stored.kind,
+                stored.pool,
+            );
+            let community = stored.community.clone();
+            let stored = stored.rating;
+            let key = (community.clone(), player.clone(), kind, pool);
+            let whose = format!(
+                "{player}'s {} {} rating in {community}",
+                kind.name(),
+                pool.name()
+            );
             match now.remove(&key) {
                 None => check
                     .problems
@@ -198,9 +189,11 @@ impl Core {
                 Some(_) => {}
             }
         }
-        for ((community, player, variant, pool), _) in now {
+        for ((community, player, kind, pool), _) in now {
             check.problems.push(format!(
-                "{player}'s {variant} {pool} rating in {community} is missing"
+                "{player}'s {} {} rating in {community} is missing",
+                kind.name(),
+                pool.name()
             ));
         }
         Ok(check)

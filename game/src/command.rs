@@ -3,7 +3,6 @@
 //! choices, a button), and the core reads no text again.
 
 use crate::contract::Player;
-use crate::ratings::Pool;
 use std::fmt;
 use voidmate_render::{PieceColour, Theme};
 use voidmate_rules::GameKind;
@@ -12,7 +11,7 @@ mod options;
 mod parse;
 pub mod words;
 
-pub use options::{ColorChoice, OfferKind, ProgramMode, TimeControl};
+pub use options::{ColorChoice, OfferKind, Pool, ProgramMode, TimeControl};
 pub use parse::{parse, CommandError};
 
 /// A game named in a command: `#12`.

@@ -4,6 +4,7 @@
 //! [`crate::handlers`], the periodic work in [`crate::delivery`],
 //! [`crate::deadlines`] and [`crate::engine_turns`].
 
+use crate::command::Pool;
 use crate::config::CoreConfig;
 use crate::contract::{Player, PlayerId};
 use crate::engine::EnginePool;
@@ -79,6 +80,11 @@ pub struct CommandStyle {
     pub reads_chat: bool,
     /// Whether a game may be played in a thread of its own (Discord).
     pub threads: bool,
+    /// The rating pool of the games usually played there, which a
+    /// leaderboard shows unless asked for another: live where games are
+    /// played at once (Discord), correspondence where they last days
+    /// (Matrix rooms).
+    pub default_pool: Pool,
 }
 
 impl Default for CommandStyle {
@@ -90,6 +96,7 @@ impl Default for CommandStyle {
             buttons: false,
             reads_chat: true,
             threads: false,
+            default_pool: Pool::Correspondence,
         }
     }
 }
@@ -184,9 +191,8 @@ impl Core {
             );
         }
         // Deadlines set before reminder times were stored get theirs.
-        for (id, at, time_control) in store::deadlines_without_reminder(&pool).await? {
-            let clock = crate::command::TimeControl::parse(&time_control);
-            if let Some(d) = clock.and_then(|c| self.deadline_from(&c, 0)) {
+        for (id, at, clock) in store::deadlines_without_reminder(&pool).await? {
+            if let Some(d) = self.deadline_from(&clock, 0) {
                 store::set_reminder(&pool, id, at - (d.at - d.remind_at)).await?;
             }
         }

@@ -8,7 +8,6 @@ use crate::ctx::Ctx;
 use crate::error::Failure;
 use crate::game::low_time_ms;
 use crate::handlers::ending::{flag_fell, lost_on_time};
-use crate::load::record;
 use crate::store;
 use crate::words::{clock_face, human_duration};
 
@@ -33,16 +32,18 @@ impl Core {
         let now = now_ms.div_euclid(1000);
         let mut tx = self.store.begin().await?;
         // Only games whose deadline or reminder has come (see `due_ms`).
-        for row in store::due_games(&mut tx, now_ms).await? {
-            let Ok(rec) = record(row.clone()) else {
-                continue;
-            };
-            let (Some(_), TimeControl::Days(days)) = (rec.deadline_at, rec.clock) else {
+        // A damaged game is left as it is (`check-db` names it).
+        for rec in store::due_games(&mut tx, now_ms)
+            .await?
+            .into_iter()
+            .flatten()
+        {
+            let (Some(_), &TimeControl::Days(days)) = (rec.deadline_at, &rec.clock) else {
                 continue;
             };
             let period = days as i64 * self.settings.day_seconds;
             let channel = rec.channel.clone();
-            let Ok(g) = self.load(&mut tx, row).await else {
+            let Ok(g) = self.load(&mut tx, rec).await else {
                 continue;
             };
             // As it stands now: another process may have settled it, or a
@@ -89,16 +90,17 @@ impl Core {
     pub(crate) async fn decide_clocks(&self) -> Result<(), sqlx::Error> {
         let mut tx = self.store.begin().await?;
         // Only games whose flag or low-time warning has come (see `due_ms`).
-        for row in store::due_games(&mut tx, self.time.now_ms()).await? {
-            let Ok(rec) = record(row.clone()) else {
-                continue;
-            };
-            let (Some(_), TimeControl::Clock { minutes, .. }) = (rec.turn_started_ms, rec.clock)
+        for rec in store::due_games(&mut tx, self.time.now_ms())
+            .await?
+            .into_iter()
+            .flatten()
+        {
+            let (Some(_), &TimeControl::Clock { minutes, .. }) = (rec.turn_started_ms, &rec.clock)
             else {
                 continue;
             };
             let channel = rec.channel.clone();
-            let Ok(g) = self.load(&mut tx, row).await else {
+            let Ok(g) = self.load(&mut tx, rec).await else {
                 continue;
             };
             let mover = g.pos.turn();

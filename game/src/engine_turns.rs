@@ -13,7 +13,8 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::play::play;
 use crate::lease::Held;
-use crate::load::{record, stored_position};
+use crate::load::stored_position;
+use crate::record::GameRecord;
 use crate::reply::Action;
 use crate::store::{self, Claim, LeaseKind};
 use std::time::Duration;
@@ -145,10 +146,10 @@ impl Core {
     #[doc(hidden)]
     pub async fn queue_engine_turn_if_due(&self, id: i64) -> Result<bool, sqlx::Error> {
         let mut tx = self.store.begin().await?;
-        let Some(row) = store::lock_game(&mut tx, id).await? else {
+        let Some(rec) = store::lock_game(&mut tx, id).await? else {
             return Ok(false);
         };
-        if row.engine_wanted_ms.is_some() || !self.bot_moves_in(row) {
+        if rec.engine_wanted_ms.is_some() || !self.bot_moves_in(&rec) {
             // At once, not when the connection is next used: the row's lock
             // goes with it.
             tx.rollback().await?;
@@ -164,18 +165,15 @@ impl Core {
         let Ok(mut read) = self.store.read().await else {
             return false;
         };
-        let Ok(Some(row)) = store::game(&mut read, channel, id).await else {
+        let Ok(Some(rec)) = store::game(&mut read, channel, id).await else {
             return false;
         };
-        self.bot_moves_in(row)
+        self.bot_moves_in(&rec)
     }
 
-    /// Whether, in the stored game `row`, the bot is to move.
-    fn bot_moves_in(&self, row: store::GameRow) -> bool {
-        let Ok(rec) = record(row) else {
-            return false;
-        };
-        let Ok(pos) = stored_position(&rec) else {
+    /// Whether, in the stored game `rec`, the bot is to move.
+    fn bot_moves_in(&self, rec: &GameRecord) -> bool {
+        let Ok(pos) = stored_position(rec) else {
             return false;
         };
         // A private game waiting for programs has none stored yet.
@@ -197,10 +195,10 @@ impl Core {
     ) -> Result<(Done, i64), Failure> {
         // Read without the write lock: the search must not hold anyone up.
         let mut read = self.store.read().await?;
-        let Some(row) = store::game_anywhere(&mut read, id).await? else {
+        let Some(rec) = store::game_anywhere(&mut read, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };
-        let g = self.load_unlocked(&mut read, row).await?;
+        let g = self.load_unlocked(&mut read, rec).await?;
         drop(read);
         let ch = g.rec.channel.as_str();
         let bot = g.player(g.pos.turn());
@@ -215,8 +213,8 @@ impl Core {
         // point 7) is dropped from the queue, not played for them.
         if !self.plays_for_bot(&bot.id).await? {
             let mut tx = self.store.begin().await?;
-            if let Some(row) = store::lock_game(&mut tx, id).await? {
-                if row.version == searched {
+            if let Some(rec) = store::lock_game(&mut tx, id).await? {
+                if rec.version == searched {
                     store::set_engine_turn(&mut tx, id, None, None).await?;
                 }
             }
@@ -249,16 +247,16 @@ impl Core {
         };
         let coordinate = g.pos.coordinate(&mv);
         let mut tx = self.store.begin().await?;
-        let Some(row) = store::game(&mut tx, ch, id).await? else {
+        let Some(rec) = store::game(&mut tx, ch, id).await? else {
             return refuse(format!("game #{id} is gone"));
         };
         // The game changed while the engine thought (a resignation, or the
         // move played by a process that took the turn after this one's
         // lease ended): this search answers a position that is gone.
-        if row.version != searched {
+        if rec.version != searched {
             return refuse(format!("game #{id} moved on while I thought"));
         }
-        let g = self.load(&mut tx, row).await?;
+        let g = self.load(&mut tx, rec).await?;
         let ply = g.moves.len() as i64 + 1;
         let done = {
             let mut cx = Ctx::of_bot(self, &mut tx, ch, &bot);

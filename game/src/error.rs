@@ -1,6 +1,7 @@
 //! Why a command did nothing, and how that is said: refusals meant for the
 //! player apart from failures of storage, which are ours.
 
+use crate::record::{DamagedGame, RecordError};
 use crate::reply::{Audience, Reply};
 
 /// Why a command did nothing.
@@ -16,8 +17,36 @@ pub(crate) enum Failure {
 }
 
 impl From<sqlx::Error> for Failure {
+    /// A stored record that does not read (the store's decode error that
+    /// carries a [`RecordError`]) is refused, naming it; anything else is a
+    /// failure of storage.
     fn from(e: sqlx::Error) -> Self {
+        if let sqlx::Error::Decode(inner) = &e {
+            if let Some(bad) = inner.downcast_ref::<RecordError>() {
+                return Failure::Refused(match bad {
+                    RecordError::Game(g) => damaged_words(g.id, &g.why),
+                    RecordError::Challenge { id, why } => format!(
+                        "The stored challenge #{id} here is damaged ({why}), so I cannot go on with it. Nothing was changed."
+                    ),
+                    RecordError::Rating { .. } => format!(
+                        "A stored rating is damaged ({bad}), so I cannot answer that. Nothing was changed."
+                    ),
+                });
+            }
+        }
         Failure::Storage(e)
+    }
+}
+
+impl From<RecordError> for Failure {
+    fn from(e: RecordError) -> Self {
+        Failure::from(sqlx::Error::Decode(Box::new(e)))
+    }
+}
+
+impl From<DamagedGame> for Failure {
+    fn from(e: DamagedGame) -> Self {
+        Failure::from(RecordError::Game(e))
     }
 }
 
@@ -28,9 +57,13 @@ pub(crate) fn refuse<T>(msg: impl Into<String>) -> Result<T, Failure> {
 
 /// A stored game that does not hold together, in words.
 pub(crate) fn damaged(id: i64, why: impl std::fmt::Display) -> Failure {
-    Failure::Refused(format!(
+    Failure::Refused(damaged_words(id, why))
+}
+
+fn damaged_words(id: i64, why: impl std::fmt::Display) -> String {
+    format!(
         "The stored record of game #{id} is damaged ({why}), so I cannot go on with it. Nothing was changed."
-    ))
+    )
 }
 
 pub(crate) fn error_reply(text: String) -> Reply {

@@ -157,12 +157,8 @@ impl Game {
     }
 
     pub fn status(&self) -> String {
-        if self.rec.status == Status::Finished {
-            return format!(
-                "{} {}",
-                self.rec.result.as_deref().unwrap_or("*"),
-                self.rec.termination.as_deref().unwrap_or("")
-            );
+        if let Status::Finished(ending) = self.rec.status {
+            return ending.to_string();
         }
         match self.awaiting_programs().as_slice() {
             [] => {}

@@ -8,8 +8,8 @@ use crate::core::Core;
 use crate::ctx::Ctx;
 use crate::error::{damaged, refuse, Failure};
 use crate::game::Game;
-use crate::record::GameRecord;
-use crate::store::{self, GameRow, Tx};
+use crate::record::{DamagedGame, GameRecord};
+use crate::store::{self, Tx};
 use voidmate_rules::{variants, Color, Position, Program, SharedRules};
 
 /// A stored program text, read again.
@@ -34,12 +34,6 @@ pub(crate) fn rules_of(rec: &GameRecord) -> Result<SharedRules, Failure> {
         .map_err(|e| damaged(rec.id, format!("its programs do not fit the game: {e}")))
 }
 
-/// A row typed, or refused as damaged.
-pub(crate) fn record(row: GameRow) -> Result<GameRecord, Failure> {
-    let id = row.id;
-    GameRecord::try_from(row).map_err(|e| damaged(id, e))
-}
-
 /// The stored position after the last move, trusted without a replay: for
 /// reads that need only the position (suggestions, whose move it is). Every
 /// write replays the game in [`Core::load`], and `voidmate check-db`
@@ -55,12 +49,19 @@ impl Core {
     /// does not replay): (game id, channel, why).
     pub async fn check_db(&self) -> anyhow::Result<(usize, Vec<(i64, String, String)>)> {
         let mut read = self.store.read().await?;
-        let rows = store::all_games(&mut read).await?;
-        let total = rows.len();
+        let games = store::all_games(&mut read).await?;
+        let total = games.len();
         let mut bad = Vec::new();
-        for row in rows {
-            let (id, channel) = (row.id, row.channel.clone());
-            match self.load_unlocked(&mut read, row).await {
+        for game in games {
+            let rec = match game {
+                Ok(rec) => rec,
+                Err(damaged) => {
+                    bad.push((damaged.id, damaged.channel, damaged.why));
+                    continue;
+                }
+            };
+            let (id, channel) = (rec.id, rec.channel.clone());
+            match self.load_unlocked(&mut read, rec).await {
                 Ok(_) => {}
                 Err(Failure::Refused(why)) | Err(Failure::NotACommand(why)) => {
                     bad.push((id, channel, why))
@@ -76,15 +77,15 @@ impl Core {
     /// ([`store::lock_game`]), so that a second command on the same game
     /// waits for the first and then sees what it did, while commands on
     /// other games go on. A game that ended in that wait is not touched.
-    pub(crate) async fn load(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
+    pub(crate) async fn load(&self, tx: &mut Tx, rec: GameRecord) -> Result<Game, Failure> {
         match self.store.backend() {
-            store::Backend::Sqlite => self.load_unlocked(tx, row).await,
+            store::Backend::Sqlite => self.load_unlocked(tx, rec).await,
             store::Backend::Postgres => {
-                let id = row.id;
+                let id = rec.id;
                 let Some(locked) = store::lock_game_with_moves(tx, id).await? else {
                     return refuse(format!("Game #{id} is gone."));
                 };
-                if row.status == "active" && locked.game.status != "active" {
+                if rec.is_active() && !locked.game.is_active() {
                     return refuse(format!("Game #{id} has already ended."));
                 }
                 self.replay_locked(tx, locked).await
@@ -103,7 +104,7 @@ impl Core {
         id: i64,
     ) -> Result<Option<Game>, Failure> {
         match store::lock_game_with_moves(tx, id).await? {
-            Some(locked) if locked.game.channel == channel && locked.game.status == "active" => {
+            Some(locked) if locked.game.channel == channel && locked.game.is_active() => {
                 Ok(Some(self.replay_locked(tx, locked).await?))
             }
             _ => Ok(None),
@@ -130,14 +131,17 @@ impl Core {
     /// [`Core::load`] without the lock: for reads that change nothing (a
     /// board drawn, a search started, `check-db`), which must not hold up
     /// the game's writers.
-    pub(crate) async fn load_unlocked(&self, tx: &mut Tx, row: GameRow) -> Result<Game, Failure> {
-        let moves = store::moves(tx, row.id).await?;
-        self.replay(row, moves)
+    pub(crate) async fn load_unlocked(
+        &self,
+        tx: &mut Tx,
+        rec: GameRecord,
+    ) -> Result<Game, Failure> {
+        let moves = store::moves(tx, rec.id).await?;
+        self.replay(rec, moves)
     }
 
-    /// The game of `row`, its `moves` replayed from the start.
-    fn replay(&self, row: GameRow, moves: Vec<store::MoveRow>) -> Result<Game, Failure> {
-        let rec = record(row)?;
+    /// The game of `rec`, its `moves` replayed from the start.
+    fn replay(&self, rec: GameRecord, moves: Vec<store::MoveRow>) -> Result<Game, Failure> {
         let id = rec.id;
         let rules = rules_of(&rec)?;
         let mut pos = Position::from_fen(rules, &rec.start_fen)
@@ -171,18 +175,18 @@ impl Core {
 }
 
 impl Ctx<'_> {
-    pub async fn load(&mut self, row: GameRow) -> Result<Game, Failure> {
+    pub async fn load(&mut self, rec: GameRecord) -> Result<Game, Failure> {
         if self.reads_only {
-            self.core.load_unlocked(self.tx, row).await
+            self.core.load_unlocked(self.tx, rec).await
         } else {
-            self.core.load(self.tx, row).await
+            self.core.load(self.tx, rec).await
         }
     }
 
     /// Game `id` of this channel, read again (after a change).
     pub async fn reload(&mut self, id: i64) -> Result<Option<Game>, Failure> {
         match store::game(self.tx, self.channel, id).await? {
-            Some(row) => Ok(Some(self.load(row).await?)),
+            Some(rec) => Ok(Some(self.load(rec).await?)),
             None => Ok(None),
         }
     }
@@ -193,20 +197,16 @@ impl Ctx<'_> {
         let me = self.author.id.clone();
         let known = self.own_active.take();
         if let Some(id) = game {
-            let Some(row) = store::game(self.tx, self.channel, id).await? else {
+            let Some(rec) = store::game(self.tx, self.channel, id).await? else {
                 return refuse(format!("There is no game #{id} in this channel."));
             };
-            let rec = record(row.clone())?;
             if mine && !rec.plays(&me) {
                 return refuse(format!("You are not playing in game #{id}."));
             }
-            if mine && !rec.is_active() {
-                return refuse(format!(
-                    "Game #{id} is over ({}).",
-                    rec.result.as_deref().unwrap_or("*")
-                ));
+            if let (true, Some(ending)) = (mine, rec.ending()) {
+                return refuse(format!("Game #{id} is over ({}).", ending.result));
             }
-            return self.load(row).await;
+            return self.load(rec).await;
         }
         // The author's one game here, known from the event's intake: locked
         // at once. Anything else (none, several, or it ended meanwhile) is
@@ -216,12 +216,13 @@ impl Ctx<'_> {
                 return Ok(g);
             }
         }
-        // Chosen among the rows as stored: a damaged game elsewhere in the
-        // channel does not stand in the way of the one meant.
+        // Chosen among the games as read, damaged ones too: a damaged game
+        // elsewhere in the channel does not stand in the way of the one
+        // meant, and one of the author's own is named, not passed over.
         let active = store::active_games(self.tx, self.channel).await?;
-        let own: Vec<GameRow> = active
+        let own: Vec<store::Read<GameRecord>> = active
             .iter()
-            .filter(|g| g.white == me.as_str() || g.black == me.as_str())
+            .filter(|g| seats(g).iter().any(|p| p.id == me))
             .cloned()
             .collect();
         let candidates = if mine || !own.is_empty() { own } else { active };
@@ -231,24 +232,26 @@ impl Ctx<'_> {
             }
             0 => refuse("There is no game in progress here. Start one with `challenge @someone`."),
             1 => {
-                let row = candidates.into_iter().next().expect("one");
-                self.load(row).await
+                let game = candidates.into_iter().next().expect("one");
+                self.load(game?).await
             }
             n => {
                 let list: Vec<String> = candidates
                     .iter()
                     .map(|g| {
-                        let white = Player::stored(&g.white, g.white_name.clone());
-                        let black = Player::stored(&g.black, g.black_name.clone());
-                        let game = voidmate_rules::GameKind::from_name(&g.variant)
-                            .map_or(g.variant.as_str(), |k| k.title());
-                        format!("#{} {white} vs {black} ({game})", g.id)
+                        let [white, black] = seats(g);
+                        match g {
+                            Ok(rec) => {
+                                format!("#{} {white} vs {black} ({})", rec.id, rec.kind.title())
+                            }
+                            Err(e) => format!("#{} {white} vs {black} (damaged)", e.id),
+                        }
                     })
                     .collect();
                 refuse(format!(
                     "There are {n} games here: {}. Add the game number, like `board #{}`.",
                     list.join(", "),
-                    candidates[0].id
+                    candidates[0].as_ref().map_or_else(|e| e.id, |rec| rec.id)
                 ))
             }
         }
@@ -288,8 +291,8 @@ impl Ctx<'_> {
     pub async fn pick_any(&mut self, game: GameRef) -> Result<Game, Failure> {
         match self.pick(game, false).await {
             Err(Failure::Refused(msg)) if game.is_none() => {
-                match store::latest_game(self.tx, self.channel, self.author.id.as_str()).await? {
-                    Some(row) => self.load(row).await,
+                match store::latest_game(self.tx, self.channel, &self.author.id).await? {
+                    Some(rec) => self.load(rec).await,
                     None => Err(Failure::Refused(msg)),
                 }
             }
@@ -302,14 +305,22 @@ impl Ctx<'_> {
     pub async fn private_game(&mut self, id: i64) -> Result<Game, Failure> {
         let me: &Player = self.author;
         match store::game_anywhere(self.tx, id).await? {
-            Some(row) => {
-                if record(row.clone())?.plays(&me.id) {
-                    self.load(row).await
+            Some(rec) => {
+                if rec.plays(&me.id) {
+                    self.load(rec).await
                 } else {
                     refuse(format!("You are not playing in game #{id}."))
                 }
             }
             None => refuse(format!("There is no game #{id}.")),
         }
+    }
+}
+
+/// Who plays a game as read, damaged or not.
+pub(crate) fn seats(game: &store::Read<GameRecord>) -> [&Player; 2] {
+    match game {
+        Ok(rec) => [rec.player(Color::White), rec.player(Color::Black)],
+        Err(DamagedGame { white, black, .. }) => [white, black],
     }
 }

@@ -9,7 +9,6 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::Failure;
 use crate::game::Game;
-use crate::record::Status;
 use crate::reply::{BoardCard, Image, ImageFormat};
 use crate::store;
 use voidmate_render::{Caption, RenderOptions, Renderer, ReplayFrame, Theme};
@@ -80,7 +79,7 @@ pub(crate) fn game_picture(
         Flip::Auto => g.player_color(viewer).unwrap_or_else(|| g.pos.turn()),
     };
     let status = g.status();
-    let finished = g.rec.status == Status::Finished;
+    let finished = !g.rec.is_active();
     let alt = match (g.moves.last(), finished) {
         (_, true) => format!("Game #{}: final position, {status}", g.id()),
         (Some(m), false) => format!("Game #{} after {}: {status}", g.id(), m.san),

@@ -15,7 +15,7 @@
 //!
 //! Pure arithmetic: no storage, no clock. `store::ratings` keeps the rows.
 
-use crate::command::TimeControl;
+pub use crate::command::Pool;
 use std::fmt;
 
 /// Glicko-2's scale: 173.7178 rating points to one unit of μ.
@@ -33,44 +33,6 @@ pub const MAX_DEVIATION: f64 = 350.0;
 pub const MIN_RATING: f64 = 400.0;
 /// From this deviation up, a rating is provisional.
 pub const PROVISIONAL: f64 = 110.0;
-
-/// Which ratings a game counts for: games on a clock, or correspondence
-/// (days per move, or no limit).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Pool {
-    Live,
-    Correspondence,
-}
-
-impl Pool {
-    pub const ALL: [Pool; 2] = [Pool::Live, Pool::Correspondence];
-
-    /// As stored and written: `live`, `correspondence`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pool::Live => "live",
-            Pool::Correspondence => "correspondence",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Pool> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "live" | "clock" | "blitz" | "rapid" | "bullet" => Some(Pool::Live),
-            "correspondence" | "corr" | "daily" => Some(Pool::Correspondence),
-            _ => None,
-        }
-    }
-}
-
-impl Pool {
-    /// The pool of games with this time control.
-    pub fn of(time: &TimeControl) -> Pool {
-        match time {
-            TimeControl::Clock { .. } => Pool::Live,
-            TimeControl::Days(_) | TimeControl::None => Pool::Correspondence,
-        }
-    }
-}
 
 /// A player's rating in one pool of one game of one community.
 #[derive(Debug, Clone, Copy, PartialEq)]

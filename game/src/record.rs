@@ -1,40 +1,255 @@
-//! A game's and a challenge's rows, typed once when they are read.
+//! A game's and a challenge's records, typed: what the store hands up.
 //!
 //! The database keeps names and codes (`'active'`, `'void'`, `'3d'`,
-//! `'private'`, a player's id per side); everything above the store works
-//! with a [`GameRecord`] or a [`ChallengeRecord`] instead, built by
-//! `TryFrom` from the row. A row that does not convert (a damaged or
-//! hand-edited database) is a [`RecordError`]: `voidmate check-db` names it,
-//! a command on that game is refused with the reason, and nothing panics.
+//! `'private'`, `'1-0'`, a player's id per side); the store converts each
+//! row once, where it is read, into a [`GameRecord`] or a
+//! [`ChallengeRecord`]. A row that does not convert (a damaged or
+//! hand-edited database) is a [`RecordError`] that names it: `voidmate
+//! check-db` lists it, a command on that game is refused with the reason,
+//! and nothing panics.
 
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::{Player, PlayerId};
-use crate::store::{ChallengeRow, GameRow};
 use std::fmt;
 use voidmate_render::PieceColour;
-use voidmate_rules::{ByColor, Color, GameKind};
+use voidmate_rules::{ByColor, Color, DrawReason, GameKind, Outcome, WinReason};
 
-/// Whether a game goes on.
+/// Whether a game goes on, and how it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     Active,
-    Finished,
+    Finished(Ending),
 }
 
 impl Status {
-    /// As stored.
+    /// As stored (the `status` column).
     pub fn code(self) -> &'static str {
         match self {
             Status::Active => "active",
-            Status::Finished => "finished",
+            Status::Finished(_) => "finished",
         }
     }
 
-    pub fn from_code(code: &str) -> Option<Status> {
+    pub fn ending(self) -> Option<Ending> {
+        match self {
+            Status::Active => None,
+            Status::Finished(ending) => Some(ending),
+        }
+    }
+}
+
+/// How a game ended: its result and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ending {
+    pub result: GameResult,
+    pub termination: Termination,
+}
+
+impl Ending {
+    /// The end the rules found on the board.
+    pub fn of_outcome(outcome: &Outcome) -> Ending {
+        match *outcome {
+            Outcome::Win { winner, reason } => Ending {
+                result: GameResult::Win(winner),
+                termination: Termination::Won(reason),
+            },
+            Outcome::Draw(reason) => Ending::draw(Termination::Drawn(reason)),
+        }
+    }
+
+    /// `loser` loses, for `termination` (resignation, time).
+    pub fn loss(loser: Color, termination: Termination) -> Ending {
+        Ending {
+            result: GameResult::Win(!loser),
+            termination,
+        }
+    }
+
+    pub fn draw(termination: Termination) -> Ending {
+        Ending {
+            result: GameResult::Draw,
+            termination,
+        }
+    }
+
+    /// Called off: no result.
+    pub fn aborted(termination: Termination) -> Ending {
+        Ending {
+            result: GameResult::NoResult,
+            termination,
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    /// "1-0 checkmate", "* aborted".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.result, self.termination)
+    }
+}
+
+/// A game's result, as PGN writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0` or `0-1`.
+    Win(Color),
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: called off before it began, not rated.
+    NoResult,
+}
+
+impl GameResult {
+    /// As stored and written: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    pub fn code(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::White) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::NoResult => "*",
+        }
+    }
+
+    /// A stored result, nothing else.
+    pub fn from_code(code: &str) -> Option<GameResult> {
         match code {
-            "active" => Some(Status::Active),
-            "finished" => Some(Status::Finished),
+            "1-0" => Some(GameResult::Win(Color::White)),
+            "0-1" => Some(GameResult::Win(Color::Black)),
+            "1/2-1/2" => Some(GameResult::Draw),
+            "*" => Some(GameResult::NoResult),
             _ => None,
+        }
+    }
+
+    /// White's score (1, ½ or 0); `None` without a result.
+    pub fn white_score(self) -> Option<f64> {
+        match self {
+            GameResult::Win(Color::White) => Some(1.0),
+            GameResult::Win(Color::Black) => Some(0.0),
+            GameResult::Draw => Some(0.5),
+            GameResult::NoResult => None,
+        }
+    }
+
+    /// What it was for `side`.
+    pub fn for_side(self, side: Color) -> SideResult {
+        match self {
+            GameResult::Win(winner) if winner == side => SideResult::Won,
+            GameResult::Win(_) => SideResult::Lost,
+            GameResult::Draw => SideResult::Drawn,
+            GameResult::NoResult => SideResult::Aborted,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// What a finished game was for one of its players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SideResult {
+    Won,
+    Drawn,
+    Lost,
+    Aborted,
+}
+
+impl SideResult {
+    /// "won", "drawn", "lost", "aborted".
+    pub fn words(self) -> &'static str {
+        match self {
+            SideResult::Won => "won",
+            SideResult::Drawn => "drawn",
+            SideResult::Lost => "lost",
+            SideResult::Aborted => "aborted",
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// Decided on the board by the game's rules.
+    Won(WinReason),
+    /// Drawn by the game's rules: on the board, or claimed under a rule of
+    /// the game (Chess 99, Super Chess).
+    Drawn(DrawReason),
+    Resignation,
+    /// A clock ran out, or a correspondence deadline passed.
+    TimeForfeit,
+    /// Drawn by agreement.
+    Agreement,
+    /// Called off by a player before both sides moved.
+    Aborted,
+    /// Called off by the bot: a first move did not come in time.
+    NoFirstMove,
+}
+
+impl Termination {
+    /// As stored, and as replies and PGN's `Termination` tag say it.
+    pub fn code(self) -> &'static str {
+        match self {
+            // Two claims keep the words they were first stored with.
+            Termination::Drawn(DrawReason::BothKingsAttacked) => "both kings attacked (claimed)",
+            Termination::Drawn(DrawReason::NinetyNineMoves) => "99-move rule (claimed)",
+            Termination::Won(reason) => reason.words(),
+            Termination::Drawn(reason) => reason.words(),
+            Termination::Resignation => "resignation",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Agreement => "agreement",
+            Termination::Aborted => "aborted",
+            Termination::NoFirstMove => "aborted (no first move)",
+        }
+    }
+
+    /// Every termination there is.
+    pub fn all() -> impl Iterator<Item = Termination> {
+        let own = [
+            Termination::Resignation,
+            Termination::TimeForfeit,
+            Termination::Agreement,
+            Termination::Aborted,
+            Termination::NoFirstMove,
+        ];
+        WinReason::ALL
+            .into_iter()
+            .map(Termination::Won)
+            .chain(DrawReason::ALL.into_iter().map(Termination::Drawn))
+            .chain(own)
+    }
+
+    /// A stored termination, nothing else.
+    pub fn from_code(code: &str) -> Option<Termination> {
+        Termination::all().find(|t| t.code() == code)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// What a challenge came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    Pending,
+    Accepted,
+    Declined,
+    Withdrawn,
+}
+
+impl ChallengeStatus {
+    /// As stored.
+    pub fn code(self) -> &'static str {
+        match self {
+            ChallengeStatus::Pending => "pending",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Withdrawn => "withdrawn",
         }
     }
 }
@@ -90,10 +305,8 @@ pub struct GameRecord {
     /// need only the position; every write replays the moves).
     pub fen: String,
     pub clock: TimeControl,
+    /// Going on, or how it ended.
     pub status: Status,
-    /// `1-0`, `0-1` or `1/2-1/2` once finished.
-    pub result: Option<String>,
-    pub termination: Option<String>,
     /// Bumped by every write; a write that finds another version lost a race.
     pub version: i64,
     pub offers: Offers,
@@ -145,131 +358,59 @@ impl GameRecord {
         self.status == Status::Active
     }
 
+    /// How it ended, once it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.status.ending()
+    }
+
     /// The proposal of `kind` that stands at `ply`, if any.
     pub fn standing(&self, kind: OfferKind, ply: i64) -> Option<Offer> {
         self.offers.get(kind).filter(|o| o.ply == ply)
     }
 }
 
-/// Why a stored row is not a game (or challenge) we can go on with.
+/// A stored game that does not read: what can always be read of it (for
+/// lists), and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordError(pub String);
+pub struct DamagedGame {
+    pub id: i64,
+    pub channel: String,
+    pub white: Player,
+    pub black: Player,
+    /// What is wrong, in words ("unknown variant 'xiangqi'").
+    pub why: String,
+}
+
+/// Why a stored row is not a record we can go on with, naming the record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordError {
+    Game(DamagedGame),
+    Challenge {
+        id: i64,
+        why: String,
+    },
+    Rating {
+        community: String,
+        player: String,
+        why: String,
+    },
+}
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RecordError::Game(g) => write!(f, "game #{}: {}", g.id, g.why),
+            RecordError::Challenge { id, why } => write!(f, "challenge #{id}: {why}"),
+            RecordError::Rating {
+                community,
+                player,
+                why,
+            } => write!(f, "{player}'s rating in {community}: {why}"),
+        }
     }
 }
 
 impl std::error::Error for RecordError {}
-
-fn bad<T>(why: impl Into<String>) -> Result<T, RecordError> {
-    Err(RecordError(why.into()))
-}
-
-fn kind(variant: &str) -> Result<GameKind, RecordError> {
-    match GameKind::from_name(variant) {
-        Some(kind) => Ok(kind),
-        None => bad(format!("unknown variant '{variant}'")),
-    }
-}
-
-fn clock(code: &str) -> Result<TimeControl, RecordError> {
-    match TimeControl::parse(code) {
-        Some(t) => Ok(t),
-        None => bad(format!("unknown time control '{code}'")),
-    }
-}
-
-fn mode(code: &str) -> Result<ProgramMode, RecordError> {
-    match ProgramMode::from_code(code) {
-        Some(m) => Ok(m),
-        None => bad(format!("unknown programming mode '{code}'")),
-    }
-}
-
-fn colour(stored: Option<String>) -> Result<Option<PieceColour>, RecordError> {
-    match stored {
-        None => Ok(None),
-        Some(name) => match PieceColour::from_name(&name) {
-            Some(c) => Ok(Some(c)),
-            None => bad(format!("unknown piece colour '{name}'")),
-        },
-    }
-}
-
-impl TryFrom<GameRow> for GameRecord {
-    type Error = RecordError;
-
-    fn try_from(row: GameRow) -> Result<GameRecord, RecordError> {
-        let status = match Status::from_code(&row.status) {
-            Some(s) => s,
-            None => return bad(format!("unknown status '{}'", row.status)),
-        };
-        let seats = ByColor {
-            white: Seat {
-                player: Player::stored(&row.white, row.white_name),
-                program: row.program_white,
-                colour: colour(row.colour_white)?,
-                clock_ms: row.white_ms,
-            },
-            black: Seat {
-                player: Player::stored(&row.black, row.black_name),
-                program: row.program_black,
-                colour: colour(row.colour_black)?,
-                clock_ms: row.black_ms,
-            },
-        };
-        // An offer names its maker by id: it must be one of the players.
-        let offer = |by: Option<String>, ply: Option<i64>, what: &str| match (by, ply) {
-            (Some(by), Some(ply)) => match Color::ALL
-                .into_iter()
-                .find(|&c| seats[c].player.id.as_str() == by)
-            {
-                Some(by) => Ok(Some(Offer { by, ply })),
-                None => bad(format!("its {what} is by {by}, who does not play in it")),
-            },
-            _ => Ok(None),
-        };
-        let offers = Offers {
-            draw: offer(row.draw_offer_by, row.draw_offer_ply, "draw offer")?,
-            takeback: offer(row.undo_by, row.undo_ply, "takeback request")?,
-        };
-        let engine_level = match row.engine_level {
-            None => None,
-            Some(level) => match u8::try_from(level).ok().filter(|l| (1..=5).contains(l)) {
-                Some(level) => Some(level),
-                None => return bad(format!("the engine's level {level} is not 1 to 5")),
-            },
-        };
-        Ok(GameRecord {
-            id: row.id,
-            channel: row.channel,
-            kind: kind(&row.variant)?,
-            seats,
-            start_fen: row.start_fen,
-            fen: row.fen,
-            clock: clock(&row.time_control)?,
-            status,
-            result: row.result,
-            termination: row.termination,
-            version: row.version,
-            offers,
-            deadline_at: row.deadline_at,
-            reminded: row.reminded,
-            engine_level,
-            engine_wanted_ms: row.engine_wanted_ms,
-            turn_started_ms: row.turn_started_ms,
-            low_time_warned: row.low_time_warned,
-            mode: mode(&row.mode)?,
-            community: row.community,
-            rated: row.rated,
-            finished_ms: row.finished_ms,
-            abort_at_ms: row.abort_at_ms,
-            created_at: row.created_at,
-        })
-    }
-}
 
 /// A challenge waiting for an answer, typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -290,177 +431,4 @@ pub struct ChallengeRecord {
     /// Where it was made, and whether the game is to be rated.
     pub community: Option<String>,
     pub rated: bool,
-}
-
-impl TryFrom<ChallengeRow> for ChallengeRecord {
-    type Error = RecordError;
-
-    fn try_from(row: ChallengeRow) -> Result<ChallengeRecord, RecordError> {
-        let challenger_color = match row.challenger_color.as_str() {
-            "white" => Color::White,
-            "black" => Color::Black,
-            other => return bad(format!("unknown side '{other}'")),
-        };
-        Ok(ChallengeRecord {
-            id: row.id,
-            challenger: Player::stored(&row.challenger, row.challenger_name),
-            challenged: Player::stored(&row.challenged, row.challenged_name),
-            kind: kind(&row.variant)?,
-            clock: clock(&row.time_control)?,
-            challenger_color,
-            mode: mode(&row.mode)?,
-            program: row.program,
-            thread: row.in_thread.map(|t| t != 0),
-            community: row.community,
-            rated: row.rated,
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row() -> GameRow {
-        GameRow {
-            id: 7,
-            channel: "room".into(),
-            variant: "void".into(),
-            white: "t:alice".into(),
-            black: "t:bob".into(),
-            start_fen: "start".into(),
-            fen: "now".into(),
-            time_control: "3d".into(),
-            status: "active".into(),
-            result: None,
-            termination: None,
-            version: 4,
-            draw_offer_by: Some("t:bob".into()),
-            draw_offer_ply: Some(3),
-            undo_by: None,
-            undo_ply: None,
-            deadline_at: Some(100),
-            reminded: false,
-            engine_level: None,
-            engine_wanted_ms: None,
-            white_ms: None,
-            black_ms: None,
-            turn_started_ms: None,
-            low_time_warned: false,
-            mode: "default".into(),
-            program_white: None,
-            program_black: None,
-            colour_white: Some("gold".into()),
-            colour_black: None,
-            white_name: Some("Alice".into()),
-            black_name: None,
-            community: Some("room".into()),
-            rated: true,
-            finished_ms: None,
-            abort_at_ms: None,
-            created_at: 1_700_000_000,
-        }
-    }
-
-    #[test]
-    fn a_sound_row_becomes_a_typed_record() {
-        let rec = GameRecord::try_from(row()).unwrap();
-        assert_eq!(rec.kind, GameKind::Void);
-        assert_eq!(rec.clock, TimeControl::Days(3));
-        assert_eq!(rec.status, Status::Active);
-        assert_eq!(rec.mode, ProgramMode::Default);
-        assert_eq!(rec.seats.white.player.name, "Alice");
-        assert_eq!(rec.seats.black.player.name, "bob");
-        assert_eq!(rec.seats.white.colour, Some(PieceColour::Gold));
-        assert_eq!(
-            rec.offers.draw,
-            Some(Offer {
-                by: Color::Black,
-                ply: 3
-            })
-        );
-        assert_eq!(
-            rec.standing(OfferKind::Draw, 3).map(|o| o.by),
-            Some(Color::Black)
-        );
-        assert_eq!(rec.standing(OfferKind::Draw, 4), None);
-        assert_eq!(rec.standing(OfferKind::Takeback, 3), None);
-        assert_eq!(
-            rec.color_of(&PlayerId::from_stored("t:bob")),
-            Some(Color::Black)
-        );
-        assert!(!rec.plays(&PlayerId::from_stored("t:carol")));
-    }
-
-    /// Every field that holds a code is checked: a damaged row names what
-    /// is wrong with it instead of panicking later.
-    #[test]
-    fn a_damaged_row_says_what_is_wrong() {
-        type Damage = fn(&mut GameRow);
-        let cases: [(Damage, &str); 7] = [
-            (
-                |r| r.variant = "xiangqi".into(),
-                "unknown variant 'xiangqi'",
-            ),
-            (|r| r.status = "paused".into(), "unknown status 'paused'"),
-            (
-                |r| r.time_control = "fast".into(),
-                "unknown time control 'fast'",
-            ),
-            (
-                |r| r.mode = "secret!".into(),
-                "unknown programming mode 'secret!'",
-            ),
-            (
-                |r| r.colour_black = Some("plaid".into()),
-                "unknown piece colour 'plaid'",
-            ),
-            (
-                |r| r.draw_offer_by = Some("t:mallory".into()),
-                "its draw offer is by t:mallory, who does not play in it",
-            ),
-            (
-                |r| r.engine_level = Some(9),
-                "the engine's level 9 is not 1 to 5",
-            ),
-        ];
-        for (damage, why) in cases {
-            let mut r = row();
-            damage(&mut r);
-            assert_eq!(GameRecord::try_from(r).unwrap_err().0, why);
-        }
-    }
-
-    #[test]
-    fn challenges_are_typed_too() {
-        let row = ChallengeRow {
-            id: 1,
-            challenger: "t:alice".into(),
-            challenged: "t:bob".into(),
-            variant: "super16".into(),
-            time_control: "10+5".into(),
-            challenger_color: "black".into(),
-            mode: "private".into(),
-            program: None,
-            challenger_name: None,
-            challenged_name: Some("Bob".into()),
-            in_thread: Some(1),
-            community: None,
-            rated: false,
-        };
-        let c = ChallengeRecord::try_from(row.clone()).unwrap();
-        assert_eq!(c.kind, GameKind::Super16);
-        assert_eq!(c.challenger_color, Color::Black);
-        assert_eq!(c.mode, ProgramMode::Private);
-        assert_eq!(c.thread, Some(true));
-        assert_eq!(c.challenged.name, "Bob");
-        let bad_side = ChallengeRow {
-            challenger_color: "green".into(),
-            ..row
-        };
-        assert_eq!(
-            ChallengeRecord::try_from(bad_side).unwrap_err().0,
-            "unknown side 'green'"
-        );
-    }
 }

@@ -82,6 +82,7 @@ impl std::ops::DerefMut for Tx {
 }
 
 use crate::command::Flip;
+use crate::record::GameRecord;
 
 /// The database path that means "in memory, nothing on disk".
 pub const IN_MEMORY: &str = ":memory:";
@@ -97,24 +98,26 @@ mod players;
 mod processes;
 mod ratings;
 mod reviews;
+mod rows;
 mod settings;
 mod time;
 
 pub use challenges::{
     close_challenge, insert_challenge, pending_challenges, set_challenge_program,
-    set_challenge_rating, set_challenge_thread, ChallengeRow,
+    set_challenge_rating, set_challenge_thread,
 };
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
 pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event, Intake};
 pub use games::{
-    active_games, all_games, any_to_abort, engine_games, engine_queue, finish, finished_games,
-    finished_games_of, game, game_anywhere, games_to_abort, insert_game, latest_game,
+    active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,
+    finished_games, finished_games_of, game, game_anywhere, games_to_abort, latest_game,
     private_games_of, rated_between, rated_games, recent_games_of, set_abort_at, set_colour,
-    set_engine_level, set_engine_turn, set_offer, set_programs, set_unrated, GameRow, Venue,
+    set_engine_turn, set_offer, set_programs, start_game, Finish, NewGame, Opening, Read,
+    StartClocks, Venue,
 };
-use games::{bump, GAME_COLUMNS};
+use games::{bump, one, records, GAME_COLUMNS};
 pub use leases::{Claim, LeaseKind};
-pub use moves::{append_move, moves, set_move_clock, take_back_to, MoveRow};
+pub use moves::{advance, moves, take_back_to, Advance, Clocks, MoveRow};
 pub use outbox::{
     claim_notices, claim_older, delete_notice, move_notice, notice_failed, platform_of,
     queue_answer, queue_board_notice, queue_notice, queue_reply, unpark_channel, BoardKind,
@@ -124,11 +127,12 @@ pub use players::{flip_of, players_named, rename_player, see_player, set_flip, v
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use ratings::{
     all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,
-    Board, Change, ChangeRow, RatingRow, StoredRating,
+    Board, Change, RecordedChange, StoredRating,
 };
 pub use reviews::{
     finish_review, queue_review, review_of, review_positions, save_review_position, ReviewRow,
 };
+use rows::GameRow;
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,
 };
@@ -504,7 +508,9 @@ pub async fn lock_game_with_moves(tx: &mut Tx, id: i64) -> Result<Option<Locked>
     let Some(row) = row else {
         return Ok(None);
     };
-    let game = GameRow::from_row(&row)?;
+    let game = GameRow::from_row(&row)?
+        .into_record()
+        .map_err(|e| games::damaged(crate::record::RecordError::Game(e)))?;
     let text: Option<String> = row.try_get("moves_text")?;
     let mut moves = Vec::new();
     for line in text
@@ -540,7 +546,7 @@ pub async fn lock_game_with_moves(tx: &mut Tx, id: i64) -> Result<Option<Locked>
 
 /// What [`lock_game_with_moves`] read.
 pub struct Locked {
-    pub game: GameRow,
+    pub game: GameRecord,
     pub moves: Vec<MoveRow>,
     /// How White's and Black's players want boards turned.
     pub flips: [Flip; 2],
@@ -550,17 +556,18 @@ pub struct Locked {
 /// (`FOR UPDATE`: a second writer of the same game waits here, then reads
 /// what the first one committed). On SQLite the write transaction already
 /// holds the whole file. `None` if there is no such game.
-pub async fn lock_game(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+pub async fn lock_game(tx: &mut Tx, id: i64) -> Result<Option<GameRecord>, sqlx::Error> {
     let lock = match backend_of_tx(tx) {
         Backend::Postgres => " FOR UPDATE",
         Backend::Sqlite => "",
     };
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
     )))
     .bind(id)
     .fetch_optional(&mut **tx)
     .await
+    .and_then(one)
 }
 
 /// A yes/no column: 0 or 1 on both backends (SQLite has no boolean type,

@@ -122,7 +122,8 @@ pub(crate) fn pgn_text_reviewed(
     channel: &str,
     review: Option<&crate::review::Review>,
 ) -> String {
-    let result = g.rec.result.clone().unwrap_or_else(|| "*".into());
+    let ending = g.rec.ending();
+    let result = ending.map_or("*", |e| e.result.code()).to_string();
     let (date, time) = utc_date_time(g.rec.created_at);
     // The seven tags every reader expects, in their order; then the rest.
     let mut tags: Vec<(&str, String)> = vec![
@@ -138,8 +139,8 @@ pub(crate) fn pgn_text_reviewed(
         ("Variant", crate::pgn::variant_tag(g.kind()).to_string()),
         ("TimeControl", time_control_tag(&g.rec.clock)),
     ];
-    if let Some(t) = &g.rec.termination {
-        tags.push(("Termination", t.clone()));
+    if let Some(e) = ending {
+        tags.push(("Termination", e.termination.to_string()));
     }
     if g.rec.start_fen != g.pos.rules().definition().start_fen {
         tags.push(("SetUp", "1".into()));

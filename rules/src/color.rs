@@ -81,6 +81,14 @@ impl<T> ByColor<T> {
             black: f(Color::Black),
         }
     }
+
+    /// Each side's value through `f`.
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor {
+            white: f(self.white),
+            black: f(self.black),
+        }
+    }
 }
 
 impl<T> Index<Color> for ByColor<T> {

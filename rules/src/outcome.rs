@@ -67,6 +67,15 @@ impl Outcome {
 }
 
 impl WinReason {
+    /// Every reason, for a reader of stored words.
+    pub const ALL: [WinReason; 5] = [
+        WinReason::Checkmate,
+        WinReason::KingLostToVoid,
+        WinReason::NothingLeftToGive,
+        WinReason::PawnPromoted,
+        WinReason::KingCaptured,
+    ];
+
     /// How the game was won, in words: "checkmate".
     pub fn words(self) -> &'static str {
         match self {
@@ -80,6 +89,21 @@ impl WinReason {
 }
 
 impl DrawReason {
+    /// Every reason, for a reader of stored words.
+    pub const ALL: [DrawReason; 11] = [
+        DrawReason::Stalemate,
+        DrawReason::ThreefoldRepetition,
+        DrawReason::FiftyMoveRule,
+        DrawReason::InsufficientMaterial,
+        DrawReason::VoidFortress,
+        DrawReason::VoidSiege,
+        DrawReason::KingTakenInCheck,
+        DrawReason::PyrrhicVictory,
+        DrawReason::BothKingsAttacked,
+        DrawReason::NinetyNineMoves,
+        DrawReason::HundredMoveRule,
+    ];
+
     /// Why the game was drawn, in words: "stalemate".
     pub fn words(self) -> &'static str {
         match self {
@@ -118,6 +142,43 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::Win { winner, reason } => write!(f, "{winner} wins: {}", reason.words()),
             Outcome::Draw(reason) => write!(f, "Draw: {}", reason.words()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` lists every reason once: an exhaustive match gives each its
+    /// place, so a new reason fails to compile here until it is listed.
+    #[test]
+    fn every_reason_is_listed_once() {
+        let win = |r: WinReason| match r {
+            WinReason::Checkmate => 0,
+            WinReason::KingLostToVoid => 1,
+            WinReason::NothingLeftToGive => 2,
+            WinReason::PawnPromoted => 3,
+            WinReason::KingCaptured => 4,
+        };
+        let draw = |r: DrawReason| match r {
+            DrawReason::Stalemate => 0,
+            DrawReason::ThreefoldRepetition => 1,
+            DrawReason::FiftyMoveRule => 2,
+            DrawReason::InsufficientMaterial => 3,
+            DrawReason::VoidFortress => 4,
+            DrawReason::VoidSiege => 5,
+            DrawReason::KingTakenInCheck => 6,
+            DrawReason::PyrrhicVictory => 7,
+            DrawReason::BothKingsAttacked => 8,
+            DrawReason::NinetyNineMoves => 9,
+            DrawReason::HundredMoveRule => 10,
+        };
+        for (i, r) in WinReason::ALL.into_iter().enumerate() {
+            assert_eq!(win(r), i);
+        }
+        for (i, r) in DrawReason::ALL.into_iter().enumerate() {
+            assert_eq!(draw(r), i);
         }
     }
 }

@@ -320,6 +320,8 @@ pub async fn run_bot(core: Core, cfg: DiscordConfig) -> Result<()> {
             buttons: true,
             reads_chat: cfg.message_content,
             threads: true,
+            // Games in a server are mostly played at once.
+            default_pool: crate::game::ratings::Pool::Live,
         },
     );
     let data = Data {

@@ -144,6 +144,8 @@ impl MatrixBot {
                 buttons: false,
                 reads_chat: true,
                 threads: false,
+                // Rooms play slowly, over days.
+                default_pool: crate::game::ratings::Pool::Correspondence,
             },
         );
         let shared = Arc::new(Shared { core, cfg });

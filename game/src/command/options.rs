@@ -176,3 +176,47 @@ mod tests {
         assert_eq!(words("3d"), "3 days per move");
     }
 }
+
+/// Which ratings a game counts for: games on a clock, or correspondence
+/// (days per move, or no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pool {
+    Live,
+    Correspondence,
+}
+
+impl Pool {
+    pub const ALL: [Pool; 2] = [Pool::Live, Pool::Correspondence];
+
+    /// As stored and written: `live`, `correspondence`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pool::Live => "live",
+            Pool::Correspondence => "correspondence",
+        }
+    }
+
+    /// As stored (its [`Pool::name`]), nothing else.
+    pub fn from_code(code: &str) -> Option<Pool> {
+        Pool::ALL.into_iter().find(|p| p.name() == code)
+    }
+
+    /// As a player writes it: `live`, `blitz`, `correspondence`, `daily`...
+    pub fn from_name(name: &str) -> Option<Pool> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "live" | "clock" | "blitz" | "rapid" | "bullet" => Some(Pool::Live),
+            "correspondence" | "corr" | "daily" => Some(Pool::Correspondence),
+            _ => None,
+        }
+    }
+}
+
+impl Pool {
+    /// The pool of games with this time control.
+    pub fn of(time: &TimeControl) -> Pool {
+        match time {
+            TimeControl::Clock { .. } => Pool::Live,
+            TimeControl::Days(_) | TimeControl::None => Pool::Correspondence,
+        }
+    }
+}

@@ -2,11 +2,11 @@
 //! [`super::words`], then its arguments.
 
 use super::words::{self, Word};
+use super::Pool;
 use super::{
     Answer, ChallengeOptions, ColorChoice, Command, Flip, GameRef, OfferKind, Paint, ProgramMode,
     Setting, Someone, TimeControl,
 };
-use crate::ratings::Pool;
 use std::fmt;
 use voidmate_render::Theme;
 use voidmate_rules::GameKind;

@@ -11,13 +11,10 @@ use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::handlers::challenge::{challenge, pending};
 use crate::isolate;
-use crate::load::record;
+use crate::record::{Ending, GameResult, Termination};
 use crate::store;
 use std::fmt::Write as _;
 use voidmate_rules::Color;
-
-/// How the game ends when it is called off: no result, not rated.
-const ABORTED: &str = "*";
 
 /// `abort [#N]`: before both sides have moved, either player calls the game
 /// off.
@@ -30,12 +27,9 @@ pub(crate) async fn abort(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failu
             "Game #{id} has begun: both sides have moved, so it can no longer be aborted. `resign` ends it."
         ));
     }
-    if !store::finish(cx.tx, id, ABORTED, "aborted", cx.now_ms).await? {
+    if !store::finish(cx.tx, id, &aborted(Termination::Aborted), cx.now_ms).await? {
         return refuse(format!("Game #{id} has already ended."));
     }
-    store::set_deadline(cx.tx, id, None).await?;
-    store::set_abort_at(cx.tx, id, None).await?;
-    store::set_unrated(cx.tx, id).await?;
     let text = format!("{me} aborts game #{id}: no result, not rated.");
     Ok(Done::text(text).notifying(vec![g.player(!side)]))
 }
@@ -48,8 +42,12 @@ impl Core {
     pub(crate) async fn decide_aborts(&self) -> Result<(), sqlx::Error> {
         let mut tx = self.store.begin().await?;
         let now = self.time.now_ms();
-        for row in store::games_to_abort(&mut tx, now).await? {
-            let Ok(g) = self.load(&mut tx, row).await else {
+        for rec in store::games_to_abort(&mut tx, now).await? {
+            // A damaged game is left as it is (`check-db` names it).
+            let Ok(rec) = rec else {
+                continue;
+            };
+            let Ok(g) = self.load(&mut tx, rec).await else {
                 continue;
             };
             if g.ply() >= 2 {
@@ -72,31 +70,37 @@ pub(crate) async fn called_off(
     now_ms: i64,
 ) -> Result<Text, sqlx::Error> {
     let mover = g.player(g.pos.turn());
-    store::finish(tx, g.id(), ABORTED, "aborted (no first move)", now_ms).await?;
-    store::set_deadline(tx, g.id(), None).await?;
-    store::set_abort_at(tx, g.id(), None).await?;
-    store::set_unrated(tx, g.id()).await?;
+    store::finish(tx, g.id(), &aborted(Termination::NoFirstMove), now_ms).await?;
     Ok(Text::from(format!(
         "Game #{} is aborted: {mover} did not make a first move in time. No result, not rated.",
         g.id()
     )))
 }
 
+/// A game called off for `termination`: no result, not rated.
+fn aborted(termination: Termination) -> store::Finish {
+    store::Finish {
+        ending: Ending::aborted(termination),
+        clocks: None,
+        unrated: true,
+    }
+}
+
 /// `rematch [#N]`: the same game against the same opponent, sides swapped;
 /// the opponent accepts as usual (the bot at once).
 pub(crate) async fn rematch(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
     let me = cx.author.clone();
-    let row = match game {
+    let rec = match game {
         Some(id) => store::game(cx.tx, cx.channel, id).await?,
-        None => store::latest_game(cx.tx, cx.channel, me.id.as_str()).await?,
+        None => store::latest_game(cx.tx, cx.channel, &me.id).await?,
     };
-    let Some(row) = row else {
+    let Some(rec) = rec else {
         return refuse(match game {
             Some(id) => format!("There is no game #{id} in this channel."),
             None => "You have played no game here to have a rematch of.".to_string(),
         });
     };
-    let g = cx.load(row).await?;
+    let g = cx.load(rec).await?;
     let id = g.id();
     let side = g.side_of(&me.id)?;
     if g.rec.is_active() {
@@ -172,7 +176,7 @@ impl Core {
         };
         let typed = typed.trim().trim_start_matches('#').to_lowercase();
         rows.into_iter()
-            .filter_map(|row| record(row).ok())
+            .filter_map(Result::ok)
             .filter_map(|rec| {
                 let side = rec.color_of(author)?;
                 let opponent = rec.player(!side);
@@ -208,20 +212,16 @@ pub(crate) async fn finished(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
         return Ok(Done::text("No game has ended here yet."));
     }
     let mut text = String::from("The last games to end here:");
-    for row in rows {
-        let Ok(rec) = record(row) else { continue };
-        let result = rec.result.clone().unwrap_or_else(|| ABORTED.into());
-        let termination = rec.termination.clone().unwrap_or_default();
-        let kind = if result == ABORTED {
-            ""
-        } else if rec.rated {
-            ", rated"
-        } else {
-            ", casual"
+    for rec in rows.into_iter().filter_map(Result::ok) {
+        let Some(ending) = rec.ending() else { continue };
+        let kind = match (ending.result, rec.rated) {
+            (GameResult::NoResult, _) => "",
+            (_, true) => ", rated",
+            (_, false) => ", casual",
         };
         let _ = write!(
             text,
-            "\n  #{} {} vs {}  {} ({}): {result} {termination}{kind}",
+            "\n  #{} {} vs {}  {} ({}): {ending}{kind}",
             rec.id,
             rec.seats.white.player,
             rec.seats.black.player,

@@ -5,28 +5,18 @@ use crate::contract::{Player, PlayerId, Text};
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
-use crate::handlers::play::start_clocks;
+use crate::handlers::play::opening;
 use crate::handlers::ratings::both_now;
-use crate::load::record;
 use crate::ratings::Pool;
-use crate::record::ChallengeRecord;
+use crate::record::{ChallengeRecord, ChallengeStatus};
 use crate::reply::{Action, GameThread};
 use crate::store;
 use voidmate_rules::{variants, ByColor, Color, GameKind, Position};
 
-/// The challenges waiting in this channel, typed.
+/// The challenges waiting in this channel (one that does not read is
+/// refused, naming it).
 pub(crate) async fn pending(cx: &mut Ctx<'_>) -> Result<Vec<ChallengeRecord>, Failure> {
-    let rows = store::pending_challenges(cx.tx, cx.channel).await?;
-    rows.into_iter()
-        .map(|row| {
-            let id = row.id;
-            ChallengeRecord::try_from(row).map_err(|e| {
-                Failure::Refused(format!(
-                    "The stored challenge #{id} here is damaged ({e}), so I cannot go on with it. Nothing was changed."
-                ))
-            })
-        })
-        .collect()
+    Ok(store::pending_challenges(cx.tx, cx.channel).await?)
 }
 
 pub(crate) async fn challenge(
@@ -220,12 +210,24 @@ async fn play_the_bot(
         community: cx.community(),
         rated: false,
     };
-    let id = new_game(cx, venue, kind, seats, &time).await?;
-    store::set_engine_level(cx.tx, id, level as i64).await?;
-    store::set_deadline(cx.tx, id, cx.core.deadline(&time, cx.now_ms)).await?;
-    start_clocks(cx, id, &time).await?;
-    let g = cx.reload(id).await?.expect("just inserted");
-    let first = g.player(g.pos.turn());
+    let first = &seats[Position::new(kind.rules()).turn()];
+    // The engine moves first: its turn is queued with the game.
+    let engine = (first != &me).then(|| {
+        let claim = cx.core.searches_here().then(|| cx.core.engine_claim());
+        (cx.now_ms, claim)
+    });
+    let start = Start {
+        venue,
+        engine_level: Some(level),
+        mode: ProgramMode::Default,
+        programs: ByColor::default(),
+        opening: Some(opening(cx, &time)),
+        engine,
+    };
+    let id = new_game(cx, start, kind, seats, &time).await?;
+    let Some(g) = cx.reload(id).await? else {
+        return refuse(format!("Game #{id} is gone."));
+    };
     let picture = cx.picture(&g, &me.id, None).await?;
     let thread = game_thread(cx, options.thread, id, seats, kind).await?;
     let intro = format!(
@@ -236,13 +238,11 @@ async fn play_the_bot(
         seats.black,
         g.side(Color::Black),
     );
-    if &first == me {
+    if engine.is_none() {
         return Ok(Done::board(format!("{intro} {me}, your move."), picture)
             .notifying(vec![me.clone()])
             .in_thread(thread));
     }
-    let lease = cx.core.searches_here().then(|| cx.core.engine_claim());
-    store::set_engine_turn(cx.tx, id, Some(cx.now_ms), lease).await?;
     Ok(Done::board(intro, picture)
         .engine_moves(id)
         .in_thread(thread))
@@ -293,8 +293,26 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
         community: c.community.as_deref(),
         rated,
     };
-    let id = new_game(cx, venue, c.kind, seats, &c.clock).await?;
-    store::close_challenge(cx.tx, c.id, "accepted", Some(id)).await?;
+    // Symmetric: what the challenger proposed, or the default pieces if
+    // nothing was written. Private: each sends theirs; play begins then.
+    let roster = c.program.clone().unwrap_or_else(|| "default".into());
+    let programs = match c.mode {
+        ProgramMode::Symmetric => ByColor {
+            white: Some(roster.as_str()),
+            black: Some(roster.as_str()),
+        },
+        ProgramMode::Default | ProgramMode::Private => ByColor::default(),
+    };
+    let start = Start {
+        venue,
+        engine_level: None,
+        mode: c.mode,
+        programs,
+        opening: (c.mode != ProgramMode::Private).then(|| opening(cx, &c.clock)),
+        engine: None,
+    };
+    let id = new_game(cx, start, c.kind, seats, &c.clock).await?;
+    store::close_challenge(cx.tx, c.id, ChallengeStatus::Accepted, Some(id)).await?;
     let rating = match (&c.community, rated) {
         (Some(community), true) => {
             let pool = Pool::of(&c.clock);
@@ -307,21 +325,13 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
         ),
         _ => ", casual".to_string(),
     };
-    let mut programs = String::new();
-    match c.mode {
-        ProgramMode::Default => {}
-        ProgramMode::Symmetric => {
-            // What the challenger proposed, or the default pieces if
-            // nothing was written.
-            let roster = c.program.clone().unwrap_or_else(|| "default".into());
-            store::set_programs(cx.tx, id, c.mode, Some(&roster), Some(&roster)).await?;
-            programs = format!(" Both sides play with this roster: {roster}.");
-        }
-        ProgramMode::Private => {
-            store::set_programs(cx.tx, id, c.mode, None, None).await?;
-        }
-    }
-    let g = cx.reload(id).await?.expect("just inserted");
+    let programs = match c.mode {
+        ProgramMode::Symmetric => format!(" Both sides play with this roster: {roster}."),
+        ProgramMode::Default | ProgramMode::Private => String::new(),
+    };
+    let Some(g) = cx.reload(id).await? else {
+        return refuse(format!("Game #{id} is gone."));
+    };
     let title = c.kind.title();
     let time = &c.clock;
     let names = format!(
@@ -342,8 +352,6 @@ pub(crate) async fn accept(cx: &mut Ctx<'_>, from: Option<Player>) -> Result<Don
             .notifying(vec![white.clone(), black.clone()])
             .in_thread(thread));
     }
-    store::set_deadline(cx.tx, id, cx.core.deadline(&c.clock, cx.now_ms)).await?;
-    start_clocks(cx, id, &c.clock).await?;
     // Usually White; in Suicide Void Chess Black places the void first,
     // and is told how.
     let first = g.player(g.pos.turn());
@@ -412,13 +420,13 @@ pub(crate) async fn decline(cx: &mut Ctx<'_>, other: Option<Player>) -> Result<D
         }
     };
     if &c.challenger == me {
-        store::close_challenge(cx.tx, c.id, "withdrawn", None).await?;
+        store::close_challenge(cx.tx, c.id, ChallengeStatus::Withdrawn, None).await?;
         Ok(Done::text(format!(
             "{me} withdraws the challenge to {}.",
             c.challenged
         )))
     } else {
-        store::close_challenge(cx.tx, c.id, "declined", None).await?;
+        store::close_challenge(cx.tx, c.id, ChallengeStatus::Declined, None).await?;
         Ok(
             Done::text(format!("{me} declines {}'s challenge.", c.challenger))
                 .notifying(vec![c.challenger]),
@@ -426,20 +434,42 @@ pub(crate) async fn decline(cx: &mut Ctx<'_>, other: Option<Player>) -> Result<D
     }
 }
 
-/// Stores a new game of `kind` from its start; its id.
+/// How a new game begins, beside its players and rules.
+struct Start<'a> {
+    venue: store::Venue<'a>,
+    engine_level: Option<u8>,
+    mode: ProgramMode,
+    programs: ByColor<Option<&'a str>>,
+    opening: Option<store::Opening>,
+    engine: Option<(i64, Option<store::Claim<'a>>)>,
+}
+
+/// Stores a new game of `kind` from its start, with everything it begins
+/// with; its id.
 async fn new_game(
     cx: &mut Ctx<'_>,
-    venue: store::Venue<'_>,
+    start: Start<'_>,
     kind: GameKind,
     seats: ByColor<&Player>,
     time: &TimeControl,
 ) -> Result<i64, sqlx::Error> {
-    let start = Position::new(kind.rules()).fen();
-    let seats = ByColor {
-        white: &seats.white.id,
-        black: &seats.black.id,
+    let fen = Position::new(kind.rules()).fen();
+    let game = store::NewGame {
+        venue: start.venue,
+        kind,
+        seats: ByColor {
+            white: &seats.white.id,
+            black: &seats.black.id,
+        },
+        start_fen: &fen,
+        time,
+        engine_level: start.engine_level,
+        mode: start.mode,
+        programs: start.programs,
+        opening: start.opening,
+        engine: start.engine,
     };
-    store::insert_game(cx.tx, venue, kind, seats, &start, time).await
+    store::start_game(cx.tx, &game).await
 }
 
 /// How many rated games two players may play each other in a day in one
@@ -459,7 +489,7 @@ async fn rated_today(
     Ok(store::rated_between(cx.tx, community, a, b, since)
         .await?
         .into_iter()
-        .filter_map(|row| record(row).ok())
+        .filter_map(Result::ok)
         .filter(|g| Pool::of(&g.clock) == pool)
         .count())
 }

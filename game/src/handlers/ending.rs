@@ -10,8 +10,9 @@ use crate::game::Game;
 use crate::handlers::after::called_off;
 use crate::handlers::play::play;
 use crate::handlers::ratings::rate;
+use crate::record::{Ending, Termination};
 use crate::store;
-use voidmate_rules::{Color, DrawReason, GameKind};
+use voidmate_rules::{ByColor, Color, DrawReason, GameKind};
 
 /// When a player of `kind` may claim a draw, for a claim made too soon;
 /// `None` where draws are never claimed (they come by themselves).
@@ -32,24 +33,35 @@ fn claim_rule(kind: GameKind) -> Option<&'static str> {
     }
 }
 
-/// Ends `g` with `result` and `termination`, rating it if it counts (see
-/// [`rate`]): the words of the rating change, or nothing.
+/// Ends `g` as `ending` says, rating it if it counts (see [`rate`]): the
+/// words of the rating change, or nothing.
 pub(crate) async fn conclude(
     cx: &mut Ctx<'_>,
     g: &Game,
-    result: &str,
-    termination: &str,
+    ending: Ending,
 ) -> Result<String, Failure> {
-    if !store::finish(cx.tx, g.id(), result, termination, cx.now_ms).await? {
+    conclude_with(cx, g, ending, None).await
+}
+
+/// [`conclude`], the clocks stopped at `clocks` (a flag fell).
+async fn conclude_with(
+    cx: &mut Ctx<'_>,
+    g: &Game,
+    ending: Ending,
+    clocks: Option<ByColor<i64>>,
+) -> Result<String, Failure> {
+    let end = store::Finish {
+        ending,
+        clocks,
+        // Too short to count (see `abort`).
+        unrated: g.ply() < 2,
+    };
+    if !store::finish(cx.tx, g.id(), &end, cx.now_ms).await? {
         // Ended a moment ago by someone else (a race): it ends once.
         return refuse(format!("Game #{} has already ended.", g.id()));
     }
-    if g.ply() < 2 && g.rec.rated {
-        // Too short to count (see `abort`).
-        store::set_unrated(cx.tx, g.id()).await?;
-    }
     queue_replay(cx, g).await?;
-    rate(cx, g, result).await
+    rate(cx, g, ending.result).await
 }
 
 /// How long after the result the replay is due: the result is posted
@@ -94,23 +106,16 @@ async fn queue_replay(cx: &mut Ctx<'_>, g: &Game) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The score when `loser` loses.
-fn loss_of(loser: Color) -> &'static str {
-    match loser {
-        Color::White => "0-1",
-        Color::Black => "1-0",
-    }
-}
-
 pub(crate) async fn resign(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
     let me = cx.author;
     let (g, color) = cx.pick_mine(game).await?;
     let id = g.id();
-    let result = loss_of(color);
-    let rated = conclude(cx, &g, result, "resignation").await?;
+    let ending = Ending::loss(color, Termination::Resignation);
+    let rated = conclude(cx, &g, ending).await?;
     let text = format!(
-        "{me} resigns game #{id}. {} wins ({result}).{rated}",
-        g.name(!color)
+        "{me} resigns game #{id}. {} wins ({}).{rated}",
+        g.name(!color),
+        ending.result
     );
     Ok(cx
         .final_board(id, text)
@@ -127,19 +132,16 @@ pub(crate) async fn flag_fell(cx: &mut Ctx<'_>, g: Game) -> Result<Done, Failure
         return Ok(Done::text(text).notifying(vec![g.player(Color::White), g.player(Color::Black)]));
     }
     let loser = g.pos.turn();
-    let result = loss_of(loser);
+    let ending = Ending::loss(loser, Termination::TimeForfeit);
     let id = g.id();
-    let rated = conclude(cx, &g, result, "time forfeit").await?;
-    store::set_deadline(cx.tx, id, None).await?;
-    let mut clocks = g.rec.seats.clone();
-    clocks[loser].clock_ms = Some(0);
-    let w = clocks.white.clock_ms.unwrap_or(0);
-    let b = clocks.black.clock_ms.unwrap_or(0);
-    store::set_clocks(cx.tx, id, w, b, None).await?;
+    let mut clocks = g.rec.seats.clone().map(|s| s.clock_ms.unwrap_or(0));
+    clocks[loser] = 0;
+    let rated = conclude_with(cx, &g, ending, Some(clocks)).await?;
     let text = format!(
-        "Game #{id}: {}'s time ran out. {} wins on time ({result}).{rated}",
+        "Game #{id}: {}'s time ran out. {} wins on time ({}).{rated}",
         g.name(loser),
-        g.name(!loser)
+        g.name(!loser),
+        ending.result
     );
     Ok(Done::text(text).notifying(vec![g.player(loser), g.player(!loser)]))
 }
@@ -152,12 +154,12 @@ pub(crate) async fn lost_on_time(
 ) -> Result<(Text, Vec<Player>), Failure> {
     let mover = g.pos.turn();
     let (to_move, other) = (g.player(mover), g.player(!mover));
-    let result = loss_of(mover);
-    let rated = conclude(cx, g, result, "time forfeit").await?;
-    store::set_deadline(cx.tx, g.id(), None).await?;
+    let ending = Ending::loss(mover, Termination::TimeForfeit);
+    let rated = conclude(cx, g, ending).await?;
     let text = format!(
-        "Game #{}: {to_move} did not move in time. {other} wins on time ({result}).{rated}",
-        g.id()
+        "Game #{}: {to_move} did not move in time. {other} wins on time ({}).{rated}",
+        g.id(),
+        ending.result
     );
     Ok((text.into(), vec![to_move, other]))
 }
@@ -170,7 +172,7 @@ pub(crate) async fn agree_draw(
     opponent: Player,
 ) -> Result<Done, Failure> {
     let id = g.id();
-    let rated = conclude(cx, g, "1/2-1/2", "agreement").await?;
+    let rated = conclude(cx, g, Ending::draw(Termination::Agreement)).await?;
     let text = format!("Game #{id} is drawn by agreement (1/2-1/2).{rated}");
     Ok(cx.final_board(id, text).await?.notifying(vec![opponent]))
 }
@@ -197,7 +199,8 @@ pub(crate) async fn claim(
             ),
         }),
         Some(DrawReason::BothKingsAttacked) => {
-            let rated = conclude(cx, &g, "1/2-1/2", "both kings attacked (claimed)").await?;
+            let ending = Ending::draw(Termination::Drawn(DrawReason::BothKingsAttacked));
+            let rated = conclude(cx, &g, ending).await?;
             Ok(Done::text(format!(
                 "{me} claims a draw in game #{id}: both kings are attacked. Drawn (1/2-1/2).{rated}"
             )))
@@ -226,10 +229,13 @@ pub(crate) async fn claim(
             let san = g.pos.san(&mv);
             let mut done = play(cx, g, &text).await?;
             if after.outcome().is_none() {
-                let result = "1/2-1/2 99-move rule (claimed)";
+                let ending = Ending::draw(Termination::Drawn(DrawReason::NinetyNineMoves));
+                let result = ending.to_string();
                 // Rated as it stands after the move that went with the claim.
-                let played = cx.reload(id).await?.expect("the game just played");
-                let rated = conclude(cx, &played, "1/2-1/2", "99-move rule (claimed)").await?;
+                let Some(played) = cx.reload(id).await? else {
+                    return refuse(format!("Game #{id} is gone."));
+                };
+                let rated = conclude(cx, &played, ending).await?;
                 done.text = format!(
                     "#{id}: {me} played {san} and claims the 99-move draw. Drawn (1/2-1/2).{rated}"
                 )
@@ -237,11 +243,11 @@ pub(crate) async fn claim(
                 done.notify.clear();
                 if let Some(p) = done.picture.as_mut() {
                     if let Some(c) = p.opts.caption.as_mut() {
-                        c.status = result.into();
+                        c.status.clone_from(&result);
                     }
                     if let Some(card) = p.board.as_mut() {
                         card.to_move = None;
-                        card.result = Some(result.into());
+                        card.result = Some(result);
                     }
                 }
             }
@@ -250,7 +256,7 @@ pub(crate) async fn claim(
         Some(reason) => {
             // What the game's own words are for it: "claimed under the 100-move rule".
             let words = reason.words();
-            let rated = conclude(cx, &g, "1/2-1/2", words).await?;
+            let rated = conclude(cx, &g, Ending::draw(Termination::Drawn(reason))).await?;
             Ok(Done::text(format!(
                 "{me} claims a draw in game #{id}: {words}. Drawn (1/2-1/2).{rated}"
             )))

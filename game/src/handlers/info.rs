@@ -3,13 +3,13 @@
 //! a direct conversation.
 
 use crate::command::GameRef;
-use crate::contract::{Player, Text};
+use crate::contract::Text;
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::challenge::pending;
 use crate::help;
-use crate::load::record;
+use crate::load::seats;
 use crate::picture::Picture;
 use crate::reply::Direct;
 use crate::store;
@@ -94,7 +94,7 @@ pub(crate) async fn replay(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
 pub(crate) async fn analysis(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
     let g = cx.pick_any(game).await?;
     let id = g.id();
-    if g.rec.status != crate::record::Status::Finished {
+    if g.rec.is_active() {
         return refuse(format!(
             "I review finished games: game #{id} is still being played. `replay #{id}` shows it so far."
         ));
@@ -152,7 +152,7 @@ pub(crate) async fn history(cx: &mut Ctx<'_>, game: GameRef, pgn: bool) -> Resul
     Ok(Done::text(if pgn {
         // A reviewed game's PGN carries the review.
         let reviewed = match g.rec.status {
-            crate::record::Status::Finished => cx.core.stored_review(&g).await,
+            crate::record::Status::Finished(_) => cx.core.stored_review(&g).await,
             _ => None,
         };
         crate::words::pgn_text_reviewed(&g, cx.channel, reviewed.as_ref())
@@ -170,15 +170,14 @@ pub(crate) async fn games(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
         ));
     }
     let mut text = String::new();
-    for row in games {
-        let (id, white, black) = (
-            row.id,
-            Player::stored(&row.white, row.white_name.clone()),
-            Player::stored(&row.black, row.black_name.clone()),
-        );
-        let loaded = match record(row.clone()) {
-            Ok(_) => cx.load(row).await,
-            Err(e) => Err(e),
+    for game in games {
+        let (id, [white, black]) = match &game {
+            Ok(rec) => (rec.id, seats(&game).map(Clone::clone)),
+            Err(damaged) => (damaged.id, seats(&game).map(Clone::clone)),
+        };
+        let loaded = match game {
+            Ok(rec) => cx.load(rec).await,
+            Err(e) => Err(e.into()),
         };
         match loaded {
             Ok(g) => {

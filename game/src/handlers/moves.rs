@@ -8,7 +8,7 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::isolate;
-use crate::load::{record, stored_position};
+use crate::load::stored_position;
 use crate::store;
 use voidmate_rules::variant::Voids;
 use voidmate_rules::{Position, Square};
@@ -168,10 +168,7 @@ impl Core {
         // and the groups take turns, so every capture shows within `limit`.
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         // Every keystroke asks: read the stored position, never a replay.
-        for row in games {
-            let Ok(rec) = record(row) else {
-                continue;
-            };
+        for rec in games.into_iter().flatten() {
             let Ok(pos) = stored_position(&rec) else {
                 continue;
             };

@@ -7,7 +7,8 @@ use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::handlers::challenge::pending;
 use crate::handlers::ending::{self, conclude};
-use crate::record::Status;
+use crate::load::seats;
+use crate::record::{Ending, Status};
 use crate::store::{self, MoveRow};
 use crate::words::{and_list, human_duration};
 use std::fmt::Write as _;
@@ -84,23 +85,47 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     let ply = g.ply() + 1;
     let fen = g.pos.fen();
     let over = g.pos.outcome();
-    // Stored with the move: none once the game is over.
+    let next = g.pos.turn();
+    // Everything the move changes is stored with it, in one statement:
+    // none of it once the game is over (its end clears what is left).
     let deadline = match over {
         Some(_) => None,
         None => cx.core.deadline(&g.rec.clock, cx.now_ms),
     };
-    if !store::append_move(
-        cx.tx,
-        &g.rec,
+    // A clock game: the mover's clock stops with the increment added, the
+    // other's starts.
+    let clocks = match (increment, left) {
+        (Some(inc), Some(left)) => {
+            let mut seats = g.rec.seats.clone();
+            seats[color].clock_ms = Some(left + inc);
+            Some(store::Clocks {
+                white_ms: seats.white.clock_ms.unwrap_or(0),
+                black_ms: seats.black.clock_ms.unwrap_or(0),
+                mover_ms: left + inc,
+                started_ms: over.is_none().then_some(g.now_ms),
+            })
+        }
+        _ => None,
+    };
+    // A clock game before both sides have moved: the second side's first
+    // move is due in its window too; after it, nothing is.
+    let abort_at_ms = (over.is_none() && g.rec.abort_at_ms.is_some() && ply < 2)
+        .then(|| cx.now_ms + abort_window_ms(&g.rec.clock));
+    let bot_next = over.is_none() && cx.core.is_bot(&g.rec.player(next).id);
+    // Queued, and taken at once if this process searches.
+    let claim = cx.core.searches_here().then(|| cx.core.engine_claim());
+    let advance = store::Advance {
         ply,
-        &san,
-        &coordinate,
-        &me.id,
-        &fen,
+        san: &san,
+        coordinate: &coordinate,
+        by: &me.id,
+        fen: &fen,
         deadline,
-    )
-    .await?
-    {
+        clocks,
+        abort_at_ms,
+        engine: bot_next.then_some((g.now_ms, claim)),
+    };
+    if !store::advance(cx.tx, &g.rec, &advance).await? {
         return refuse(format!(
             "Game #{id} changed while I read your move (another command came first). Look at the `board` and try again."
         ));
@@ -109,11 +134,10 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
         ply,
         san: san.clone(),
         coordinate,
-        clock_ms: None,
+        clock_ms: clocks.map(|c| c.mover_ms),
     });
     g.last = Some((mv.from, mv.to));
     g.through = through;
-    let next = g.pos.turn();
     let mut text = match own_taken {
         Some(role) => format!("#{id}: {me} played {san}, taking their own {role}."),
         None => format!("#{id}: {me} played {san}."),
@@ -123,47 +147,25 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     }
     let mut notify = Vec::new();
     let mut engine = None;
-    if let (Some(inc), Some(left)) = (increment, left) {
-        // Stop the mover's clock, add the increment, start the other's.
-        g.rec.seats[color].clock_ms = Some(left + inc);
-        store::set_move_clock(cx.tx, id, ply, left + inc).await?;
-        if let Some(m) = g.moves.last_mut() {
-            m.clock_ms = Some(left + inc);
-        }
-        let w = g.rec.seats.white.clock_ms.unwrap_or(0);
-        let b = g.rec.seats.black.clock_ms.unwrap_or(0);
-        let started = over.is_none().then_some(g.now_ms);
-        store::set_clocks(cx.tx, id, w, b, started).await?;
-        g.rec.turn_started_ms = started;
+    // The board drawn below shows the game as it now stands.
+    if let Some(c) = clocks {
+        g.rec.seats.white.clock_ms = Some(c.white_ms);
+        g.rec.seats.black.clock_ms = Some(c.black_ms);
+        g.rec.turn_started_ms = c.started_ms;
         g.rec.low_time_warned = false;
     }
+    g.rec.abort_at_ms = abort_at_ms;
     if let Some(outcome) = over {
-        let (result, termination) = (outcome.score(), outcome.termination().to_string());
-        let rated = conclude(cx, &g, result, &termination).await?;
-        g.rec.status = Status::Finished;
-        g.rec.result = Some(result.into());
-        g.rec.termination = Some(termination);
-        let _ = write!(text, " {outcome}. Result: {result}.{rated}");
+        let ending = Ending::of_outcome(&outcome);
+        let rated = conclude(cx, &g, ending).await?;
+        g.rec.status = Status::Finished(ending);
+        let _ = write!(text, " {outcome}. Result: {}.{rated}", ending.result);
     } else {
-        // A clock game before both sides have moved: the second side's
-        // first move is due in its window too; after it, nothing is.
-        if g.rec.abort_at_ms.is_some() {
-            let next = (ply < 2).then(|| cx.now_ms + abort_window_ms(&g.rec.clock));
-            store::set_abort_at(cx.tx, id, next).await?;
-        }
-        // The board drawn below shows the new move's time.
         g.rec.deadline_at = deadline.map(|d| d.at);
         g.rec.reminded = false;
-        if cx.core.is_bot(&g.rec.player(next).id) {
+        if bot_next {
             engine = Some(id);
-            // Queued, and taken at once if this process searches.
-            let lease = cx.core.searches_here().then(|| cx.core.engine_claim());
-            store::set_engine_turn(cx.tx, id, Some(g.now_ms), lease).await?;
         } else {
-            if g.rec.engine_wanted_ms.is_some() {
-                // The engine's move: its turn is over.
-                store::set_engine_turn(cx.tx, id, None, None).await?;
-            }
             let _ = write!(text, " {}, your move.", g.name(next));
             notify.push(g.player(next));
         }
@@ -187,19 +189,22 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     })
 }
 
-/// Starts the clocks of a new game with a clock time control.
-pub(crate) async fn start_clocks(
-    cx: &mut Ctx<'_>,
-    id: i64,
-    time: &TimeControl,
-) -> Result<(), Failure> {
-    if let TimeControl::Clock { minutes, .. } = time {
-        let base = *minutes as i64 * 60_000;
-        store::set_clocks(cx.tx, id, base, base, Some(cx.now_ms)).await?;
-        let first_move_by = cx.now_ms + abort_window_ms(time);
-        store::set_abort_at(cx.tx, id, Some(first_move_by)).await?;
+/// How play begins now under `time`: the first move's deadline
+/// (correspondence), or the clocks, White's running, and the window for the
+/// first move (a clock game).
+pub(crate) fn opening(cx: &Ctx<'_>, time: &TimeControl) -> store::Opening {
+    let clocks = match time {
+        TimeControl::Clock { minutes, .. } => Some(store::StartClocks {
+            base_ms: *minutes as i64 * 60_000,
+            started_ms: cx.now_ms,
+            first_move_by_ms: cx.now_ms + abort_window_ms(time),
+        }),
+        TimeControl::None | TimeControl::Days(_) => None,
+    };
+    store::Opening {
+        deadline: cx.core.deadline(time, cx.now_ms),
+        clocks,
     }
-    Ok(())
 }
 
 /// How long a clock game's first mover (and then the other side, for its
@@ -261,14 +266,14 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
     let mine = match cx.known_games(known).await? {
         Some(games) => games,
         None => {
-            let rows: Vec<_> = store::active_games(cx.tx, cx.channel)
+            let own: Vec<_> = store::active_games(cx.tx, cx.channel)
                 .await?
                 .into_iter()
-                .filter(|g| g.white == me.id.as_str() || g.black == me.id.as_str())
+                .filter(|g| seats(g).iter().any(|p| p.id == me.id))
                 .collect();
-            let mut games = Vec::with_capacity(rows.len());
-            for row in rows {
-                games.push(cx.load(row).await?);
+            let mut games = Vec::with_capacity(own.len());
+            for g in own {
+                games.push(cx.load(g?).await?);
             }
             games
         }

@@ -7,8 +7,7 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::challenge::pending;
-use crate::handlers::play::start_clocks;
-use crate::load::record;
+use crate::handlers::play::opening;
 use crate::reply::Action;
 use crate::store;
 use voidmate_render::PieceColour;
@@ -119,13 +118,13 @@ async fn private_program(
         Some(id) => cx.private_game(id).await?,
         None => {
             let mut rows = Vec::new();
-            for row in store::private_games_of(cx.tx, &me.id).await? {
-                let rec = record(row.clone())?;
+            for rec in store::private_games_of(cx.tx, &me.id).await? {
+                let rec = rec?;
                 let color = rec.color_of(&me.id);
                 // Sending: only games still waiting for this player's program.
                 let waits = color.is_some_and(|c| rec.seats[c].program.is_none());
                 if text.is_none() || waits {
-                    rows.push(row);
+                    rows.push(rec);
                 }
             }
             match rows.len() {
@@ -134,7 +133,10 @@ async fn private_program(
                         "You have no game of private programs waiting for yours. Challenge with `challenge @someone super16 private` in a channel.",
                     )
                 }
-                1 => cx.load(rows.pop().expect("one")).await?,
+                1 => match rows.pop() {
+                    Some(rec) => cx.load(rec).await?,
+                    None => return refuse("Your game is gone."),
+                },
                 _ => {
                     let ids: Vec<String> = rows.iter().map(|r| format!("#{}", r.id)).collect();
                     return refuse(format!(
@@ -186,8 +188,7 @@ async fn private_program(
         )));
     }
     // Both are in: the game begins, announced in its own channel.
-    store::set_deadline(cx.tx, id, cx.core.deadline(&g.rec.clock, cx.now_ms)).await?;
-    start_clocks(cx, id, &g.rec.clock).await?;
+    store::begin(cx.tx, id, &opening(cx, &g.rec.clock)).await?;
     let first = g.player(g.pos.turn());
     let news = format!(
         "Both programs are in: game #{id} begins. {first} ({}), your move.",

@@ -8,8 +8,8 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
-use crate::load::record;
 use crate::ratings::{after_game, change_words, idle_days, Pool, Rating};
+use crate::record::{GameResult, SideResult};
 use crate::store;
 use std::fmt::Write as _;
 use voidmate_rules::{ByColor, Color, GameKind};
@@ -52,9 +52,9 @@ pub(crate) async fn standing(
             Some(row) => {
                 let idle_days = idle_days(row.last_game_ms, cx.now_ms);
                 Standing {
-                    stored: row.rating(),
+                    stored: row.rating,
                     idle_days,
-                    now: row.rating().after_idle(idle_days),
+                    now: row.rating.after_idle(idle_days),
                     games: row.games,
                 }
             }
@@ -78,24 +78,17 @@ pub(crate) async fn both_now(
     Ok(out.join(", "))
 }
 
-/// The score of White for a result (`1-0`, `0-1`, `1/2-1/2`); `None` for
-/// an aborted game.
-fn white_score(result: &str) -> Option<f64> {
-    match result {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
-}
-
 /// Rates `g`, which has just ended with `result`, in the same transaction:
 /// both players' ratings change once (a game rates only once, whatever
 /// retries or races), and the words say how (` Ratings: alice 1500? ->
 /// 1662? (+162), bob ...`). Nothing for a game that is not rated, or that
 /// ended before both sides moved.
-pub(crate) async fn rate(cx: &mut Ctx<'_>, g: &Game, result: &str) -> Result<String, Failure> {
-    let (Some(community), Some(white_score)) = (g.rec.community.clone(), white_score(result))
+pub(crate) async fn rate(
+    cx: &mut Ctx<'_>,
+    g: &Game,
+    result: GameResult,
+) -> Result<String, Failure> {
+    let (Some(community), Some(white_score)) = (g.rec.community.clone(), result.white_score())
     else {
         return Ok(String::new());
     };
@@ -173,7 +166,7 @@ pub(crate) async fn rating(
     let rows: Vec<_> = store::ratings_of(cx.tx, &community, &player.id)
         .await?
         .into_iter()
-        .filter(|r| game.is_none_or(|k| k.name() == r.variant))
+        .filter(|r| game.is_none_or(|k| k == r.kind))
         .collect();
     if rows.is_empty() {
         let what = game.map_or(String::new(), |k| format!(" in {}", k.title()));
@@ -184,13 +177,13 @@ pub(crate) async fn rating(
     let mut text = format!("Ratings of {player} here:");
     for row in rows {
         let now = row
-            .rating()
+            .rating
             .after_idle(idle_days(row.last_game_ms, cx.now_ms));
-        let title = GameKind::from_name(&row.variant).map_or(row.variant.as_str(), |k| k.title());
         let _ = write!(
             text,
-            "\n  {title}, {}  {now} (deviation {}, {} rated game{})",
-            row.pool,
+            "\n  {}, {}  {now} (deviation {}, {} rated game{})",
+            row.kind.title(),
+            row.pool.name(),
             now.deviation.round() as i64,
             row.games,
             if row.games == 1 { "" } else { "s" }
@@ -211,14 +204,12 @@ pub(crate) async fn leaderboard(
         None => store::most_played(cx.tx, cx.channel)
             .await?
             .first()
-            .and_then(|v| GameKind::from_name(v))
+            .copied()
             .unwrap_or(GameKind::DEFAULT),
     };
-    // Where games are slow (Matrix rooms) correspondence; on Discord live.
-    let pool = pool.unwrap_or(match cx.platform() {
-        "discord" => Pool::Live,
-        _ => Pool::Correspondence,
-    });
+    // The pool of the games usually played where the asker is (live on
+    // Discord, correspondence in Matrix rooms), as the adapter says.
+    let pool = pool.unwrap_or(cx.core.command_style(cx.platform()).default_pool);
     let board = store::Board {
         community: &community,
         kind,
@@ -240,10 +231,10 @@ pub(crate) async fn leaderboard(
     let mut listed = false;
     for (i, row) in rows.iter().enumerate() {
         let now = row
-            .rating()
+            .rating
             .after_idle(idle_days(row.last_game_ms, cx.now_ms));
-        let name = Player::stored(&row.player, row.name.clone());
-        listed |= row.player == me.as_str();
+        let name = &row.player;
+        listed |= row.player.id == me;
         let _ = write!(
             text,
             "\n  {}. {name}  {now} ({} rated games)",
@@ -277,16 +268,6 @@ fn games_word(n: usize) -> String {
     format!("{n} game{}", if n == 1 { "" } else { "s" })
 }
 
-/// A game's result for `me`, in a word.
-fn outcome_for(result: &str, me: Color) -> &'static str {
-    match (result, me) {
-        ("1/2-1/2", _) => "drawn",
-        ("1-0", Color::White) | ("0-1", Color::Black) => "won",
-        ("1-0", Color::Black) | ("0-1", Color::White) => "lost",
-        _ => "aborted",
-    }
-}
-
 /// `profile [@player]`: results per game, the streak, the best rating, the
 /// last five games.
 pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Done, Failure> {
@@ -296,15 +277,14 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
         None => cx.author.clone(),
     };
     let mut played = Vec::new();
-    for row in store::finished_games_of(cx.tx, &community, &player.id).await? {
-        let Ok(rec) = record(row) else { continue };
-        let Some(side) = rec.color_of(&player.id) else {
+    let finished = store::finished_games_of(cx.tx, &community, &player.id).await?;
+    for rec in finished.into_iter().flatten() {
+        let (Some(side), Some(ending)) = (rec.color_of(&player.id), rec.ending()) else {
             continue;
         };
-        let result = rec.result.clone().unwrap_or_default();
-        let outcome = outcome_for(&result, side);
-        if outcome != "aborted" {
-            played.push((rec, side, result, outcome));
+        let outcome = ending.result.for_side(side);
+        if outcome != SideResult::Aborted {
+            played.push((rec, side, ending.result, outcome));
         }
     }
     if played.is_empty() {
@@ -312,44 +292,41 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
             "{player} has no finished games here yet."
         )));
     }
-    let count =
-        |games: &[&(_, _, _, &str)], what: &str| games.iter().filter(|g| g.3 == what).count();
+    let count = |games: &[&(_, _, _, SideResult)], what: SideResult| {
+        games.iter().filter(|g| g.3 == what).count()
+    };
     let all: Vec<_> = played.iter().collect();
     let mut text = format!(
         "{player} here: {}, {} won, {} drawn, {} lost.",
         games_word(all.len()),
-        count(&all, "won"),
-        count(&all, "drawn"),
-        count(&all, "lost")
+        count(&all, SideResult::Won),
+        count(&all, SideResult::Drawn),
+        count(&all, SideResult::Lost)
     );
     // The streak: the latest results alike.
     let latest = played[0].3;
     let streak = played.iter().take_while(|g| g.3 == latest).count();
-    let noun = match latest {
-        "won" => "win",
-        "lost" => "loss",
-        _ => "draw",
+    let (noun, plural) = match latest {
+        SideResult::Won => ("win", "wins"),
+        SideResult::Lost => ("loss", "losses"),
+        SideResult::Drawn | SideResult::Aborted => ("draw", "draws"),
     };
     let _ = write!(
         text,
-        " Streak: {streak} {noun}{}.",
-        match (streak, noun) {
-            (1, _) => "",
-            (_, "loss") => "es",
-            _ => "s",
-        }
+        " Streak: {streak} {}.",
+        if streak == 1 { noun } else { plural }
     );
     let best = store::ratings_of(cx.tx, &community, &player.id)
         .await?
         .into_iter()
         .max_by(|a, b| a.best.total_cmp(&b.best));
     if let Some(b) = best {
-        let title = GameKind::from_name(&b.variant).map_or(b.variant.as_str(), |k| k.title());
         let _ = write!(
             text,
-            " Best rating: {} ({title}, {}).",
+            " Best rating: {} ({}, {}).",
             b.best.round() as i64,
-            b.pool
+            b.kind.title(),
+            b.pool.name()
         );
     }
     for kind in GameKind::ALL {
@@ -362,18 +339,19 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
             "\n  {}  {}: {} won, {} drawn, {} lost",
             kind.title(),
             games_word(games.len()),
-            count(&games, "won"),
-            count(&games, "drawn"),
-            count(&games, "lost")
+            count(&games, SideResult::Won),
+            count(&games, SideResult::Drawn),
+            count(&games, SideResult::Lost)
         );
     }
     text.push_str("\nLast games:");
     for (rec, side, result, outcome) in played.iter().take(5) {
         let _ = write!(
             text,
-            "\n  #{} vs {}  {outcome} ({result}, {})",
+            "\n  #{} vs {}  {} ({result}, {})",
             rec.id,
             rec.player(!*side),
+            outcome.words(),
             rec.kind.title()
         );
     }
@@ -386,12 +364,15 @@ mod tests {
 
     #[test]
     fn results_read_for_either_side() {
-        assert_eq!(outcome_for("1-0", Color::White), "won");
-        assert_eq!(outcome_for("1-0", Color::Black), "lost");
-        assert_eq!(outcome_for("0-1", Color::Black), "won");
-        assert_eq!(outcome_for("1/2-1/2", Color::Black), "drawn");
-        assert_eq!(outcome_for("*", Color::White), "aborted");
-        assert_eq!(white_score("1/2-1/2"), Some(0.5));
-        assert_eq!(white_score(""), None);
+        let read = |code: &str, side| GameResult::from_code(code).map(|r| r.for_side(side));
+        assert_eq!(read("1-0", Color::White), Some(SideResult::Won));
+        assert_eq!(read("1-0", Color::Black), Some(SideResult::Lost));
+        assert_eq!(read("0-1", Color::Black), Some(SideResult::Won));
+        assert_eq!(read("1/2-1/2", Color::Black), Some(SideResult::Drawn));
+        assert_eq!(read("*", Color::White), Some(SideResult::Aborted));
+        assert_eq!(read("", Color::White), None);
+        assert_eq!(GameResult::Draw.white_score(), Some(0.5));
+        assert_eq!(GameResult::NoResult.white_score(), None);
+        assert_eq!(SideResult::Drawn.words(), "drawn");
     }
 }

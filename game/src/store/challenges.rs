@@ -1,38 +1,21 @@
 //! The `challenges` table: invitations waiting for an answer.
 
-use super::{Flag, Tx};
+use super::games::damaged;
+use super::rows::ChallengeRow;
+use super::Tx;
 use crate::command::{ProgramMode, TimeControl};
 use crate::contract::PlayerId;
-use sqlx::FromRow;
+use crate::record::{ChallengeRecord, ChallengeStatus};
 use voidmate_rules::{Color, GameKind};
 
-#[derive(Debug, Clone, FromRow)]
-pub struct ChallengeRow {
-    pub id: i64,
-    pub challenger: String,
-    pub challenged: String,
-    pub variant: String,
-    pub time_control: String,
-    pub challenger_color: String,
-    pub mode: String,
-    /// The roster a symmetric challenge proposes (canonical text).
-    pub program: Option<String>,
-    pub challenger_name: Option<String>,
-    pub challenged_name: Option<String>,
-    /// 1: in a thread of its own, 0: in the channel, NULL: as the channel's
-    /// setting says.
-    pub in_thread: Option<i64>,
-    /// Where it was made (none in a direct conversation).
-    pub community: Option<String>,
-    #[sqlx(try_from = "Flag")]
-    pub rated: bool,
-}
-
+/// The challenges waiting for an answer in `channel`, oldest first. One
+/// that does not read is an error that names it: a channel's challenges
+/// are settled together, so none is settled past a damaged one.
 pub async fn pending_challenges(
     tx: &mut Tx,
     channel: &str,
-) -> Result<Vec<ChallengeRow>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Vec<ChallengeRecord>, sqlx::Error> {
+    let rows: Vec<ChallengeRow> = sqlx::query_as(
         "SELECT id, challenger, challenged, variant, time_control, challenger_color, mode, program, in_thread, \
          community, rated, \
          (SELECT name FROM players WHERE players.id = challenger) AS challenger_name, \
@@ -41,7 +24,10 @@ pub async fn pending_challenges(
     )
     .bind(channel)
     .fetch_all(&mut **tx)
-    .await
+    .await?;
+    rows.into_iter()
+        .map(|r| r.into_record().map_err(damaged))
+        .collect()
 }
 
 /// Stores a challenge of `challenger`, who takes `challenger_color`; its id.
@@ -106,16 +92,17 @@ pub async fn set_challenge_thread(
     Ok(())
 }
 
+/// Settles pending challenge `id` as `status` (with the game it began).
 pub async fn close_challenge(
     tx: &mut Tx,
     id: i64,
-    status: &str,
+    status: ChallengeStatus,
     game_id: Option<i64>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE challenges SET status = $1, game_id = $2 WHERE id = $3 AND status = 'pending'",
     )
-    .bind(status)
+    .bind(status.code())
     .bind(game_id)
     .bind(id)
     .execute(&mut **tx)

@@ -1,65 +1,36 @@
-//! The `games` table: a game's row (typed above the store as a
-//! [`GameRecord`]), its players, result, offers, programs and engine turns.
+//! The `games` table: games read as [`GameRecord`]s (converted from their
+//! rows here, once), their players, offers, programs and engine turns, and
+//! the named transitions that end one ([`finish`]).
 
-use super::{backend_of, backend_of_tx, indexed_by, Claim, Flag, Tx};
+use super::rows::GameRow;
+use super::{backend_of, backend_of_tx, indexed_by, Claim, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
-use crate::record::GameRecord;
-use sqlx::{AnyPool, FromRow};
+use crate::record::{DamagedGame, Ending, GameRecord, RecordError};
+use sqlx::AnyPool;
 use voidmate_render::PieceColour;
 use voidmate_rules::{ByColor, Color, GameKind};
 
-#[derive(Debug, Clone, FromRow)]
-pub struct GameRow {
-    pub id: i64,
-    pub channel: String,
-    pub variant: String,
-    pub white: String,
-    pub black: String,
-    pub start_fen: String,
-    pub fen: String,
-    pub time_control: String,
-    pub status: String,
-    pub result: Option<String>,
-    pub termination: Option<String>,
-    pub version: i64,
-    pub draw_offer_by: Option<String>,
-    pub draw_offer_ply: Option<i64>,
-    pub undo_by: Option<String>,
-    pub undo_ply: Option<i64>,
-    pub deadline_at: Option<i64>,
-    #[sqlx(try_from = "Flag")]
-    pub reminded: bool,
-    /// The engine's level when the bot plays in this game.
-    pub engine_level: Option<i64>,
-    /// Since when the bot is to move (ms); `None` when it is not.
-    pub engine_wanted_ms: Option<i64>,
-    /// Clock games: time left per side, and when the side to move began.
-    pub white_ms: Option<i64>,
-    pub black_ms: Option<i64>,
-    pub turn_started_ms: Option<i64>,
-    #[sqlx(try_from = "Flag")]
-    pub low_time_warned: bool,
-    /// Super Chess reprogramming: `default`, `symmetric` or `private`.
-    pub mode: String,
-    /// Canonical program texts; `None` in a private game until sent.
-    pub program_white: Option<String>,
-    pub program_black: Option<String>,
-    /// Cosmetic piece colours chosen by the players.
-    pub colour_white: Option<String>,
-    pub colour_black: Option<String>,
-    /// The names the seats' players were last seen with.
-    pub white_name: Option<String>,
-    pub black_name: Option<String>,
-    /// The community it is played in (a Discord server, a Matrix room).
-    pub community: Option<String>,
-    #[sqlx(try_from = "Flag")]
-    pub rated: bool,
-    pub finished_ms: Option<i64>,
-    /// Until when its first moves may come before the bot aborts it.
-    pub abort_at_ms: Option<i64>,
-    /// When it began (seconds since 1970, UTC).
-    pub created_at: i64,
+/// A stored record as read: the record, or what is wrong with it, naming
+/// it. Lists hand these up one by one, so that a damaged game does not hide
+/// the others.
+pub type Read<T> = Result<T, DamagedGame>;
+
+/// Rows read as records, each on its own.
+pub(super) fn records(rows: Vec<GameRow>) -> Vec<Read<GameRecord>> {
+    rows.into_iter().map(GameRow::into_record).collect()
+}
+
+/// A row read as a record; one that does not convert is an error that
+/// names the game ([`crate::error::Failure`] turns it into the refusal).
+pub(super) fn one(row: Option<GameRow>) -> Result<Option<GameRecord>, sqlx::Error> {
+    row.map(|r| r.into_record().map_err(|e| damaged(RecordError::Game(e))))
+        .transpose()
+}
+
+/// A record that does not convert, as a storage error that carries it.
+pub(super) fn damaged(e: RecordError) -> sqlx::Error {
+    sqlx::Error::Decode(Box::new(e))
 }
 
 pub(super) const GAME_COLUMNS: &str =
@@ -70,48 +41,55 @@ pub(super) const GAME_COLUMNS: &str =
      (SELECT name FROM players WHERE players.id = games.white) AS white_name, \
      (SELECT name FROM players WHERE players.id = games.black) AS black_name";
 
-pub async fn active_games(tx: &mut Tx, channel: &str) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn active_games(
+    tx: &mut Tx,
+    channel: &str,
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND status = 'active' ORDER BY id"
     )))
     .bind(channel)
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
-pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRecord>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND id = $2"
     )))
     .bind(channel)
     .bind(id)
     .fetch_optional(&mut **tx)
     .await
+    .and_then(one)
 }
 
 /// Every game, in every channel and state, oldest first.
-pub async fn all_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn all_games(tx: &mut Tx) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games ORDER BY id"
     )))
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 /// The most recent game of `user` in `channel`, finished or not.
 pub async fn latest_game(
     tx: &mut Tx,
     channel: &str,
-    user: &str,
-) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    user: &PlayerId,
+) -> Result<Option<GameRecord>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND (white = $2 OR black = $3) ORDER BY id DESC LIMIT 1"
     )))
     .bind(channel)
-    .bind(user)
-    .bind(user)
+    .bind(user.as_str())
+    .bind(user.as_str())
     .fetch_optional(&mut **tx)
     .await
+    .and_then(one)
 }
 
 /// Where and how a new game is played: its channel, its community (none:
@@ -126,35 +104,104 @@ pub struct Venue<'a> {
     pub at_ms: i64,
 }
 
-/// Stores a new game of `kind` between `seats` from `start_fen`; its id.
-pub async fn insert_game(
-    tx: &mut Tx,
-    venue: Venue<'_>,
-    kind: GameKind,
-    seats: ByColor<&PlayerId>,
-    start_fen: &str,
-    time: &TimeControl,
-) -> Result<i64, sqlx::Error> {
-    let t = venue.at_ms.div_euclid(1000);
-    let channel = venue.channel;
+/// A game to store as it begins ([`start_game`]).
+#[derive(Debug, Clone, Copy)]
+pub struct NewGame<'a> {
+    pub venue: Venue<'a>,
+    pub kind: GameKind,
+    pub seats: ByColor<&'a PlayerId>,
+    pub start_fen: &'a str,
+    pub time: &'a TimeControl,
+    /// The engine's level, when the bot plays in it.
+    pub engine_level: Option<u8>,
+    /// Super Chess reprogramming, and the programs known so far.
+    pub mode: ProgramMode,
+    pub programs: ByColor<Option<&'a str>>,
+    /// How play begins now; `None`: later, once the players' private
+    /// programs are in ([`begin`]).
+    pub opening: Option<Opening>,
+    /// The engine moves first: its turn queued since then, and taken at
+    /// once with the claim when this process searches.
+    pub engine: Option<(i64, Option<Claim<'a>>)>,
+}
+
+/// How play begins: the first move's deadline (correspondence), or the
+/// clocks and the time by which the first move must come (a clock game).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    pub deadline: Option<super::Deadline>,
+    pub clocks: Option<StartClocks>,
+}
+
+/// A clock game's clocks as it begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartClocks {
+    /// Each side's time.
+    pub base_ms: i64,
+    /// When White's clock starts.
+    pub started_ms: i64,
+    /// When the game is aborted if the first move has not come.
+    pub first_move_by_ms: i64,
+}
+
+/// Stores a new game, everything it begins with in one statement; its id.
+pub async fn start_game(tx: &mut Tx, game: &NewGame<'_>) -> Result<i64, sqlx::Error> {
+    let t = game.venue.at_ms.div_euclid(1000);
+    let deadline = game.opening.and_then(|o| o.deadline);
+    let clocks = game.opening.and_then(|o| o.clocks);
+    let claim = game.engine.and_then(|(_, c)| c);
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at, \
-         community, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+         community, rated, engine_level, mode, program_white, program_black, deadline_at, remind_at, \
+         white_ms, black_ms, turn_started_ms, abort_at_ms, engine_wanted_ms, engine_claimed_by, \
+         engine_claimed_until) \
+         VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17, \
+         $18, $19, $20, $21) RETURNING id",
     )
-    .bind(channel)
-    .bind(kind.name())
-    .bind(seats.white.as_str())
-    .bind(seats.black.as_str())
-    .bind(start_fen)
-    .bind(start_fen)
-    .bind(time.code())
+    .bind(game.venue.channel)
+    .bind(game.kind.name())
+    .bind(game.seats.white.as_str())
+    .bind(game.seats.black.as_str())
+    .bind(game.start_fen)
+    .bind(game.time.code())
     .bind(t)
-    .bind(t)
-    .bind(venue.community)
-    .bind(i64::from(venue.rated))
+    .bind(game.venue.community)
+    .bind(i64::from(game.venue.rated))
+    .bind(game.engine_level.map(i64::from))
+    .bind(game.mode.code())
+    .bind(game.programs.white)
+    .bind(game.programs.black)
+    .bind(deadline.map(|d| d.at))
+    .bind(deadline.map(|d| d.remind_at))
+    .bind(clocks.map(|c| c.base_ms))
+    .bind(clocks.map(|c| c.started_ms))
+    .bind(clocks.map(|c| c.first_move_by_ms))
+    .bind(game.engine.map(|(since, _)| since))
+    .bind(claim.map(|c| c.by))
+    .bind(claim.map(|c| c.until_ms))
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
+}
+
+/// Play begins in game `game_id` (a game of private programs, once both
+/// are in): its first deadline, or its clocks.
+pub async fn begin(tx: &mut Tx, game_id: i64, opening: &Opening) -> Result<(), sqlx::Error> {
+    let deadline = opening.deadline;
+    let clocks = opening.clocks;
+    sqlx::query(
+        "UPDATE games SET deadline_at = $1, remind_at = $2, reminded = 0, white_ms = $3, black_ms = $3, \
+         turn_started_ms = $4, abort_at_ms = $5, low_time_warned = 0, version = version + 1 WHERE id = $6",
+    )
+    .bind(deadline.map(|d| d.at))
+    .bind(deadline.map(|d| d.remind_at))
+    .bind(clocks.map(|c| c.base_ms))
+    .bind(clocks.map(|c| c.started_ms))
+    .bind(clocks.map(|c| c.first_move_by_ms))
+    .bind(game_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Bumps the version if it is still `version`; `false` if someone else
@@ -172,26 +219,45 @@ pub(super) async fn bump(tx: &mut Tx, game: &GameRecord, fen: &str) -> Result<bo
     Ok(done.rows_affected() == 1)
 }
 
-/// Ends game `game_id` with `result` (`*` for an aborted game) at
-/// `now_ms`; whether it was still going (`false`: it had ended already, and
-/// nothing was changed).
+/// How a game ends, beside its result ([`finish`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finish {
+    pub ending: Ending,
+    /// The clocks as they stopped, where the end sets them (a flag fell:
+    /// the loser's at 0); `None` keeps them as stored.
+    pub clocks: Option<ByColor<i64>>,
+    /// Ended too soon to count (before both sides moved): not rated.
+    pub unrated: bool,
+}
+
+/// Ends game `game_id` at `now_ms` as `end` says, in one statement: its
+/// result and termination, the running clock stopped, and everything that
+/// waited on a move cleared (deadline, offers, the engine's turn, the first
+/// move's window). Whether it was still going (`false`: it had ended
+/// already, and nothing was changed).
 pub async fn finish(
     tx: &mut Tx,
     game_id: i64,
-    result: &str,
-    termination: &str,
+    end: &Finish,
     now_ms: i64,
 ) -> Result<bool, sqlx::Error> {
+    let clock = |c: Color| end.clocks.map(|clocks| clocks[c]);
     let done = sqlx::query(
         "UPDATE games SET status = 'finished', result = $1, termination = $2, version = version + 1, \
          engine_wanted_ms = NULL, engine_claimed_by = NULL, engine_claimed_until = NULL, \
          draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3, \
-         finished_ms = $4, abort_at_ms = NULL WHERE id = $5 AND status = 'active'",
+         finished_ms = $4, abort_at_ms = NULL, deadline_at = NULL, remind_at = NULL, \
+         turn_started_ms = NULL, white_ms = COALESCE($5, white_ms), black_ms = COALESCE($6, black_ms), \
+         rated = CASE WHEN $7 = 1 THEN 0 ELSE rated END \
+         WHERE id = $8 AND status = 'active'",
     )
-    .bind(result)
-    .bind(termination)
+    .bind(end.ending.result.code())
+    .bind(end.ending.termination.code())
     .bind(tx.now_secs())
     .bind(now_ms)
+    .bind(clock(Color::White))
+    .bind(clock(Color::Black))
+    .bind(i64::from(end.unrated))
     .bind(game_id)
     .execute(&mut **tx)
     .await?;
@@ -221,18 +287,22 @@ pub async fn set_offer(
 }
 
 /// A game by its number, in any channel (for commands sent privately).
-pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn game_anywhere(tx: &mut Tx, id: i64) -> Result<Option<GameRecord>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE id = $1"
     )))
     .bind(id)
     .fetch_optional(&mut **tx)
     .await
+    .and_then(one)
 }
 
 /// Private-program games in progress where `user` plays, in any channel.
-pub async fn private_games_of(tx: &mut Tx, user: &PlayerId) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn private_games_of(
+    tx: &mut Tx,
+    user: &PlayerId,
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' AND mode = 'private' \
          AND (white = $1 OR black = $2) ORDER BY id"
     )))
@@ -240,6 +310,7 @@ pub async fn private_games_of(tx: &mut Tx, user: &PlayerId) -> Result<Vec<GameRo
     .bind(user.as_str())
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 /// Sets a game's reprogramming mode and the programs known so far.
@@ -280,15 +351,6 @@ pub async fn set_colour(
     .bind(game_id)
     .execute(&mut **tx)
     .await?;
-    Ok(())
-}
-
-pub async fn set_engine_level(tx: &mut Tx, game_id: i64, level: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET engine_level = $1 WHERE id = $2")
-        .bind(level)
-        .bind(game_id)
-        .execute(&mut **tx)
-        .await?;
     Ok(())
 }
 
@@ -356,9 +418,12 @@ pub async fn set_abort_at(
 /// Active games whose first moves are overdue at `now_ms`, through the
 /// partial index (`INDEXED BY`: SQLite would otherwise pick the index on
 /// status and read every active game, as `voidmate bench` showed).
-pub async fn games_to_abort(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sqlx::Error> {
+pub async fn games_to_abort(
+    tx: &mut Tx,
+    now_ms: i64,
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
     let backend = backend_of_tx(tx);
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games {} WHERE status = 'active' AND abort_at_ms IS NOT NULL \
          AND abort_at_ms <= $1 ORDER BY id",
         indexed_by(backend, "games_abort")
@@ -366,6 +431,7 @@ pub async fn games_to_abort(tx: &mut Tx, now_ms: i64) -> Result<Vec<GameRow>, sq
     .bind(now_ms)
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 /// Whether any game's first moves are overdue at `now_ms` (through the
@@ -387,8 +453,8 @@ pub async fn finished_games(
     tx: &mut Tx,
     channel: &str,
     limit: i64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND status = 'finished' \
          ORDER BY finished_ms DESC, id DESC LIMIT $2"
     )))
@@ -396,6 +462,7 @@ pub async fn finished_games(
     .bind(limit)
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 /// The finished games of `player` in `community`, latest first.
@@ -405,8 +472,8 @@ pub async fn recent_games_of(
     channel: &str,
     player: &PlayerId,
     limit: i64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND (white = $2 OR black = $3) \
          ORDER BY id DESC LIMIT $4"
     )))
@@ -416,14 +483,15 @@ pub async fn recent_games_of(
     .bind(limit)
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 pub async fn finished_games_of(
     tx: &mut Tx,
     community: &str,
     player: &PlayerId,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE community = $1 AND status = 'finished' \
          AND (white = $2 OR black = $3) ORDER BY finished_ms DESC, id DESC"
     )))
@@ -432,6 +500,7 @@ pub async fn finished_games_of(
     .bind(player.as_str())
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }
 
 /// Rated games between `a` and `b` in `community`, game `kind`, whose time
@@ -442,8 +511,8 @@ pub async fn rated_between(
     a: &PlayerId,
     b: &PlayerId,
     since: i64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE community = $1 AND rated = 1 AND created_at >= $2 \
          AND ((white = $3 AND black = $4) OR (white = $5 AND black = $6)) ORDER BY id"
     )))
@@ -455,24 +524,16 @@ pub async fn rated_between(
     .bind(a.as_str())
     .fetch_all(&mut **tx)
     .await
-}
-
-/// Marks a game unrated: it ended before both sides moved, so it does not
-/// count (nor towards the day's rated games between two players).
-pub async fn set_unrated(tx: &mut Tx, game_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET rated = 0 WHERE id = $1")
-        .bind(game_id)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    .map(records)
 }
 
 /// Every rated game that ended, in the order they ended (for `check-db`).
-pub async fn rated_games(tx: &mut Tx) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+pub async fn rated_games(tx: &mut Tx) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
+    sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE rated = 1 AND status = 'finished' \
          ORDER BY finished_ms, id"
     )))
     .fetch_all(&mut **tx)
     .await
+    .map(records)
 }

@@ -1,40 +1,85 @@
 //! The `ratings` and `rating_changes` tables: each player's Glicko-2 rating
 //! per community, game and pool, and what every rated game did to them.
 
+use super::games::damaged;
 use super::Tx;
-use crate::contract::PlayerId;
+use crate::contract::{Player, PlayerId};
 use crate::ratings::{Pool, Rating};
+use crate::record::RecordError;
 use sqlx::{AnyPool, FromRow};
 use voidmate_rules::GameKind;
 
-/// A rating as stored.
-#[derive(Debug, Clone, FromRow)]
-pub struct RatingRow {
-    pub player: String,
-    pub variant: String,
-    pub pool: String,
-    pub rating: f64,
-    pub deviation: f64,
-    pub volatility: f64,
+/// A player's rating in one community, game and pool, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRating {
+    pub community: String,
+    /// The player, with the name they were last seen with.
+    pub player: Player,
+    pub kind: GameKind,
+    pub pool: Pool,
+    pub rating: Rating,
     pub games: i64,
+    /// The highest rating they have had.
     pub best: f64,
     pub last_game_ms: i64,
-    /// The name the player was last seen with.
-    pub name: Option<String>,
+}
+
+/// A rating's row, as the database keeps it.
+#[derive(Debug, Clone, FromRow)]
+struct RatingRow {
+    community: String,
+    player: String,
+    variant: String,
+    pool: String,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    games: i64,
+    best: f64,
+    last_game_ms: i64,
+    name: Option<String>,
 }
 
 impl RatingRow {
-    pub fn rating(&self) -> Rating {
-        Rating {
-            rating: self.rating,
-            deviation: self.deviation,
-            volatility: self.volatility,
-        }
+    /// The rating, or what is wrong with it, naming it.
+    fn into_rating(self) -> Result<StoredRating, RecordError> {
+        let bad = |why: String| RecordError::Rating {
+            community: self.community.clone(),
+            player: self.player.clone(),
+            why,
+        };
+        let Some(kind) = GameKind::from_name(&self.variant) else {
+            return Err(bad(format!("unknown variant '{}'", self.variant)));
+        };
+        let Some(pool) = Pool::from_code(&self.pool) else {
+            return Err(bad(format!("unknown pool '{}'", self.pool)));
+        };
+        Ok(StoredRating {
+            player: Player::stored(&self.player, self.name),
+            community: self.community,
+            kind,
+            pool,
+            rating: Rating {
+                rating: self.rating,
+                deviation: self.deviation,
+                volatility: self.volatility,
+            },
+            games: self.games,
+            best: self.best,
+            last_game_ms: self.last_game_ms,
+        })
     }
 }
 
+/// Rows read as ratings; one that does not read is an error naming it.
+fn ratings(rows: Vec<RatingRow>) -> Result<Vec<StoredRating>, sqlx::Error> {
+    rows.into_iter()
+        .map(|r| r.into_rating().map_err(damaged))
+        .collect()
+}
+
 const COLUMNS: &str =
-    "player, variant, pool, rating, deviation, volatility, games, best, last_game_ms, \
+    "community, player, variant, pool, rating, deviation, volatility, games, best, last_game_ms, \
      (SELECT name FROM players WHERE players.id = ratings.player) AS name";
 
 /// `player`'s rating in `community`, game `kind` and `pool`, if they have one.
@@ -44,8 +89,8 @@ pub async fn rating(
     player: &PlayerId,
     kind: GameKind,
     pool: Pool,
-) -> Result<Option<RatingRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Option<StoredRating>, sqlx::Error> {
+    let row: Option<RatingRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM ratings \
          WHERE community = $1 AND player = $2 AND variant = $3 AND pool = $4"
     )))
@@ -54,7 +99,8 @@ pub async fn rating(
     .bind(kind.name())
     .bind(pool.name())
     .fetch_optional(&mut **tx)
-    .await
+    .await?;
+    row.map(|r| r.into_rating().map_err(damaged)).transpose()
 }
 
 /// Every rating `player` has in `community`.
@@ -62,15 +108,16 @@ pub async fn ratings_of(
     tx: &mut Tx,
     community: &str,
     player: &PlayerId,
-) -> Result<Vec<RatingRow>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<StoredRating>, sqlx::Error> {
+    let rows = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM ratings WHERE community = $1 AND player = $2 \
          ORDER BY variant, pool"
     )))
     .bind(community)
     .bind(player.as_str())
     .fetch_all(&mut **tx)
-    .await
+    .await?;
+    ratings(rows)
 }
 
 /// What a rated game did to one player.
@@ -173,15 +220,16 @@ pub async fn leaderboard(
     tx: &mut Tx,
     board: Board<'_>,
     limit: i64,
-) -> Result<Vec<RatingRow>, sqlx::Error> {
+) -> Result<Vec<StoredRating>, sqlx::Error> {
     let sql = format!(
         "SELECT {COLUMNS} FROM ratings WHERE {ON_BOARD} ORDER BY rating DESC, player LIMIT $8"
     );
-    board
+    let rows = board
         .bind(sqlx::query_as(sqlx::AssertSqlSafe(sql)))
         .bind(limit)
         .fetch_all(&mut **tx)
-        .await
+        .await?;
+    ratings(rows)
 }
 
 /// How many players on the board are rated above `rating`.
@@ -195,49 +243,68 @@ pub async fn rank_above(tx: &mut Tx, board: Board<'_>, rating: f64) -> Result<i6
     Ok(n)
 }
 
-/// The games played most in `channel` (finished or not), most first.
-pub async fn most_played(tx: &mut Tx, channel: &str) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar(
+/// The games played most in `channel` (finished or not), most first (a
+/// name that is no game of ours is passed over).
+pub async fn most_played(tx: &mut Tx, channel: &str) -> Result<Vec<GameKind>, sqlx::Error> {
+    let names: Vec<String> = sqlx::query_scalar(
         "SELECT variant FROM games WHERE channel = $1 GROUP BY variant \
          ORDER BY COUNT(*) DESC, MIN(id) LIMIT 8",
     )
     .bind(channel)
     .fetch_all(&mut **tx)
-    .await
+    .await?;
+    Ok(names
+        .iter()
+        .filter_map(|n| GameKind::from_name(n))
+        .collect())
 }
 
-/// A rating change as recorded, for `check-db`.
-#[derive(Debug, Clone, FromRow)]
-pub struct ChangeRow {
+/// What a rated game did to one player's rating, as recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedChange {
     pub game_id: i64,
-    pub player: String,
-    pub before_rating: f64,
-    pub before_deviation: f64,
-    pub before_volatility: f64,
-    pub after_rating: f64,
-    pub after_deviation: f64,
-    pub after_volatility: f64,
+    pub player: PlayerId,
+    pub before: Rating,
+    pub after: Rating,
 }
 
-/// Every rating change, by game.
-pub async fn all_changes(pool: &AnyPool) -> Result<Vec<ChangeRow>, sqlx::Error> {
-    sqlx::query_as(
+/// Every rating change, by game (for `check-db`).
+pub async fn all_changes(pool: &AnyPool) -> Result<Vec<RecordedChange>, sqlx::Error> {
+    type Row = (i64, String, f64, f64, f64, f64, f64, f64);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT game_id, player, before_rating, before_deviation, before_volatility, \
          after_rating, after_deviation, after_volatility FROM rating_changes ORDER BY game_id, player",
     )
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(game_id, player, br, bd, bv, ar, ad, av)| RecordedChange {
+            game_id,
+            player: PlayerId::from_stored(&player),
+            before: Rating {
+                rating: br,
+                deviation: bd,
+                volatility: bv,
+            },
+            after: Rating {
+                rating: ar,
+                deviation: ad,
+                volatility: av,
+            },
+        })
+        .collect())
 }
 
-/// Every stored rating, for `check-db`: (community, player, variant, pool,
-/// rating, deviation, volatility, games).
-pub type StoredRating = (String, String, String, String, f64, f64, f64, i64);
-
-pub async fn all_ratings(pool: &AnyPool) -> Result<Vec<StoredRating>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT community, player, variant, pool, rating, deviation, volatility, games \
-         FROM ratings ORDER BY community, player, variant, pool",
-    )
+/// Every stored rating, each as read (for `check-db`, which names the ones
+/// that do not read).
+pub async fn all_ratings(
+    pool: &AnyPool,
+) -> Result<Vec<Result<StoredRating, RecordError>>, sqlx::Error> {
+    let rows: Vec<RatingRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM ratings ORDER BY community, player, variant, pool"
+    )))
     .fetch_all(pool)
-    .await
+    .await?;
+    Ok(rows.into_iter().map(RatingRow::into_rating).collect())
 }

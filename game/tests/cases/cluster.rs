@@ -529,7 +529,7 @@ case! {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
         assert!(waited, "the move never waited for game #1's lock");
-        sqlx::query("UPDATE games SET status = 'finished', result = '1-0' WHERE id = 1")
+        sqlx::query("UPDATE games SET status = 'finished', result = '1-0', termination = 'resignation' WHERE id = 1")
             .execute(&mut *tx)
             .await
             .unwrap();
