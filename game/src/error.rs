@@ -44,8 +44,8 @@ impl From<RecordError> for Failure {
     }
 }
 
-impl From<DamagedGame> for Failure {
-    fn from(e: DamagedGame) -> Self {
+impl From<Box<DamagedGame>> for Failure {
+    fn from(e: Box<DamagedGame>) -> Self {
         Failure::from(RecordError::Game(e))
     }
 }

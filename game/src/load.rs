@@ -8,7 +8,7 @@ use crate::core::Core;
 use crate::ctx::Ctx;
 use crate::error::{damaged, refuse, Failure};
 use crate::game::Game;
-use crate::record::{DamagedGame, GameRecord};
+use crate::record::GameRecord;
 use crate::store::{self, Tx};
 use voidmate_rules::{variants, Color, Position, Program, SharedRules};
 
@@ -321,6 +321,6 @@ impl Ctx<'_> {
 pub(crate) fn seats(game: &store::Read<GameRecord>) -> [&Player; 2] {
     match game {
         Ok(rec) => [rec.player(Color::White), rec.player(Color::Black)],
-        Err(DamagedGame { white, black, .. }) => [white, black],
+        Err(damaged) => [&damaged.white, &damaged.black],
     }
 }

@@ -384,7 +384,7 @@ pub struct DamagedGame {
 /// Why a stored row is not a record we can go on with, naming the record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
-    Game(DamagedGame),
+    Game(Box<DamagedGame>),
     Challenge {
         id: i64,
         why: String,

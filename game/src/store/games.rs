@@ -14,7 +14,7 @@ use voidmate_rules::{ByColor, Color, GameKind};
 /// A stored record as read: the record, or what is wrong with it, naming
 /// it. Lists hand these up one by one, so that a damaged game does not hide
 /// the others.
-pub type Read<T> = Result<T, DamagedGame>;
+pub type Read<T> = Result<T, Box<DamagedGame>>;
 
 /// Rows read as records, each on its own.
 pub(super) fn records(rows: Vec<GameRow>) -> Vec<Read<GameRecord>> {

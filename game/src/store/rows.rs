@@ -141,16 +141,18 @@ fn ending(result: Option<&str>, termination: Option<&str>) -> Result<Ending, Str
 
 impl GameRow {
     /// The game this row stands for, or what is wrong with it, naming it.
-    pub(super) fn into_record(self) -> Result<GameRecord, DamagedGame> {
+    pub(super) fn into_record(self) -> Result<GameRecord, Box<DamagedGame>> {
         let (id, channel) = (self.id, self.channel.clone());
         let white = Player::stored(&self.white, self.white_name.clone());
         let black = Player::stored(&self.black, self.black_name.clone());
-        self.typed().map_err(|why| DamagedGame {
-            id,
-            channel,
-            white,
-            black,
-            why,
+        self.typed().map_err(|why| {
+            Box::new(DamagedGame {
+                id,
+                channel,
+                white,
+                black,
+                why,
+            })
         })
     }
 
