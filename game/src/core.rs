@@ -4,13 +4,14 @@
 //! [`crate::handlers`], the periodic work in [`crate::delivery`],
 //! [`crate::deadlines`] and [`crate::engine_turns`].
 
-use crate::command::Pool;
+use crate::command::{Pool, TimeControl};
 use crate::config::CoreConfig;
+use crate::config::Searches;
 use crate::contract::{Player, PlayerId};
 use crate::engine::EnginePool;
-use crate::health;
-use crate::lease::{self, Leases};
-use crate::store::{self, LeaseKind, Store};
+use crate::lease::Leases;
+use crate::process;
+use crate::store::{self, Claim, LeaseKind, Store};
 use crate::time::Clock;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64};
@@ -54,7 +55,7 @@ pub struct Core {
     /// of them is a game against the engine.
     pub(crate) bots: Arc<RwLock<Vec<Player>>>,
     /// How commands are written on each platform (see [`CommandStyle`]).
-    styles: Arc<RwLock<HashMap<String, CommandStyle>>>,
+    pub(crate) styles: Arc<RwLock<HashMap<String, CommandStyle>>>,
     /// When handled event ids were last pruned (seconds since the epoch).
     pub(crate) pruned_at: Arc<AtomicI64>,
     /// The work this process holds (engine turns, reviews, notices being
@@ -63,7 +64,7 @@ pub struct Core {
     /// Whether engine turns left unqueued by an older version were queued.
     pub(crate) engine_backfilled: Arc<AtomicBool>,
     /// What this process reports about itself (see [`Core::health`]).
-    pub(crate) status: Arc<Mutex<health::Status>>,
+    pub(crate) status: Arc<Mutex<process::Status>>,
 }
 
 /// How a platform's users write commands, for the core's hints.
@@ -110,95 +111,6 @@ fn bot_key(platform: &str) -> String {
 pub(crate) const HEARTBEAT_KEY: &str = "core.heartbeat_ms";
 
 impl Core {
-    /// Opens the database named in `cfg` (migrating it) and prepares the core.
-    pub async fn open(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
-        Core::open_with_time(cfg, Clock::system()).await
-    }
-
-    /// Like [`Core::open`], reading clock time from `time`. Time that passed
-    /// since the core last saw the clock (a restart) is not charged to any
-    /// player: running clocks restart now.
-    pub async fn open_with_time(cfg: impl Into<CoreConfig>, time: Clock) -> anyhow::Result<Core> {
-        Core::assemble(&cfg.into(), time).await?.restarted().await
-    }
-
-    /// A core that only looks (`voidmate health`, `check-db`, `migrate-db`):
-    /// unlike [`Core::open`] it does none of a starting bot's bookkeeping
-    /// (crediting clocks for the downtime, releasing a last run's claims),
-    /// which would disturb the processes that run on the same database.
-    pub async fn inspect(cfg: impl Into<CoreConfig>) -> anyhow::Result<Core> {
-        Core::assemble(&cfg.into(), Clock::system()).await
-    }
-
-    async fn assemble(cfg: &CoreConfig, time: Clock) -> anyhow::Result<Core> {
-        let store = Store::open_config(&cfg.database)
-            .await
-            .map_err(|e| {
-                anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
-            })?
-            .with_clock(time.clone());
-        let leases = Leases::new(store.clone(), time.clone(), lease::claimant());
-        Ok(Core {
-            store,
-            settings: CoreSettings::from_config(cfg)?,
-            engine: EnginePool::new(cfg.engine.threads, cfg.engine.hash_mb),
-            engine_cfg: cfg.engine.clone(),
-            bots: Arc::default(),
-            styles: Arc::default(),
-            // Never: the first periodic check prunes.
-            pruned_at: Arc::new(AtomicI64::new(i64::MIN)),
-            leases,
-            engine_backfilled: Arc::default(),
-            status: Arc::default(),
-            time,
-        })
-    }
-
-    /// Credits the time since the last heartbeat to every running clock.
-    async fn restarted(self) -> anyhow::Result<Core> {
-        let now = self.time.now_ms();
-        let pool = self.store.pool().clone();
-        if let Some(last) = store::adapter_value(&pool, HEARTBEAT_KEY)
-            .await?
-            .and_then(|v| v.parse::<i64>().ok())
-        {
-            if now > last {
-                let mut tx = self.store.begin().await?;
-                store::shift_clocks(&mut tx, now - last).await?;
-                tx.commit().await?;
-            }
-        }
-        store::set_adapter_value(&pool, HEARTBEAT_KEY, &now.to_string()).await?;
-        // Answers the last run wrote but never confirmed as posted: nobody
-        // is posting them now, so they are due at once. Not on PostgreSQL,
-        // where other processes may be posting theirs right now: there
-        // they go out when their grace ends.
-        let owed = match self.store.backend() {
-            store::Backend::Sqlite => {
-                // Likewise the last run's searches died with it, and its
-                // report is not of a process that is silent now.
-                store::leases::release_all(&pool, LeaseKind::EngineTurn).await?;
-                store::leases::release_all(&pool, LeaseKind::Review).await?;
-                store::forget_processes(&pool).await?;
-                store::leases::release_all(&pool, LeaseKind::Notice).await?
-            }
-            store::Backend::Postgres => 0,
-        };
-        if owed > 0 {
-            tracing::info!(
-                answers = owed,
-                "posting answers the last run may not have posted"
-            );
-        }
-        // Deadlines set before reminder times were stored get theirs.
-        for (id, at, clock) in store::deadlines_without_reminder(&pool).await? {
-            if let Some(d) = self.deadline_from(&clock, 0) {
-                store::set_reminder(&pool, id, at - (d.at - d.remind_at)).await?;
-            }
-        }
-        Ok(self)
-    }
-
     /// Adapters say who the bot is where they connect; challenging it
     /// starts a game against the engine.
     ///
@@ -302,6 +214,37 @@ impl Core {
     pub(crate) fn command_style(&self, platform: &str) -> CommandStyle {
         let styles = self.styles.read().expect("not poisoned");
         styles.get(platform).cloned().unwrap_or_default()
+    }
+
+    /// The deadline for the next move of a game with this time control,
+    /// counted from `now_ms` on the core's clock, with its reminder: when a
+    /// quarter of the move's time is left.
+    pub(crate) fn deadline(&self, clock: &TimeControl, now_ms: i64) -> Option<store::Deadline> {
+        self.deadline_from(clock, now_ms.div_euclid(1000))
+    }
+
+    /// The deadline of a move that began at `start` (seconds).
+    pub(crate) fn deadline_from(&self, clock: &TimeControl, start: i64) -> Option<store::Deadline> {
+        match clock {
+            TimeControl::Days(d) => {
+                let period = *d as i64 * self.settings.day_seconds;
+                Some(store::Deadline {
+                    at: start + period,
+                    remind_at: start + period - period / 4,
+                })
+            }
+            TimeControl::None | TimeControl::Clock { .. } => None,
+        }
+    }
+
+    /// Whether this process searches the engine's turns itself.
+    pub(crate) fn searches_here(&self) -> bool {
+        self.engine_cfg.searches == Searches::Here
+    }
+
+    /// A claim on an engine turn from now, for the move that queues it.
+    pub(crate) fn engine_claim(&self) -> Claim<'_> {
+        self.leases.claim(LeaseKind::EngineTurn)
     }
 
     pub fn store(&self) -> &Store {

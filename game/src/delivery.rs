@@ -1,20 +1,14 @@
-//! Delivery: the periodic check, the outbox of notices, retries that back
-//! off, parking, and pruning what only grows.
+//! Delivery: the outbox of notices, what adapters confirm or report about
+//! each post, retries that back off, parking, and the order of a channel's
+//! answers (the answers owed before a reply, the holds of a post in
+//! progress).
 
 use crate::contract::Text;
 use crate::core::Core;
-use crate::isolate;
 use crate::lease::{Held, NOTICE_LEASE_MS};
 use crate::reply::{Action, Audience, Notice, Reply};
 use crate::store::{self, LeaseKind};
 use std::time::Duration;
-
-/// How long a handled event's id is kept to recognise a redelivery: far
-/// longer than any platform redelivers (Discord resumes within minutes, a
-/// Matrix sync token is days old at most after downtime).
-const KEEP_EVENT_IDS_SECS: i64 = 30 * 24 * 3600;
-/// How often the tick prunes them.
-const PRUNE_EVERY_SECS: i64 = 3600;
 
 /// Why an adapter could not post a notice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,9 +32,6 @@ pub struct Posting {
 /// Permanent refusals before a notice is parked.
 pub const PARK_AFTER: i64 = 3;
 
-/// Notices taken by one call of [`Core::tick`] at most (the rest wait for
-/// the next one).
-const NOTICES_PER_TICK: i64 = 100;
 /// The first wait before a retry, doubled each time up to [`MAX_RETRY_WAIT`].
 const FIRST_RETRY_WAIT: Duration = Duration::from_secs(2);
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(3600);
@@ -59,7 +50,7 @@ pub const ORDER_WAIT_MS: i64 = 5_000;
 /// A hold that ends by this time, at `now_ms`, was last renewed longer
 /// than [`ORDER_WAIT_MS`] ago (a live holder renews every second to a full
 /// lease): its poster is taken to be gone.
-fn stale_before(now_ms: i64) -> i64 {
+pub(crate) fn stale_before(now_ms: i64) -> i64 {
     now_ms + NOTICE_LEASE_MS - ORDER_WAIT_MS
 }
 
@@ -72,96 +63,6 @@ fn retry_wait(attempts: i64) -> Duration {
 }
 
 impl Core {
-    /// Notices owed to channels (deadline reminders, losses on time): the
-    /// ones that fell due just now and any earlier ones not yet confirmed,
-    /// for the platforms whose adapters run in this process
-    /// ([`Core::set_command_style`]). Post each, then confirm it with
-    /// [`Core::delivered`] or report [`Core::failed`]. Each is this
-    /// process's alone for a minute ([`NOTICE_LEASE_MS`]): other processes
-    /// on the same database do not take it meanwhile, and an unconfirmed
-    /// notice comes back after that, also to another process or after a
-    /// restart. Call it now and then (adapters do, every few seconds).
-    pub async fn tick(&self) -> Vec<Notice> {
-        match isolate::isolated(self.tick_once()).await {
-            Ok(notices) => notices,
-            Err(why) => {
-                tracing::error!("the periodic check panicked: {why}");
-                Vec::new()
-            }
-        }
-    }
-
-    /// Forgets old handled event ids, at most once an hour.
-    pub(crate) async fn prune(&self) {
-        use std::sync::atomic::Ordering;
-        let now = self.time.now_secs();
-        let last = self.pruned_at.load(Ordering::Relaxed);
-        if now.saturating_sub(last) < PRUNE_EVERY_SECS
-            || self
-                .pruned_at
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        match store::prune_events(self.store.pool(), now - KEEP_EVENT_IDS_SECS).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(pruned = n, "forgot old handled event ids"),
-            Err(e) => tracing::warn!("cannot prune handled event ids: {e}"),
-        }
-    }
-
-    pub(crate) async fn tick_once(&self) -> Vec<Notice> {
-        self.prune().await;
-        self.resume_engine_turns().await;
-        match store::any_due(self.store.pool(), self.time.now_ms()).await {
-            Ok(false) => {}
-            Ok(true) => {
-                if let Err(e) = self.decide_deadlines().await {
-                    tracing::error!("deadline check failed: {e}");
-                }
-                if let Err(e) = self.decide_clocks().await {
-                    tracing::error!("clock check failed: {e}");
-                }
-            }
-            Err(e) => tracing::error!("cannot look for games that are due: {e}"),
-        }
-        match store::any_to_abort(self.store.pool(), self.time.now_ms()).await {
-            Ok(false) => {}
-            Ok(true) => {
-                if let Err(e) = self.decide_aborts().await {
-                    tracing::error!("abort check failed: {e}");
-                }
-            }
-            Err(e) => tracing::error!("cannot look for games to abort: {e}"),
-        }
-        self.heartbeat().await;
-        self.report_process().await;
-        let now = self.time.now_ms();
-        let platforms = self.platforms();
-        // A notice whose hold was not renewed for longer than a live
-        // poster renews it (a lease or a direct post's grace, begun
-        // ORDER_WAIT_MS ago) is taken over when a newer one of its channel
-        // is due.
-        let claimed = store::claim_notices(
-            self.store.pool(),
-            now,
-            self.leases.claim(LeaseKind::Notice),
-            stale_before(now),
-            &platforms,
-            NOTICES_PER_TICK,
-        )
-        .await;
-        let rows = match claimed {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::error!("cannot read the outbox: {e}");
-                return Vec::new();
-            }
-        };
-        self.notices_of(rows).await
-    }
-
     /// The answers owed in `channel` before outbox entry `entry` (earlier
     /// events' answers never confirmed: their process died, or their post
     /// is late), taken by this process to be posted first, in order
@@ -235,7 +136,7 @@ impl Core {
     }
 
     /// Outbox rows as notices to post, their boards drawn.
-    async fn notices_of(&self, rows: Vec<store::OutboxRow>) -> Vec<Notice> {
+    pub(crate) async fn notices_of(&self, rows: Vec<store::OutboxRow>) -> Vec<Notice> {
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
             let image = match (row.board_game, row.board_ply) {

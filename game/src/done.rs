@@ -3,7 +3,7 @@
 //! engine's move, a conversation or thread for the adapter to open).
 
 use crate::contract::{Player, Text};
-use crate::picture::{Drawing, Picture};
+use crate::picture::Picture;
 use crate::reply::{Action, Audience, Direct, GameThread, Reply};
 
 pub(crate) struct Done {
@@ -63,15 +63,6 @@ impl Done {
             engine: Some(id),
             ..self
         }
-    }
-
-    /// The reply for the adapter, its board drawn (off the async workers).
-    pub async fn finish(mut self) -> Reply {
-        let image = match self.picture.take() {
-            None => None,
-            Some(p) => Drawing::start(p).image().await,
-        };
-        self.reply_with(image)
     }
 
     /// The reply, with a board drawn already (or none).

@@ -6,7 +6,6 @@
 //! engine worker takes it from the queue (`searches = "workers"`).
 
 use crate::command::TimeControl;
-use crate::config::Searches;
 use crate::core::Core;
 use crate::ctx::Ctx;
 use crate::done::Done;
@@ -16,31 +15,16 @@ use crate::lease::Held;
 use crate::load::stored_position;
 use crate::record::GameRecord;
 use crate::reply::Action;
-use crate::store::{self, Claim, LeaseKind};
+use crate::store::{self, LeaseKind};
 use std::time::Duration;
 use voidmate_engine::Level;
 
 impl Core {
-    /// Whether this process searches the engine's turns itself.
-    pub(crate) fn searches_here(&self) -> bool {
-        self.engine_cfg.searches == Searches::Here
-    }
-
-    /// A claim on an engine turn from now, for the move that queues it.
-    pub(crate) fn engine_claim(&self) -> Claim<'_> {
-        self.leases.claim(LeaseKind::EngineTurn)
-    }
-
     /// Holds game `id`'s engine turn in this process (claimed in the
     /// database already), renewed while the search runs; `None` if it is
     /// searched here already.
     pub(crate) fn hold_search(&self, id: i64) -> Option<Held> {
         self.leases.hold(LeaseKind::EngineTurn, id)
-    }
-
-    /// Searches running in this process.
-    pub(crate) fn searches_running(&self) -> usize {
-        self.leases.count(LeaseKind::EngineTurn)
     }
 
     /// The periodic check's part in the engine's turns: queues any turn an

@@ -15,17 +15,6 @@ pub const SILENT_AFTER_MS: i64 = 30_000;
 /// then `health` shows it, and fails.
 const FORGET_AFTER_MS: i64 = 10 * 60 * 1000;
 
-/// What this process reports about itself.
-#[derive(Debug, Default)]
-pub(crate) struct Status {
-    kind: String,
-    /// What it stands for ([`Core::set_process_role`]).
-    role: String,
-    /// Each part (an adapter, the engine) with whether it is well.
-    parts: std::collections::BTreeMap<String, (bool, String)>,
-    reported_ms: i64,
-}
-
 /// A process as `voidmate health` shows it.
 #[derive(Debug, Clone)]
 pub struct ProcessHealth {
@@ -164,7 +153,7 @@ impl Core {
             parts.push(match self.engine_cfg.searches {
                 crate::config::Searches::Here => format!(
                     "engine: {} of {} threads searching",
-                    self.searches_running(),
+                    self.leases.count(store::LeaseKind::EngineTurn),
                     self.engine_cfg.threads.max(1)
                 ),
                 crate::config::Searches::Workers => "engine: searched by workers".into(),
@@ -200,10 +189,7 @@ impl Core {
         sqlx::query("SELECT 1").execute(pool).await?;
         let round_trip = started.elapsed();
         let now = self.time.now_ms();
-        let games_in_play: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE status = 'active'")
-                .fetch_one(pool)
-                .await?;
+        let games_in_play = store::games_in_play(pool).await?;
         let (engine_waiting, engine_queued) = store::engine_queue(pool, now).await?;
         let (outbox_due, outbox_parked, outbox_owed) = store::outbox_queue(pool, now).await?;
         let rows = store::processes(pool, now - FORGET_AFTER_MS).await?;

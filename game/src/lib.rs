@@ -2,20 +2,19 @@
 //! [`Incoming`] event and post the [`Reply`] it returns; nothing here knows
 //! which chat platform is in use.
 //!
-//! The way an event goes, and where each step lives:
-//! - [`incoming`](Incoming) and [`command`]: what an adapter hands in, read
-//!   once into a typed [`command::Command`];
-//! - `events`: the event's transaction, the record of handled events, and
-//!   isolation from panics;
-//! - `dispatch`: the command to its handler, over one request context
-//!   (`ctx`);
-//! - `handlers`: one module per area (challenges, play, offers, endings,
-//!   programs, moves, information, settings);
-//! - `record` and `game`: a game typed once from its row, and replayed;
-//! - [`store`]: the tables, one module each;
-//! - `delivery`, `deadlines`, `engine_turns`, `health`: what the periodic
-//!   check and the engine workers do;
-//! - [`reply`](Reply): what comes back, with typed mentions and questions.
+//! The modules stand in layers, each using only those below it
+//! (`docs/architecture.md` draws them, and a test keeps them so):
+//! - leaves: [`config`], [`contract`] (identities, mentions), [`command`]
+//!   (chat text to typed commands), [`record`] (a game and a challenge,
+//!   typed), [`ratings`] (Glicko-2), [`review`], [`pgn`], `time` (the one
+//!   clock);
+//! - [`store`]: the tables, typed rows in and out, named transitions;
+//!   [`lease`]: work a process holds, renewed by one task;
+//! - `core`: the shared state; `game` and `load`: a stored game replayed;
+//! - `ctx`, `pick`, `view`: one request, the game it means, its board;
+//! - `handlers`: one function per command; `dispatch`, `engine_turns`;
+//! - `delivery`, `events` ([`Core::handle`]), `periodic` ([`Core::tick`]),
+//!   `startup` ([`Core::open`]).
 
 pub mod command;
 pub mod config;
@@ -24,7 +23,6 @@ pub mod engine;
 pub mod help;
 pub mod isolate;
 pub mod lease;
-pub mod passages;
 pub mod pgn;
 pub mod ratings;
 pub mod record;
@@ -34,10 +32,10 @@ pub mod store;
 mod audit;
 mod core;
 mod ctx;
-mod deadlines;
 mod delivery;
 mod dispatch;
 mod done;
+mod draw;
 mod engine_turns;
 mod error;
 mod events;
@@ -45,14 +43,21 @@ mod floor;
 mod game;
 mod handlers;
 mod health;
+mod history;
 mod incoming;
 mod load;
 mod migrate;
+mod periodic;
+mod pick;
 mod picture;
+mod process;
 mod reply;
 mod resolve;
 mod review_flow;
+mod startup;
+mod suggest;
 mod time;
+mod view;
 mod words;
 
 #[cfg(test)]

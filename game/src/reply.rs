@@ -226,7 +226,7 @@ pub enum Audience {
     Author,
 }
 
-/// Something the bot owes a channel unprompted (see [`Core::tick`]), or an
+/// Something the bot owes a channel unprompted (see [`Core::tick`](crate::Core::tick)), or an
 /// answer whose direct post was never confirmed.
 #[derive(Debug, Clone)]
 pub struct Notice {
@@ -260,7 +260,7 @@ pub struct Reply {
     /// Who may see it.
     pub audience: Audience,
     /// The outbox entries this reply delivers: confirm each with
-    /// [`Core::delivered`] once posted. Unconfirmed, the periodic check
+    /// [`Core::delivered`](crate::Core::delivered) once posted. Unconfirmed, the periodic check
     /// posts them a little later (or right after a restart); post with an
     /// idempotency key made from the first one ([`Reply::key`]) so that a
     /// retry never shows twice.
@@ -276,8 +276,8 @@ pub struct Reply {
     pub thread: Option<GameThread>,
     /// Answers owed in this channel to earlier events and not yet posted
     /// (their process died, or their post is late): post each of these
-    /// first, in order, confirming each ([`Core::delivered`] or
-    /// [`Core::failed`]), then this reply, so the channel reads its answers
+    /// first, in order, confirming each ([`Core::delivered`](crate::Core::delivered) or
+    /// [`Core::failed`](crate::Core::failed)), then this reply, so the channel reads its answers
     /// in the order of the events (issue 40, point 4).
     pub before: Vec<Notice>,
 }

@@ -3,14 +3,12 @@
 //! it again (`rematch`), and the games that ended here (`games finished`).
 
 use crate::command::{ChallengeOptions, ColorChoice, GameRef, ProgramMode};
-use crate::contract::{Player, PlayerId, Text};
-use crate::core::Core;
+use crate::contract::{Player, Text};
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::handlers::challenge::{challenge, pending};
-use crate::isolate;
 use crate::record::{Ending, GameResult, Termination};
 use crate::store;
 use std::fmt::Write as _;
@@ -32,34 +30,6 @@ pub(crate) async fn abort(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failu
     }
     let text = format!("{me} aborts game #{id}: no result, not rated.");
     Ok(Done::text(text).notifying(vec![g.player(!side)]))
-}
-
-impl Core {
-    /// Aborts the clock games whose first moves did not come in time (a
-    /// tenth of the base time, at least 30 seconds, from the start or from
-    /// the opponent's first move), announcing each in its channel: no
-    /// result, not rated, not a loss on time.
-    pub(crate) async fn decide_aborts(&self) -> Result<(), sqlx::Error> {
-        let mut tx = self.store.begin().await?;
-        let now = self.time.now_ms();
-        for rec in store::games_to_abort(&mut tx, now).await? {
-            // A damaged game is left as it is (`check-db` names it).
-            let Ok(rec) = rec else {
-                continue;
-            };
-            let Ok(g) = self.load(&mut tx, rec).await else {
-                continue;
-            };
-            if g.ply() >= 2 {
-                store::set_abort_at(&mut tx, g.id(), None).await?;
-                continue;
-            }
-            let text = called_off(&mut tx, &g, now).await?;
-            let both = [g.player(Color::White), g.player(Color::Black)];
-            store::queue_notice(&mut tx, &g.rec.channel, &text, &both).await?;
-        }
-        tx.commit().await
-    }
 }
 
 /// Ends `g`, whose player to move never made a first move in time: no
@@ -144,62 +114,6 @@ async fn mine_to(cx: &mut Ctx<'_>, opponent: &Player) -> Result<Option<i64>, Fai
         .into_iter()
         .find(|c| c.challenger.id == me && c.challenged == *opponent)
         .map(|c| c.id))
-}
-
-impl Core {
-    /// The author's latest games in `channel` whose number or opponent
-    /// matches what is typed, newest first: a label (`#12 vs bob, Void
-    /// Chess, ended`) and the number, for a game option's autocomplete.
-    pub async fn suggest_games(
-        &self,
-        channel: &str,
-        author: &PlayerId,
-        typed: &str,
-        limit: usize,
-    ) -> Vec<(String, i64)> {
-        let found = isolate::isolated(async {
-            let mut tx = self.store.read().await?;
-            let rows = store::recent_games_of(&mut tx, channel, author, 100).await?;
-            Ok::<_, sqlx::Error>(rows)
-        })
-        .await;
-        let rows = match found {
-            Ok(Ok(rows)) => rows,
-            Ok(Err(e)) => {
-                tracing::warn!(channel, "cannot suggest games: {e}");
-                return Vec::new();
-            }
-            Err(why) => {
-                tracing::error!(channel, "game suggestions panicked: {why}");
-                return Vec::new();
-            }
-        };
-        let typed = typed.trim().trim_start_matches('#').to_lowercase();
-        rows.into_iter()
-            .filter_map(Result::ok)
-            .filter_map(|rec| {
-                let side = rec.color_of(author)?;
-                let opponent = rec.player(!side);
-                let label = format!(
-                    "#{} vs {}, {}, {}",
-                    rec.id,
-                    opponent,
-                    rec.kind.title(),
-                    if rec.is_active() {
-                        "in progress"
-                    } else {
-                        "ended"
-                    }
-                );
-                let wanted = typed.is_empty()
-                    || rec.id.to_string().starts_with(&typed)
-                    || opponent.name.to_lowercase().contains(&typed);
-                // Discord takes names of at most 100 characters.
-                wanted.then(|| (label.chars().take(100).collect(), rec.id))
-            })
-            .take(limit)
-            .collect()
-    }
 }
 
 /// The last games to end here, with their results.

@@ -9,11 +9,11 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::challenge::pending;
 use crate::help;
+use crate::history::history_text;
 use crate::load::seats;
 use crate::picture::Picture;
 use crate::reply::Direct;
 use crate::store;
-use crate::words::history_text;
 use std::fmt::Write as _;
 use voidmate_render::RenderOptions;
 use voidmate_rules::{variants, GameKind, Position, Square};
@@ -155,7 +155,7 @@ pub(crate) async fn history(cx: &mut Ctx<'_>, game: GameRef, pgn: bool) -> Resul
             crate::record::Status::Finished(_) => cx.core.stored_review(&g).await,
             _ => None,
         };
-        crate::words::pgn_text_reviewed(&g, cx.channel, reviewed.as_ref())
+        crate::history::pgn_text_reviewed(&g, cx.channel, reviewed.as_ref())
     } else {
         history_text(&g)
     }))

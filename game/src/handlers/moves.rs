@@ -2,14 +2,9 @@
 //! types (autocomplete).
 
 use crate::command::{GameRef, ProgramMode};
-use crate::contract::PlayerId;
-use crate::core::Core;
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
-use crate::isolate;
-use crate::load::stored_position;
-use crate::store;
 use voidmate_rules::variant::Voids;
 use voidmate_rules::{Position, Square};
 
@@ -127,94 +122,4 @@ fn next_turn_moves(pos: &Position, square: Square) -> Option<Vec<String>> {
             .map(|m| passed.san(m))
             .collect(),
     )
-}
-
-impl Core {
-    /// Legal moves, in SAN, of `author`'s game in `channel` where it is
-    /// their move, keeping those that start with `typed` (ignoring case; a
-    /// coordinate prefix such as `g1` works too), at most `limit`. For
-    /// autocompletion: a hint only, every move is checked again when played.
-    pub async fn suggest_moves(
-        &self,
-        channel: &str,
-        author: &PlayerId,
-        typed: &str,
-        limit: usize,
-    ) -> Vec<String> {
-        isolate::isolated(self.suggestions(channel, author, typed, limit))
-            .await
-            .unwrap_or_else(|why| {
-                tracing::error!(channel, author = %author, typed, "move suggestions panicked: {why}");
-                Vec::new()
-            })
-    }
-
-    async fn suggestions(
-        &self,
-        channel: &str,
-        author: &PlayerId,
-        typed: &str,
-        limit: usize,
-    ) -> Vec<String> {
-        let Ok(mut tx) = self.store.read().await else {
-            return Vec::new();
-        };
-        let Ok(games) = store::active_games(&mut tx, channel).await else {
-            return Vec::new();
-        };
-        let typed = typed.trim().to_ascii_lowercase();
-        // Complete moves only: a pick is played as it is. Moves that differ
-        // only in where the void goes (`exd5@e2`, `exd5@e3`) share a group,
-        // and the groups take turns, so every capture shows within `limit`.
-        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-        // Every keystroke asks: read the stored position, never a replay.
-        for rec in games.into_iter().flatten() {
-            let Ok(pos) = stored_position(&rec) else {
-                continue;
-            };
-            if &rec.player(pos.turn()).id != author {
-                continue;
-            }
-            for mv in pos.legal_moves().iter() {
-                let san = pos.san(mv);
-                if !(san.to_ascii_lowercase().starts_with(&typed)
-                    || pos.coordinate(mv).starts_with(&typed))
-                {
-                    continue;
-                }
-                let group = match san.find('@').filter(|&i| i > 0) {
-                    Some(at) => san[..at].to_string(),
-                    None => san.clone(),
-                };
-                match groups.iter_mut().find(|(g, _)| *g == group) {
-                    Some((_, moves)) if !moves.contains(&san) => moves.push(san),
-                    Some(_) => {}
-                    None => groups.push((group, vec![san])),
-                }
-            }
-        }
-        round_robin(&groups, limit)
-    }
-}
-
-/// Up to `limit` moves, the groups taking turns.
-fn round_robin(groups: &[(String, Vec<String>)], limit: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut round = 0;
-    while out.len() < limit {
-        let mut any = false;
-        for (_, moves) in groups {
-            if let Some(m) = moves.get(round) {
-                any = true;
-                if out.len() < limit {
-                    out.push(m.clone());
-                }
-            }
-        }
-        if !any {
-            break;
-        }
-        round += 1;
-    }
-    out
 }

@@ -4,7 +4,7 @@ use super::Tx;
 use sqlx::AnyPool;
 
 /// Forgets handled event ids recorded before `before` (seconds since the
-/// epoch, as [`now`]); returns how many.
+/// epoch, on the core's clock); returns how many.
 pub async fn prune_events(pool: &AnyPool, before: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query("DELETE FROM handled_events WHERE handled_at < $1")
         .bind(before)

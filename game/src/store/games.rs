@@ -387,6 +387,13 @@ pub async fn set_engine_turn(
     Ok(())
 }
 
+/// How many games are in progress, in every channel.
+pub async fn games_in_play(pool: &AnyPool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE status = 'active'")
+        .fetch_one(pool)
+        .await
+}
+
 /// Engine turns queued and not held by anyone now (for the health report),
 /// and all queued ones.
 pub async fn engine_queue(pool: &AnyPool, now_ms: i64) -> Result<(i64, i64), sqlx::Error> {

@@ -19,9 +19,7 @@ async fn club_ok(bot: &mut Bot, core: &Core, channel: &str, who: &str, text: &st
     let ev = club_event(bot, channel, who, text);
     let r = core.handle(&ev).await.expect("a reply");
     assert!(!r.is_error, "{who} in {channel}: {text} -> {}", r.text);
-    for entry in &r.deliveries {
-        core.delivered(*entry).await;
-    }
+    bot.posted(&r).await;
     r
 }
 
@@ -148,6 +146,9 @@ case! {
         );
         let (x, y, z) = tokio::join!(bot.core.handle(&e1), b.handle(&e2), c.handle(&e3));
         let replies: Vec<Reply> = [x, y, z].into_iter().map(Option::unwrap).collect();
+        for r in &replies {
+            bot.posted(r).await;
+        }
         assert_eq!(replies.iter().filter(|r| !r.is_error).count(), 1, "{replies:?}");
         for r in replies.iter().filter(|r| r.is_error) {
             assert!(

@@ -10,7 +10,7 @@
 //! on first use (well under a millisecond to search); `tantivy` would add
 //! a large dependency tree and an on-disk index for the same ranking.
 
-use crate::help::{self, Topic};
+use super::topics::{self, Topic};
 use rust_stemmers::{Algorithm, Stemmer};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -50,15 +50,15 @@ pub struct Hit {
 /// The rules page of a game (one arm per game: a new game needs one).
 fn rules_page(kind: GameKind) -> &'static str {
     match kind.base() {
-        GameKind::Standard => include_str!("../../docs/rules/standard.md"),
-        GameKind::Void => include_str!("../../docs/rules/void.md"),
-        GameKind::Antichess => include_str!("../../docs/rules/antichess.md"),
+        GameKind::Standard => include_str!("../../../docs/rules/standard.md"),
+        GameKind::Void => include_str!("../../../docs/rules/void.md"),
+        GameKind::Antichess => include_str!("../../../docs/rules/antichess.md"),
         GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
-            include_str!("../../docs/rules/suicide-void.md")
+            include_str!("../../../docs/rules/suicide-void.md")
         }
-        GameKind::Chess99 => include_str!("../../docs/rules/chess99.md"),
-        GameKind::BlackHoles => include_str!("../../docs/rules/black-holes.md"),
-        GameKind::Super16 => include_str!("../../docs/rules/super16.md"),
+        GameKind::Chess99 => include_str!("../../../docs/rules/chess99.md"),
+        GameKind::BlackHoles => include_str!("../../../docs/rules/black-holes.md"),
+        GameKind::Super16 => include_str!("../../../docs/rules/super16.md"),
     }
 }
 
@@ -294,7 +294,7 @@ fn passage(
     }
     let length = terms.values().sum();
     let diagram = topic.filter(|t| t.diagram.is_some()).or_else(|| {
-        help::topics_of(game)
+        topics::topics_of(game)
             .into_iter()
             .find(|t| t.key == section && t.diagram.is_some())
     });
@@ -312,7 +312,7 @@ fn passage(
 
 fn build() -> Index {
     let mut passages = Vec::new();
-    for t in help::all_topics() {
+    for t in topics::all_topics() {
         passages.push(passage(
             t.variant,
             t.title.to_string(),

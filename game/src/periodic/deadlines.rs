@@ -133,25 +133,4 @@ impl Core {
         }
         tx.commit().await
     }
-
-    /// The deadline for the next move of a game with this time control,
-    /// counted from `now_ms` on the core's clock, with its reminder: when a
-    /// quarter of the move's time is left.
-    pub(crate) fn deadline(&self, clock: &TimeControl, now_ms: i64) -> Option<store::Deadline> {
-        self.deadline_from(clock, now_ms.div_euclid(1000))
-    }
-
-    /// The deadline of a move that began at `start` (seconds).
-    pub(crate) fn deadline_from(&self, clock: &TimeControl, start: i64) -> Option<store::Deadline> {
-        match clock {
-            TimeControl::Days(d) => {
-                let period = *d as i64 * self.settings.day_seconds;
-                Some(store::Deadline {
-                    at: start + period,
-                    remind_at: start + period - period / 4,
-                })
-            }
-            TimeControl::None | TimeControl::Clock { .. } => None,
-        }
-    }
 }
