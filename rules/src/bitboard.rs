@@ -21,11 +21,10 @@
 //! The tables grow with the board's area, not with a precomputed attack
 //! table per occupancy: a few kilobytes per variant.
 
-use crate::bits::{bit, squares, Bits, Set, Sets, ROLES};
+use crate::bits::{bit, squares, Bits, Set, Sets, MAX_SQUARES, ROLES};
 use crate::board::Board;
 use crate::movement::{king_steps, Component, Vector};
-use crate::rules::Rules;
-use crate::variant::CastlingDef;
+use crate::variant::Definition;
 use arrayvec::ArrayVec;
 
 use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Role, Square};
@@ -147,11 +146,15 @@ pub(crate) struct Tables<B> {
     rider_groups: Vec<RiderGroup>,
     walk: Option<Walk<B>>,
     pawn_attacks: [Table<B>; 2],
-    /// Squares of the files at either edge, and of each rank.
+    /// Squares of the files at either edge.
     first_file: B,
     last_file: B,
-    ranks: Vec<B>,
-    promotions: u64,
+    /// Per side: the rank its pawns promote on, and the rank a pawn's
+    /// double step passes (one forward of where it may start).
+    promotion_rank: [B; 2],
+    double_step_via: [B; 2],
+    /// What a pawn may promote to, in the order moves list them.
+    promotions: Vec<Role>,
     castles: [[Option<Castle<B>>; 2]; 2],
 }
 
@@ -162,10 +165,11 @@ pub(crate) enum Route {
 }
 
 impl Route {
-    /// The route for `rules`, if its board and pieces suit it.
-    pub(crate) fn build(rules: &Rules) -> Option<Route> {
-        let t = Tables::build(rules)?;
-        Some(if rules.def.size.area() <= 64 {
+    /// The route for a game of `def`, if its board and pieces suit it
+    /// (whether its rules allow it at all, `Rules` decides).
+    pub(crate) fn build(def: &Definition) -> Option<Route> {
+        let t = Tables::build(def)?;
+        Some(if def.size.area() <= 64 {
             Route::Narrow(t.narrow())
         } else {
             Route::Wide(t)
@@ -174,16 +178,18 @@ impl Route {
 
     /// See [`legal`].
     #[inline]
-    pub(crate) fn legal<S: Sink>(
-        &self,
-        rules: &Rules,
-        b: &Board,
-        sink: &mut S,
-        mailbox: &impl Mailbox,
-    ) -> bool {
+    pub(crate) fn legal<S: Sink>(&self, b: &Board, sink: &mut S, mailbox: &impl Mailbox) -> bool {
         match self {
-            Route::Narrow(t) => legal(rules, t, b, sink, mailbox),
-            Route::Wide(t) => legal(rules, t, b, sink, mailbox),
+            Route::Narrow(t) => legal(t, b, sink, mailbox),
+            Route::Wide(t) => legal(t, b, sink, mailbox),
+        }
+    }
+
+    /// What a pawn may promote to.
+    pub(crate) fn promotions(&self) -> &[Role] {
+        match self {
+            Route::Narrow(t) => &t.promotions,
+            Route::Wide(t) => &t.promotions,
         }
     }
 
@@ -227,9 +233,9 @@ impl Route {
     /// The number of legal moves (perft's last ply), or `None` when the
     /// position needs the mailbox route.
     #[inline]
-    pub(crate) fn count(&self, rules: &Rules, b: &Board, mailbox: &impl Mailbox) -> Option<u64> {
+    pub(crate) fn count(&self, b: &Board, mailbox: &impl Mailbox) -> Option<u64> {
         let mut count = Count(0);
-        self.legal(rules, b, &mut count, mailbox).then_some(count.0)
+        self.legal(b, &mut count, mailbox).then_some(count.0)
     }
 }
 
@@ -270,7 +276,8 @@ impl Tables<Bits> {
             pawn_attacks: [narrow(&self.pawn_attacks[0]), narrow(&self.pawn_attacks[1])],
             first_file: u64::narrow(self.first_file),
             last_file: u64::narrow(self.last_file),
-            ranks: self.ranks.iter().map(|&r| u64::narrow(r)).collect(),
+            promotion_rank: self.promotion_rank.map(u64::narrow),
+            double_step_via: self.double_step_via.map(u64::narrow),
             promotions: self.promotions,
             castles: self.castles.map(|sides| {
                 sides.map(|c| {
@@ -286,9 +293,10 @@ impl Tables<Bits> {
         }
     }
 
-    /// Tables for `rules`, if its board and pieces suit the bitboard route.
-    fn build(rules: &Rules) -> Option<Tables<Bits>> {
-        let def = &rules.def;
+    /// Tables for a game of `def`, if its board and pieces suit the
+    /// bitboard route: at most 128 squares, leapers, unlimited riders, one
+    /// symmetric two-step walker at most, the orthodox pawn and king.
+    fn build(def: &Definition) -> Option<Tables<Bits>> {
         let (files, ranks) = (def.size.files() as i32, def.size.ranks() as i32);
         let walkers = def
             .roster
@@ -300,16 +308,8 @@ impl Tables<Bits> {
                     .any(|c| matches!(c, Component::TwoStep { .. }))
             })
             .count();
-        let suitable = files * ranks <= 128
+        let suitable = (files * ranks) as usize <= MAX_SQUARES
             && walkers <= 1
-            && rules.variant.bitboard_legality()
-            && rules.programs.is_none()
-            && !rules.extra_attacks
-            && !rules.king_capture
-            && !rules.delayed_promotion
-            && !rules.double_step_anywhere
-            && !rules.ep_any_piece
-            && !rules.variant.filters_moves()
             && def.royal == Some(Role::King)
             && def.roster.iter().all(|rd| {
                 rd.role.index() < ROLES
@@ -346,6 +346,7 @@ impl Tables<Bits> {
         for (i, sq) in squares.iter_mut().enumerate().take(n) {
             *sq = Square::new((i as i32 % files) as u8, (i as i32 / files) as u8);
         }
+        let rank_set = |r: u8| ((1u128 << files) - 1) << (r as i32 * files);
         let mut t = Tables {
             width: files,
             board: if n == 128 { !0 } else { (1 << n) - 1 },
@@ -359,10 +360,12 @@ impl Tables<Bits> {
             pawn_attacks: [set_of(&[(-1, 1), (1, 1)]), set_of(&[(-1, -1), (1, -1)])],
             first_file: 0,
             last_file: 0,
-            ranks: (0..ranks)
-                .map(|r| ((1u128 << files) - 1) << (r * files))
-                .collect(),
-            promotions: def.promotion.len() as u64,
+            promotion_rank: Color::ALL.map(|c| rank_set(def.size.home_rank(!c))),
+            double_step_via: [
+                rank_set(def.size.double_step_rank(Color::White) + 1),
+                rank_set(def.size.double_step_rank(Color::Black) - 1),
+            ],
+            promotions: def.promotion.clone(),
             castles: Default::default(),
         };
         for s in 0..n {
@@ -463,7 +466,7 @@ impl Tables<Bits> {
         }
         if let Some(c) = &def.castling {
             for color in Color::ALL {
-                let rank = rules.home_rank(color) as i32;
+                let rank = def.size.home_rank(color) as i32;
                 for side in 0..2 {
                     let files = [
                         c.king_file,
@@ -748,7 +751,8 @@ impl Sink for Count {
 
 /// Lists moves.
 pub(crate) struct List<'a> {
-    pub rules: &'a Rules,
+    /// What a pawn may promote to ([`Route::promotions`]).
+    pub promotions: &'a [Role],
     pub out: &'a mut MoveList,
 }
 
@@ -776,7 +780,7 @@ impl Sink for List<'_> {
             let from = squares_of[(b as i32 - back) as usize & 127];
             let mv = Move::new(from, squares_of[b as usize & 127], kind);
             if promo & (1 << b) != 0 {
-                for &role in &self.rules.def.promotion {
+                for &role in self.promotions {
                     self.out.push(Move {
                         promotion: Some(role),
                         ..mv
@@ -792,41 +796,36 @@ impl Sink for List<'_> {
     }
 }
 
-/// What this route leaves to the mailbox, lent by whoever picks the route
-/// ([`crate::legal`]): moves the sets cannot prove legal are listed and
-/// tested there, one by one.
+/// What this route leaves to the game's rules and the mailbox, lent by
+/// whoever picks the route ([`crate::legal`]): the variant's questions about
+/// a position, and the moves the sets cannot prove legal, listed and tested
+/// there one by one.
 pub(crate) trait Mailbox {
+    /// Whether the variant limits this turn's moves (a restriction the
+    /// sets do not know): the position then takes the mailbox route.
+    fn restricted(&self, b: &Board) -> bool;
+    /// A square that blocks lines once the move is over, whatever it is
+    /// (Void Chess: the mover's unstable tile turns void or keeps its
+    /// Minister).
+    fn blocker_after_move(&self, b: &Board) -> Option<Square>;
     /// Whether playing `mv` leaves the mover's king safe.
-    fn leaves_king_safe(&self, rules: &Rules, b: &Board, mv: &Move) -> bool;
+    fn leaves_king_safe(&self, b: &Board, mv: &Move) -> bool;
     /// The moves of the piece on `from` by its own rules, not yet tested.
-    fn piece_moves(&self, rules: &Rules, b: &Board, from: Square, out: &mut MoveList);
+    fn piece_moves(&self, b: &Board, from: Square, out: &mut MoveList);
     /// Castling on `side`, if the pieces and rights allow it (not yet
     /// tested for safety).
-    fn castling_move(
-        &self,
-        rules: &Rules,
-        b: &Board,
-        castling: &CastlingDef,
-        side: CastlingSide,
-    ) -> Option<Move>;
+    fn castling_move(&self, b: &Board, side: CastlingSide) -> Option<Move>;
 }
 
 /// Sends the legal moves of the side to move to `sink`; `false` (and
 /// nothing sent) when the position needs the mailbox route.
-fn legal<B: Set, S: Sink>(
-    rules: &Rules,
-    t: &Tables<B>,
-    b: &Board,
-    sink: &mut S,
-    mailbox: &impl Mailbox,
-) -> bool {
-    B::with_sets(&b.bits, |bits| legal_with(rules, t, b, bits, sink, mailbox))
+fn legal<B: Set, S: Sink>(t: &Tables<B>, b: &Board, sink: &mut S, mailbox: &impl Mailbox) -> bool {
+    B::with_sets(&b.bits, |bits| legal_with(t, b, bits, sink, mailbox))
 }
 
 /// [`legal`] with the board's sets in the route's word size.
 #[inline]
 fn legal_with<B: Set, S: Sink>(
-    rules: &Rules,
     t: &Tables<B>,
     b: &Board,
     bits: &Sets<B>,
@@ -838,7 +837,7 @@ fn legal_with<B: Set, S: Sink>(
     let Some(king_sq) = b.kings[us.index()] else {
         return false;
     };
-    if b.ep.is_some() || rules.variant.restriction(rules, b).is_some() {
+    if b.ep.is_some() || mailbox.restricted(b) {
         return false;
     }
     let zero = B::ZERO;
@@ -851,8 +850,7 @@ fn legal_with<B: Set, S: Sink>(
     let occ = pieces | bits.void;
     // A square that blocks lines once the move is over, whatever it is
     // (Void Chess: the mover's unstable tile turns void or keeps its Minister).
-    let after = rules
-        .variant
+    let after = mailbox
         .blocker_after_move(b)
         .map_or(zero, |s| B::bit(bit(s, w as u8)));
     let occ_after = occ | after;
@@ -965,12 +963,12 @@ fn legal_with<B: Set, S: Sink>(
         if pawns != zero {
             let free = t.board & !occ & evasion;
             let capture = enemy & evasion;
-            let promo = t.ranks[rules.promotion_rank(us) as usize].wide();
+            let promo = t.promotion_rank[us.index()].wide();
             let (one, two, left, right, fwd);
             if us == Color::White {
                 fwd = w;
                 let step = (pawns << w) & t.board & !occ;
-                let from_rank = t.ranks[rules.double_step_rank(us) as usize + 1];
+                let from_rank = t.double_step_via[us.index()];
                 one = step & free;
                 two = ((step & from_rank) << w) & free;
                 left = ((pawns & !t.first_file) << (w - 1)) & capture;
@@ -978,13 +976,13 @@ fn legal_with<B: Set, S: Sink>(
             } else {
                 fwd = -w;
                 let step = (pawns >> w) & t.board & !occ;
-                let from_rank = t.ranks[rules.double_step_rank(us) as usize - 1];
+                let from_rank = t.double_step_via[us.index()];
                 one = step & free;
                 two = ((step & from_rank) >> w) & free;
                 left = ((pawns & !t.first_file) >> (w + 1)) & capture;
                 right = ((pawns & !t.last_file) >> (w - 1)) & capture;
             }
-            let n = t.promotions;
+            let n = t.promotions.len() as u64;
             let sq = &t.squares;
             sink.pawns(sq, one.wide(), fwd, MoveKind::Normal, promo, n);
             sink.pawns(sq, two.wide(), 2 * fwd, MoveKind::DoubleStep, promo, n);
@@ -1004,7 +1002,7 @@ fn legal_with<B: Set, S: Sink>(
         let to = B::bit(s);
         if test_king {
             let mv = Move::new(king_sq, t.squares[s as usize & 127], MoveKind::Normal);
-            if mailbox.leaves_king_safe(rules, b, &mv) {
+            if mailbox.leaves_king_safe(b, &mv) {
                 sink.tested(mv);
             }
         } else if !t.attacked_by_pieces(bits, s, them, lifted | to) {
@@ -1033,17 +1031,17 @@ fn legal_with<B: Set, S: Sink>(
     if slow != zero || odd_castles.contains(&true) {
         let mut moves = MoveList::new();
         for s in squares(slow) {
-            mailbox.piece_moves(rules, b, t.squares[s as usize & 127], &mut moves);
+            mailbox.piece_moves(b, t.squares[s as usize & 127], &mut moves);
         }
         for side in [CastlingSide::King, CastlingSide::Queen] {
-            if let (true, Some(c)) = (odd_castles[side as usize], &rules.def.castling) {
-                if let Some(mv) = mailbox.castling_move(rules, b, c, side) {
+            if odd_castles[side as usize] {
+                if let Some(mv) = mailbox.castling_move(b, side) {
                     moves.push(mv);
                 }
             }
         }
         for mv in &moves {
-            if mailbox.leaves_king_safe(rules, b, mv) {
+            if mailbox.leaves_king_safe(b, mv) {
                 sink.tested(*mv);
             }
         }

@@ -113,6 +113,10 @@ impl<B: Set> Sets<B> {
 /// Minister (indices 0..7). Variants using others do not take this route.
 pub(crate) const ROLES: usize = 7;
 
+/// The most squares a board may have to keep bit sets (`u128`): the
+/// bitboard route's limit, and the board's.
+pub(crate) const MAX_SQUARES: usize = 128;
+
 /// The bit of `sq` on a board `width` files wide.
 #[inline]
 pub(crate) fn bit(sq: Square, width: u8) -> u32 {

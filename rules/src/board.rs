@@ -98,7 +98,11 @@ impl Board {
             siege: 0,
             winner: None,
             hash: 0,
-            width: if size.area() <= 128 { size.files() } else { 0 },
+            width: if size.area() <= crate::bits::MAX_SQUARES {
+                size.files()
+            } else {
+                0
+            },
             bits: BoardBits::default(),
         }
     }

@@ -19,7 +19,8 @@
 //! with six fields, and a six-field FEN means "no special tiles".
 
 use crate::board::{castling_bit, code, Board};
-use crate::movegen::{attacked, en_passant_anyhow, unstable_at};
+use crate::legal::attacked;
+use crate::movegen::{en_passant_anyhow, unstable_at};
 use crate::rules::Rules;
 use crate::{CastlingSide, Color, Piece, Role, Square};
 use std::fmt;

@@ -1,37 +1,81 @@
-//! The one place that picks the route to the legal moves: the bitboard
-//! route ([`crate::bitboard`]) where the rules have one and the position
-//! allows it, else the mailbox ([`crate::movegen`]); then the variant's own
-//! filter. The bitboard route hands the moves it cannot prove legal to the
-//! mailbox through [`Mailbox`], so neither module calls the other.
+//! The one place that picks the route for every question about a
+//! position: the bitboard route ([`crate::bitboard`]) where the rules built
+//! one (`Rules::build` decides, once) and the position allows it, else the
+//! mailbox ([`crate::movegen`]). The legal moves (then the variant's own
+//! filter), their count, whether a square is attacked, a piece's reach and
+//! an exchange's outcome are all asked here. The bitboard route asks the
+//! game's rules and the mailbox what it cannot answer through [`Mailbox`],
+//! so neither it nor the mailbox reads the other.
 
 use crate::bitboard::{self, List};
 use crate::board::Board;
 use crate::movegen;
 use crate::rules::Rules;
-use crate::variant::CastlingDef;
-use crate::{CastlingSide, Move, MoveList, Square};
+use crate::{CastlingSide, Color, Move, MoveList, Role, Square};
 
-/// The mailbox's answers for the moves the bitboard route tests one by one.
-struct Mailbox;
+/// The game's rules and the mailbox, for what the bitboard route leaves to
+/// them.
+struct Mailbox<'a>(&'a Rules);
 
-impl bitboard::Mailbox for Mailbox {
-    fn leaves_king_safe(&self, rules: &Rules, b: &Board, mv: &Move) -> bool {
-        movegen::leaves_king_safe(rules, b, mv)
+impl bitboard::Mailbox for Mailbox<'_> {
+    fn restricted(&self, b: &Board) -> bool {
+        self.0.variant.restriction(self.0, b).is_some()
     }
 
-    fn piece_moves(&self, rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
-        movegen::piece_moves(rules, b, from, out)
+    fn blocker_after_move(&self, b: &Board) -> Option<Square> {
+        self.0.variant.blocker_after_move(b)
     }
 
-    fn castling_move(
-        &self,
-        rules: &Rules,
-        b: &Board,
-        castling: &CastlingDef,
-        side: CastlingSide,
-    ) -> Option<Move> {
-        movegen::castling_move(rules, b, castling, side).ok()
+    fn leaves_king_safe(&self, b: &Board, mv: &Move) -> bool {
+        movegen::leaves_king_safe(self.0, b, mv)
     }
+
+    fn piece_moves(&self, b: &Board, from: Square, out: &mut MoveList) {
+        movegen::piece_moves(self.0, b, from, out)
+    }
+
+    fn castling_move(&self, b: &Board, side: CastlingSide) -> Option<Move> {
+        let castling = self.0.def.castling.as_ref()?;
+        movegen::castling_move(self.0, b, castling, side).ok()
+    }
+}
+
+/// `true` if a piece of `by` attacks `target`: could capture there if an
+/// enemy piece stood on it.
+#[inline]
+pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    match &rules.bitboards {
+        Some(route) => route.attacked(b, target, by),
+        None => movegen::attacked_by_cells(rules, b, target, by),
+    }
+}
+
+/// How many squares the piece on `from` reaches (see [`movegen::reach`]).
+#[inline]
+pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
+    if let (Some(route), Some(piece)) = (&rules.bitboards, b.piece_at(from)) {
+        if movegen::counts_reach(rules, piece) {
+            if let Some(n) = route.reach(b, from, piece.color, piece.role) {
+                return n;
+            }
+        }
+    }
+    movegen::reach(rules, b, from)
+}
+
+/// What a capture or quiet move on `from`-`to` wins in a static exchange
+/// (see [`crate::Position::exchange`]); `None` where the game has no
+/// bitboard route, which alone answers it.
+pub(crate) fn exchange(
+    rules: &Rules,
+    b: &Board,
+    from: Square,
+    to: Square,
+    victim: i32,
+    value: &dyn Fn(Role) -> i32,
+) -> Option<i32> {
+    let route = rules.bitboards.as_ref()?;
+    Some(route.exchange(b, from, to, victim, value))
 }
 
 /// Fills `out` with the legal moves of the side to move. A full list may
@@ -40,7 +84,11 @@ impl bitboard::Mailbox for Mailbox {
 pub(crate) fn legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
     out.clear();
     if let Some(t) = &rules.bitboards {
-        if t.legal(rules, b, &mut List { rules, out }, &Mailbox) {
+        let mut list = List {
+            promotions: t.promotions(),
+            out,
+        };
+        if t.legal(b, &mut list, &Mailbox(rules)) {
             return;
         }
         out.clear();
@@ -75,7 +123,7 @@ fn count_legal(rules: &Rules, b: &Board) -> u64 {
     if let Some(count) = rules
         .bitboards
         .as_ref()
-        .and_then(|t| t.count(rules, b, &Mailbox))
+        .and_then(|t| t.count(b, &Mailbox(rules)))
     {
         return count;
     }
@@ -123,13 +171,12 @@ mod tests {
         let t = rules.bitboards.as_ref().expect("tables");
         let mut fast = MoveList::new();
         let used = t.legal(
-            rules,
             b,
             &mut List {
-                rules,
+                promotions: t.promotions(),
                 out: &mut fast,
             },
-            &Mailbox,
+            &Mailbox(rules),
         );
         if !used {
             fast.clear();
@@ -144,7 +191,7 @@ mod tests {
         };
         let mut count = Count(0);
         if used {
-            assert!(t.legal(rules, b, &mut count, &Mailbox));
+            assert!(t.legal(b, &mut count, &Mailbox(rules)));
             assert_eq!(count.0 as usize, fast.len(), "count and list differ");
         }
         (names(&fast), names(&slow), used)
@@ -250,15 +297,15 @@ mod tests {
                 let sq = Square::new(f, r);
                 for by in [Color::White, Color::Black] {
                     assert_eq!(
-                        movegen::attacked(rules, b, sq, by),
-                        movegen::attacked(mailbox, b, sq, by),
+                        attacked(rules, b, sq, by),
+                        movegen::attacked_by_cells(mailbox, b, sq, by),
                         "{sq:?} attacked by {by:?} in {}",
                         fen::format(rules, b)
                     );
                 }
                 assert_eq!(
-                    movegen::reach(rules, b, sq),
-                    movegen::reach(mailbox, b, sq),
+                    reach(rules, b, sq),
+                    reach(mailbox, b, sq),
                     "reach of {sq:?} in {}",
                     fen::format(rules, b)
                 );

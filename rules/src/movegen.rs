@@ -16,17 +16,9 @@ use crate::variant::MoveEffect;
 use crate::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Role, Square, SquareSet};
 use arrayvec::ArrayVec;
 
-/// `true` if a piece of `by` attacks `target`: could capture there if an
-/// enemy piece stood on it.
-pub(crate) fn attacked(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
-    match &rules.bitboards {
-        Some(route) => route.attacked(b, target, by),
-        None => attacked_by_cells(rules, b, target, by),
-    }
-}
-
-/// [`attacked`] by walking the cells: every board and piece.
-fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+/// Whether `target` is attacked by a piece of `by` (see
+/// [`crate::legal::attacked`]), by walking the cells: every board and piece.
+pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
     let t = target.index() as i16;
     let cells = &b.cells;
     let counts = &b.counts[by.index()];
@@ -297,21 +289,16 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
     let Some(piece) = crate::board::piece_of(cell) else {
         return 0;
     };
-    if rules.programs.is_some() && rules.program(piece.color, piece.role).is_some() {
+    if !counts_reach(rules, piece) {
         return 0;
     }
-    let g = &rules.gen[(cell & 0x0f) as usize];
-    if g.pawn {
-        return 0;
-    }
-    if let Some(n) = rules
-        .bitboards
-        .as_ref()
-        .and_then(|route| route.reach(b, from, piece.color, piece.role))
-    {
-        return n;
-    }
-    reach_by_cells(b, from, !piece.color, g)
+    reach_by_cells(b, from, !piece.color, &rules.gen[(cell & 0x0f) as usize])
+}
+
+/// Whether `piece`'s reach counts: pawns and programmed pieces count none.
+pub(crate) fn counts_reach(rules: &Rules, piece: Piece) -> bool {
+    let programmed = rules.programs.is_some() && rules.program(piece.color, piece.role).is_some();
+    !programmed && !rules.gen[piece.role.index()].pawn
 }
 
 /// [`reach`] by walking the cells, for a piece moving by `g` whose enemy
@@ -550,7 +537,7 @@ pub(crate) fn castling_move(
             return Err(CastleBlock::Occupied(sq));
         }
     }
-    if attacked(rules, b, k_from, them) {
+    if crate::legal::attacked(rules, b, k_from, them) {
         return Err(CastleBlock::InCheck);
     }
     let (a, z) = (
@@ -559,7 +546,7 @@ pub(crate) fn castling_move(
     );
     for file in a..=z {
         let sq = Square::new(file, rank);
-        if sq != k_from && attacked(rules, b, sq, them) {
+        if sq != k_from && crate::legal::attacked(rules, b, sq, them) {
             return Err(CastleBlock::Attacked(sq));
         }
     }
@@ -751,7 +738,7 @@ pub(crate) fn leaves_king_safe(rules: &Rules, b: &Board, mv: &Move) -> bool {
     let us = b.turn;
     let n = make(rules, b, mv);
     match n.kings[us.index()] {
-        Some(k) => !attacked(rules, &n, k, !us),
+        Some(k) => !crate::legal::attacked(rules, &n, k, !us),
         None => rules.def.royal.is_none() || b.kings[us.index()].is_none(),
     }
 }
@@ -812,7 +799,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
             path_risk: SquareSet::EMPTY,
         };
     };
-    let in_check = attacked(rules, b, k, them);
+    let in_check = crate::legal::attacked(rules, b, k, them);
     let walkers = rules.two_step_mask != 0
         && b.counts[them.index()]
             .iter()
@@ -901,7 +888,7 @@ impl Legality {
 /// The side to move's king is attacked.
 pub(crate) fn in_check(rules: &Rules, b: &Board) -> bool {
     rules.def.royal.is_some()
-        && b.kings[b.turn.index()].is_some_and(|k| attacked(rules, b, k, !b.turn))
+        && b.kings[b.turn.index()].is_some_and(|k| crate::legal::attacked(rules, b, k, !b.turn))
 }
 
 /// Records a new unstable tile of `owner`, made in full move `since`.

@@ -120,7 +120,7 @@ impl Position {
     /// Is `sq` attacked by a piece of `by`?
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        movegen::attacked(&self.rules, &self.board, sq, by)
+        crate::legal::attacked(&self.rules, &self.board, sq, by)
     }
 
     /// What `mv` wins in material when both sides then go on capturing on
@@ -134,7 +134,6 @@ impl Position {
     /// places a void, or a game whose pieces the bitboard tables do not
     /// cover.
     pub fn exchange(&self, mv: &Move, value: impl Fn(Role) -> i32) -> Option<i32> {
-        let route = self.rules.bitboards.as_ref()?;
         if mv.promotion.is_some() || !matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             return None;
         }
@@ -143,7 +142,7 @@ impl Position {
             Some(_) => return None,
             None => 0,
         };
-        Some(route.exchange(&self.board, mv.from, mv.to, victim, &value))
+        crate::legal::exchange(&self.rules, &self.board, mv.from, mv.to, victim, &value)
     }
 
     /// How many squares the piece on `sq` reaches (empty or enemy), as a
@@ -151,7 +150,7 @@ impl Position {
     /// for evaluations, not for move generation.
     #[inline]
     pub fn reach(&self, sq: Square) -> u32 {
-        movegen::reach(&self.rules, &self.board, sq)
+        crate::legal::reach(&self.rules, &self.board, sq)
     }
 
     /// A variant's limit on this turn's moves, with its reason.

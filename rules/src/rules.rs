@@ -213,7 +213,7 @@ impl Rules {
         let mut castle_clear = Box::new([0u8; CELLS]);
         if let Some(c) = &def.castling {
             for color in Color::ALL {
-                let home = home_rank(def.size, color);
+                let home = def.size.home_rank(color);
                 let both = crate::board::castling_bit(color, CastlingSide::King)
                     | crate::board::castling_bit(color, CastlingSide::Queen);
                 castle_clear[Square::new(c.king_file, home).index()] |= both;
@@ -250,12 +250,34 @@ impl Rules {
             programs: programmed,
             bitboards: None,
         };
-        rules.bitboards = Route::build(&rules).map(Box::new);
+        // The one choice of route: the bitboard tables where the game's
+        // rules allow them and its board and pieces suit them, else the
+        // mailbox alone (see `legal`).
+        rules.bitboards = rules
+            .allows_bitboards()
+            .then(|| Route::build(&rules.def))
+            .flatten()
+            .map(Box::new);
         if rules.bitboards.is_none() {
             // Nothing will read the bitboards: spare every move their upkeep.
             rules.empty.width = 0;
         }
         rules
+    }
+
+    /// Whether the game's own rules leave the legal moves to piece
+    /// movement and king safety alone, as the bitboard route computes
+    /// them: no hook of the variant's that decides a move's legality
+    /// another way, no programmed pieces, no king captures.
+    fn allows_bitboards(&self) -> bool {
+        self.variant.bitboard_legality()
+            && self.programs.is_none()
+            && !self.extra_attacks
+            && !self.king_capture
+            && !self.delayed_promotion
+            && !self.double_step_anywhere
+            && !self.ep_any_piece
+            && !self.variant.filters_moves()
     }
 
     /// Which of our games this is (`None` for a variant defined elsewhere).
@@ -331,20 +353,17 @@ impl Rules {
 
     /// The rank where `color`'s pieces start (0 for White).
     pub fn home_rank(&self, color: Color) -> u8 {
-        home_rank(self.def.size, color)
+        self.def.size.home_rank(color)
     }
 
     /// The rank where `color`'s pawns promote.
     pub fn promotion_rank(&self, color: Color) -> u8 {
-        home_rank(self.def.size, !color)
+        self.def.size.home_rank(!color)
     }
 
     /// The rank from which `color`'s pawns may advance two squares.
     pub fn double_step_rank(&self, color: Color) -> u8 {
-        match color {
-            Color::White => 1,
-            Color::Black => self.def.size.ranks() - 2,
-        }
+        self.def.size.double_step_rank(color)
     }
 
     pub(crate) fn pawn_forward(color: Color) -> i16 {
@@ -352,13 +371,6 @@ impl Rules {
             Color::White => STRIDE,
             Color::Black => -STRIDE,
         }
-    }
-}
-
-pub(crate) fn home_rank(size: BoardSize, color: Color) -> u8 {
-    match color {
-        Color::White => 0,
-        Color::Black => size.ranks() - 1,
     }
 }
 

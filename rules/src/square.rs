@@ -164,6 +164,25 @@ impl BoardSize {
         sq.file() < self.files && sq.rank() < self.ranks
     }
 
+    /// The rank where `color`'s pieces start (0 for White, the last for
+    /// Black); the other side's home rank is where `color`'s pawns promote.
+    #[inline]
+    pub const fn home_rank(self, color: crate::Color) -> u8 {
+        match color {
+            crate::Color::White => 0,
+            crate::Color::Black => self.ranks - 1,
+        }
+    }
+
+    /// The rank from which `color`'s pawns may advance two squares.
+    #[inline]
+    pub const fn double_step_rank(self, color: crate::Color) -> u8 {
+        match color {
+            crate::Color::White => 1,
+            crate::Color::Black => self.ranks - 2,
+        }
+    }
+
     /// Number of squares.
     #[inline]
     pub fn area(self) -> usize {

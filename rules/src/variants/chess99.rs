@@ -19,7 +19,8 @@
 
 use super::standard::orthodox_roster;
 use crate::board::Board;
-use crate::movegen::{attacked, moves_as, pseudo_moves, role_at};
+use crate::legal::attacked;
+use crate::movegen::{moves_as, pseudo_moves, role_at};
 use crate::movement::{Component, Movement, DIAGONAL, KNIGHT};
 use crate::variant::{Definition, RoleDef, Variant};
 use crate::{
