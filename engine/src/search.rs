@@ -444,10 +444,10 @@ const EVAL_CACHE: usize = 1 << 16;
 impl<'a> Ctx<'a> {
     /// A fresh search of `pos` within `limits`, started at `start`.
     fn new(pos: &Position, limits: &Limits, start: Instant, table: &'a mut Table) -> Ctx<'a> {
-        let kind = pos.rules().kind();
-        let giveaway = kind.is_some_and(GameKind::is_giveaway);
-        // A variant from elsewhere is searched as chess is.
-        let checks_bind = kind.is_none_or(GameKind::checks_bind);
+        // Asked of the game's rules, so a game from elsewhere is searched
+        // by its own facts.
+        let giveaway = pos.rules().is_giveaway();
+        let checks_bind = pos.rules().checks_bind();
         let mut ctx = Ctx {
             table,
             features: limits.features,

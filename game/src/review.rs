@@ -90,24 +90,22 @@ pub const LICHESS: f64 = 0.003_682_08;
 /// other games fitted to our engine's self-play games (`voidmate win-curve`
 /// over `voidmate tune-data` files: the least-squares logistic fit of each
 /// quiet position's search score to its game's result, read as
-/// `c = k · ln 10 / 400` of the tuner's curve; `docs/reviews.md`).
+/// `c = k · ln 10 / 400` of the tuner's curve; `docs/reviews.md` has the
+/// runs). One arm per game: a new game does not compile until it has its
+/// curve (lichess's until one is fitted).
 pub fn coefficient(kind: GameKind) -> f64 {
-    // Suicide Void Chess with promotion wins shares its base game's curve.
     match kind {
         GameKind::Standard => LICHESS,
-        GameKind::Void => FITTED[0],
-        GameKind::Antichess => FITTED[1],
-        GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => FITTED[2],
-        GameKind::Chess99 => FITTED[3],
-        GameKind::BlackHoles => FITTED[4],
-        GameKind::Super16 => FITTED[5],
+        GameKind::Void => 0.002726,
+        GameKind::Antichess => 0.002529,
+        // The promotion-wins option plays as its base game until decided.
+        GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => 0.003892,
+        GameKind::Chess99 => 0.003130,
+        // From few games: provisional.
+        GameKind::BlackHoles => 0.002118,
+        GameKind::Super16 => 0.001556,
     }
 }
-
-/// Fitted coefficients: Void Chess, antichess, Suicide Void Chess, Chess 99,
-/// Black Holes, Super Chess (see `docs/reviews.md` for the runs; Black Holes'
-/// from few games, provisional).
-const FITTED: [f64; 6] = [0.002726, 0.002529, 0.003892, 0.003130, 0.002118, 0.001556];
 
 /// Winning chances, −1 to 1, of the side `e` is for.
 pub fn winning_chances(e: Eval, c: f64) -> f64 {

@@ -157,34 +157,15 @@ impl GameKind {
         }
     }
 
-    /// Whether captures crack the floor: a capture leaves an unstable
-    /// tile that falls into a void after its owner's next move (Void
-    /// Chess). Games with a void of another kind (Suicide Void Chess's
-    /// movable void, Black Holes' holes) do not.
-    pub const fn has_unstable_tiles(self) -> bool {
-        match self {
-            GameKind::Void => true,
-            GameKind::Standard
-            | GameKind::Antichess
-            | GameKind::SuicideVoid
-            | GameKind::SuicideVoidPromotionWins
-            | GameKind::Chess99
-            | GameKind::BlackHoles
-            | GameKind::Super16 => false,
-        }
+    /// Whether captures crack the floor ([`Rules::has_unstable_tiles`]):
+    /// asked of the game's rules, never restated here.
+    pub fn has_unstable_tiles(self) -> bool {
+        self.rules().has_unstable_tiles()
     }
 
-    /// Whether a player may never leave their own king attacked (a check
-    /// must be answered). Not in the giveaway games, which have no king to
-    /// guard, nor in Chess 99, where the king is captured like any piece.
-    pub const fn checks_bind(self) -> bool {
-        match self {
-            GameKind::Standard | GameKind::Void | GameKind::BlackHoles | GameKind::Super16 => true,
-            GameKind::Antichess
-            | GameKind::SuicideVoid
-            | GameKind::SuicideVoidPromotionWins
-            | GameKind::Chess99 => false,
-        }
+    /// Whether checks must be answered ([`Rules::checks_bind`]).
+    pub fn checks_bind(self) -> bool {
+        self.rules().checks_bind()
     }
 
     /// Whether a pawn that reaches its last rank wins the game (Suicide
@@ -234,34 +215,14 @@ impl GameKind {
         }
     }
 
-    /// Whether pieces may be reprogrammed (Super Chess's symmetric and
-    /// private modes).
-    pub const fn has_programs(self) -> bool {
-        match self {
-            GameKind::Super16 => true,
-            GameKind::Standard
-            | GameKind::Void
-            | GameKind::Antichess
-            | GameKind::SuicideVoid
-            | GameKind::SuicideVoidPromotionWins
-            | GameKind::Chess99
-            | GameKind::BlackHoles => false,
-        }
+    /// Whether pieces may be reprogrammed ([`Rules::has_programs`]).
+    pub fn has_programs(self) -> bool {
+        self.rules().has_programs()
     }
 
-    /// Whether the game is one of the giveaway games, where losing every
-    /// piece wins.
-    pub const fn is_giveaway(self) -> bool {
-        match self {
-            GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
-                true
-            }
-            GameKind::Standard
-            | GameKind::Void
-            | GameKind::Chess99
-            | GameKind::BlackHoles
-            | GameKind::Super16 => false,
-        }
+    /// Whether losing every piece wins ([`Rules::is_giveaway`]).
+    pub fn is_giveaway(self) -> bool {
+        self.rules().is_giveaway()
     }
 }
 
@@ -340,31 +301,20 @@ mod tests {
         assert_eq!(GameKind::from_name("ヴォイド"), None);
     }
 
-    /// The list and the indices agree, and each game's features hold of its
-    /// rules: a giveaway game has no royal piece, a game whose checks bind
-    /// has one that cannot be captured.
+    /// The list and the indices agree, and the facts asked of each game's
+    /// rules come out as its page says: the giveaway games have no king to
+    /// guard, Chess 99's king is captured, only Void Chess cracks its floor,
+    /// only Super Chess reprograms.
     #[test]
     fn indices_and_features_agree_with_the_rules() {
+        use GameKind::*;
         for (i, kind) in GameKind::ALL.into_iter().enumerate() {
             assert_eq!(kind.index(), i);
-            let rules = kind.rules();
-            let royal = rules.definition().royal.is_some();
-            assert_eq!(kind.is_giveaway(), !royal, "{kind}");
-            assert_eq!(
-                kind.checks_bind(),
-                royal && !rules.variant().king_capture(),
-                "{kind}"
-            );
-            assert_eq!(
-                kind.has_unstable_tiles(),
-                rules.variant().voids() == crate::variant::Voids::ByRule,
-                "{kind}"
-            );
-            assert_eq!(
-                kind.has_programs(),
-                rules.roster().any(|r| r == crate::Role::Programmable),
-                "{kind}"
-            );
+            let giveaway = matches!(kind, Antichess | SuicideVoid | SuicideVoidPromotionWins);
+            assert_eq!(kind.is_giveaway(), giveaway, "{kind}");
+            assert_eq!(kind.checks_bind(), !giveaway && kind != Chess99, "{kind}");
+            assert_eq!(kind.has_unstable_tiles(), kind == Void, "{kind}");
+            assert_eq!(kind.has_programs(), kind == Super16, "{kind}");
             assert_eq!(kind.base().base(), kind.base());
             assert_eq!(kind.promotion_wins(), kind.base() != kind, "{kind}");
             if let Some(with) = kind.with_promotion_wins() {

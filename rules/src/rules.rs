@@ -342,6 +342,32 @@ impl Rules {
     }
 
     /// Whether some piece is reprogrammed (Super Chess's programmed modes).
+    /// Whether this is a giveaway game, where losing every piece wins: it
+    /// has no royal piece.
+    pub fn is_giveaway(&self) -> bool {
+        self.def.royal.is_none()
+    }
+
+    /// Whether a player may never leave their own king attacked (a check
+    /// must be answered): the game has a royal piece, and it cannot be
+    /// captured like any other (Chess 99's can).
+    pub fn checks_bind(&self) -> bool {
+        self.def.royal.is_some() && !self.king_capture
+    }
+
+    /// Whether captures crack the floor: a capture leaves an unstable tile
+    /// that falls into a void after its owner's next move (Void Chess).
+    /// Other kinds of void (a movable one, holes) do not.
+    pub fn has_unstable_tiles(&self) -> bool {
+        self.variant.voids() == crate::variant::Voids::ByRule
+    }
+
+    /// Whether pieces may be reprogrammed: the roster has a programmable
+    /// piece (Super Chess).
+    pub fn has_programs(&self) -> bool {
+        self.def.roster.iter().any(|r| r.role == Role::Programmable)
+    }
+
     pub fn is_programmed(&self) -> bool {
         self.programs.is_some()
     }

@@ -21,7 +21,7 @@ mod weights;
 pub use terms::{features, Sink, Term, COUNT};
 
 use std::sync::OnceLock;
-use voidmate_rules::{Color, GameKind, Position, Role, Square};
+use voidmate_rules::{ByKind, Color, GameKind, Position, Role, Square};
 
 /// Material values in centipawns, as the search orders captures and judges
 /// exchanges (the evaluation's own values are tuned: [`Weights`]).
@@ -80,13 +80,28 @@ pub struct Weights {
     pub eg: [i32; COUNT],
 }
 
-/// Slots in the tables below: one per game, and one more (the first) for a
-/// variant defined elsewhere, judged like standard chess. Sized by the list
-/// of games, so a new game gets its slot.
-const KINDS: usize = GameKind::COUNT + 1;
+/// A value kept once per game (a [`ByKind`], so a new game gets its slot),
+/// and once more for a variant defined elsewhere, judged like standard
+/// chess.
+struct PerGame<T> {
+    games: ByKind<OnceLock<T>>,
+    other: OnceLock<T>,
+}
 
-fn kind_index(kind: Option<GameKind>) -> usize {
-    kind.map_or(0, |k| k.index() + 1)
+impl<T> PerGame<T> {
+    const fn new() -> PerGame<T> {
+        PerGame {
+            games: ByKind([const { OnceLock::new() }; GameKind::COUNT]),
+            other: OnceLock::new(),
+        }
+    }
+
+    fn get_or_init(&self, kind: Option<GameKind>, f: impl FnOnce() -> T) -> &T {
+        match kind {
+            Some(k) => self.games[k].get_or_init(f),
+            None => self.other.get_or_init(f),
+        }
+    }
 }
 
 impl Weights {
@@ -180,14 +195,14 @@ impl Weights {
 
     /// The engine's weights for `kind`.
     pub fn tuned(kind: Option<GameKind>) -> &'static Weights {
-        static TUNED: [OnceLock<Weights>; KINDS] = [const { OnceLock::new() }; KINDS];
-        TUNED[kind_index(kind)].get_or_init(|| Weights::with_table(kind, weights::table(kind)))
+        static TUNED: PerGame<Weights> = PerGame::new();
+        TUNED.get_or_init(kind, || Weights::with_table(kind, weights::table(kind)))
     }
 
     /// The starting weights for `kind`, kept.
     pub fn untuned(kind: Option<GameKind>) -> &'static Weights {
-        static START: [OnceLock<Weights>; KINDS] = [const { OnceLock::new() }; KINDS];
-        START[kind_index(kind)].get_or_init(|| Weights::start(kind))
+        static START: PerGame<Weights> = PerGame::new();
+        START.get_or_init(kind, || Weights::start(kind))
     }
 }
 
@@ -208,11 +223,12 @@ pub fn phase(pos: &Position) -> i32 {
             .map(|r| pos.board().count_both(r) as i32 * value(r))
             .sum()
     };
-    static START: [OnceLock<i32>; KINDS] = [const { OnceLock::new() }; KINDS];
+    static START: PerGame<i32> = PerGame::new();
     let kind = pos.rules().kind();
     let full = match kind {
-        Some(_) => *START[kind_index(kind)]
-            .get_or_init(|| pieces(&Position::new(pos.shared_rules().clone())).max(1)),
+        Some(_) => *START.get_or_init(kind, || {
+            pieces(&Position::new(pos.shared_rules().clone())).max(1)
+        }),
         None => 6280,
     };
     (pieces(pos) * 256 / full).min(256)

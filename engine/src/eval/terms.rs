@@ -219,7 +219,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
     let last = ranks as u8 - 1;
     let b = pos.board();
     let (pawns, pieces) = PawnFiles::of(pos);
-    let giveaway = kind.is_some_and(GameKind::is_giveaway);
+    let giveaway = pos.rules().is_giveaway();
     sink.add(Term::TEMPO, sign(pos.turn()));
     for c in Color::ALL {
         let s = sign(c);
