@@ -2755,3 +2755,26 @@ case! {
         assert_eq!(r.text.to_string(), "Game #1 is drawn by agreement (1/2-1/2).");
     }
 }
+
+case! {
+    /// Issue 51, point 7: `games` names each game's time control as every
+    /// other reply does, "no time limit" included.
+    #[tokio::test]
+    async fn games_lists_each_game_with_its_time_control() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        for (who, terms) in [("alice", "void"), ("carol", "standard 3d"), ("erin", "standard 5+3")] {
+            bot.ok(who, &format!("challenge @bob {terms}")).await;
+            bot.ok("bob", &format!("accept @{who}")).await;
+        }
+        let listed = bot.ok("bob", "games").await.text.to_string();
+        let lines: Vec<&str> = listed.lines().collect();
+        assert_eq!(lines.len(), 3, "{listed}");
+        assert!(lines[0].starts_with("#1 alice vs bob (Void Chess), no time limit: move 1,"), "{listed}");
+        assert!(lines[1].starts_with("#2 carol vs bob (Standard chess), 3 days per move: move 1,"), "{listed}");
+        assert!(
+            lines[2].starts_with("#3 erin vs bob (Standard chess), 5 minutes + 3 seconds per move: move 1,"),
+            "{listed}"
+        );
+    }
+}
