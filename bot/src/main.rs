@@ -1,12 +1,9 @@
 //! `voidmate`: the chess-variant bot.
 
-mod bench;
 mod cluster;
-mod inspect;
-mod play;
-mod proxy;
-mod tune;
-mod uci;
+mod tools;
+
+use tools::{bench, inspect, play, proxy, tune, uci};
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};

@@ -102,6 +102,11 @@ impl Default for CommandStyle {
     }
 }
 
+/// Where a question posted as message `posted` is kept.
+fn question_key(platform: &str, posted: &str) -> String {
+    format!("{platform}.question.{posted}")
+}
+
 /// Where the bot's id on `platform` is kept ([`Core::add_bot`]).
 fn bot_key(platform: &str) -> String {
     format!("core.bot.{platform}")
@@ -245,6 +250,43 @@ impl Core {
     /// A claim on an engine turn from now, for the move that queues it.
     pub(crate) fn engine_claim(&self) -> Claim<'_> {
         self.leases.claim(LeaseKind::EngineTurn)
+    }
+
+    /// A value an adapter keeps in the core's database across restarts (a
+    /// Matrix sync position, when the bot joined a room), by a key of the
+    /// adapter's own, prefixed with its platform (`matrix.sync_token`).
+    pub async fn adapter_value(&self, key: &str) -> Result<Option<String>, sqlx::Error> {
+        store::adapter_value(self.store.pool(), key).await
+    }
+
+    /// Keeps `value` under `key` (see [`Core::adapter_value`]).
+    pub async fn set_adapter_value(&self, key: &str, value: &str) -> Result<(), sqlx::Error> {
+        store::set_adapter_value(self.store.pool(), key, value).await
+    }
+
+    /// Remembers that the message `posted` on `platform` asks `actions`, so
+    /// that a reaction to it answers them ([`CommandStyle::reactions`]).
+    pub async fn remember_question(
+        &self,
+        platform: &str,
+        posted: &str,
+        actions: &[crate::reply::Action],
+    ) -> Result<(), sqlx::Error> {
+        let key = question_key(platform, posted);
+        let stored = crate::reply::Action::stored(actions);
+        store::set_adapter_value(self.store.pool(), &key, &stored).await
+    }
+
+    /// What the message `posted` on `platform` asks, if it asks anything
+    /// ([`Core::remember_question`]).
+    pub async fn question(
+        &self,
+        platform: &str,
+        posted: &str,
+    ) -> Result<Vec<crate::reply::Action>, sqlx::Error> {
+        let stored =
+            store::adapter_value(self.store.pool(), &question_key(platform, posted)).await?;
+        Ok(stored.map_or_else(Vec::new, |s| crate::reply::Action::from_stored(&s)))
     }
 
     pub fn store(&self) -> &Store {

@@ -7,7 +7,7 @@ use crate::command::Flip;
 use crate::contract::PlayerId;
 use crate::core::Core;
 use crate::done::Done;
-use crate::picture::{game_picture, replay_frames, Picture};
+use crate::picture::{game_picture, graph_picture, replay_frames, Picture};
 use crate::reply::{Image, ImageFormat, Reply};
 use crate::store;
 use voidmate_render::{Renderer, Theme};
@@ -86,7 +86,7 @@ impl Core {
             }
             store::BoardKind::ReviewGraph => {
                 let review = self.stored_review(&g).await?;
-                return Some(crate::review_flow::graph_image(&g, &review, theme));
+                picture = graph_picture(&g, &review, theme);
             }
         }
         Drawing::start(picture).image().await

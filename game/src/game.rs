@@ -29,6 +29,69 @@ pub(crate) struct Game {
     pub flips: Option<[crate::command::Flip; 2]>,
 }
 
+/// A game's moves replayed from its start ([`replay`]): where they lead.
+pub(crate) struct Replayed {
+    pub pos: Position,
+    /// The last move's squares, and the holes it went through if it was
+    /// relativistic.
+    pub last: Option<(Square, Square)>,
+    pub through: Option<(Square, Square)>,
+}
+
+/// Why stored moves do not replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ReplayError {
+    /// Move `n` is not stored (the plies are not 1, 2, 3...).
+    Missing(i64),
+    /// Move `n` is not a legal move where it stands.
+    Illegal(i64, String),
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Missing(n) => write!(f, "move {n} is missing"),
+            ReplayError::Illegal(n, why) => write!(f, "move {n} does not replay: {why}"),
+        }
+    }
+}
+
+/// One move of a replay, as [`replay`] shows it before playing it.
+pub(crate) struct Seen<'a> {
+    pub before: &'a Position,
+    pub mv: &'a Move,
+    pub through: Option<(Square, Square)>,
+}
+
+/// The one replay of a game's moves: from `pos` (its start), each of
+/// `moves` in order, shown to `seen` before it is played (loading needs
+/// nothing of them, a replay or review keeps each). Loading a game,
+/// taking moves back and drawing its history all replay through here.
+pub(crate) fn replay(
+    mut pos: Position,
+    moves: &[MoveRow],
+    mut seen: impl FnMut(Seen<'_>),
+) -> Result<Replayed, ReplayError> {
+    let (mut last, mut through) = (None, None);
+    for (i, m) in moves.iter().enumerate() {
+        if m.ply != i as i64 + 1 {
+            return Err(ReplayError::Missing(i as i64 + 1));
+        }
+        let mv = pos
+            .parse_move(&m.coordinate)
+            .map_err(|e| ReplayError::Illegal(m.ply, e.to_string()))?;
+        through = pos.holes_passed(&mv);
+        seen(Seen {
+            before: &pos,
+            mv: &mv,
+            through,
+        });
+        pos.play_unchecked(&mv);
+        last = Some((mv.from, mv.to));
+    }
+    Ok(Replayed { pos, last, through })
+}
+
 /// One position of a game's history, and the move that led to it (`None`
 /// at the start).
 pub(crate) struct Step {
@@ -48,22 +111,27 @@ impl Game {
     /// Every position of the game from its start, replayed from its stored
     /// moves (`None` if they do not replay): what replays and reviews show.
     pub(crate) fn steps(&self) -> Option<Vec<Step>> {
-        let mut pos =
+        let start =
             Position::from_fen(self.pos.shared_rules().clone(), &self.rec.start_fen).ok()?;
-        let mut steps = vec![Step {
-            pos: pos.clone(),
-            by: None,
-        }];
-        for m in &self.moves {
-            let mv = pos.parse_move(&m.coordinate).ok()?;
-            let (san, through) = (pos.san(&mv), pos.holes_passed(&mv));
-            pos.play_unchecked(&mv);
-            steps.push(Step {
-                pos: pos.clone(),
-                by: Some(Played { mv, san, through }),
+        let (mut positions, mut played) = (Vec::new(), Vec::new());
+        let end = replay(start, &self.moves, |s| {
+            positions.push(s.before.clone());
+            played.push(Played {
+                mv: *s.mv,
+                san: s.before.san(s.mv),
+                through: s.through,
             });
-        }
-        Some(steps)
+        })
+        .ok()?;
+        positions.push(end.pos);
+        let by = std::iter::once(None).chain(played.into_iter().map(Some));
+        Some(
+            positions
+                .into_iter()
+                .zip(by)
+                .map(|(pos, by)| Step { pos, by })
+                .collect(),
+        )
     }
 
     pub fn id(&self) -> i64 {

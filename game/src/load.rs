@@ -5,7 +5,7 @@
 use crate::contract::Player;
 use crate::core::Core;
 use crate::error::{damaged, refuse, Failure};
-use crate::game::Game;
+use crate::game::{replay, Game, Replayed};
 use crate::record::GameRecord;
 use crate::store::{self, Tx};
 use voidmate_rules::{variants, Color, Position, Program, SharedRules};
@@ -142,20 +142,10 @@ impl Core {
     fn replay(&self, rec: GameRecord, moves: Vec<store::MoveRow>) -> Result<Game, Failure> {
         let id = rec.id;
         let rules = rules_of(&rec)?;
-        let mut pos = Position::from_fen(rules, &rec.start_fen)
+        let start = Position::from_fen(rules, &rec.start_fen)
             .map_err(|e| damaged(id, format!("its start position does not read: {e}")))?;
-        let (mut last, mut through) = (None, None);
-        for (i, m) in moves.iter().enumerate() {
-            if m.ply != i as i64 + 1 {
-                return Err(damaged(id, format!("move {} is missing", i + 1)));
-            }
-            let mv = pos
-                .parse_move(&m.coordinate)
-                .map_err(|e| damaged(id, format!("move {} does not replay: {e}", m.ply)))?;
-            through = pos.holes_passed(&mv);
-            pos.play_unchecked(&mv);
-            last = Some((mv.from, mv.to));
-        }
+        let Replayed { pos, last, through } =
+            replay(start, &moves, |_| {}).map_err(|e| damaged(id, e))?;
         if pos.fen() != rec.fen {
             return Err(damaged(id, "its position does not match its moves"));
         }

@@ -7,7 +7,8 @@ use crate::command::Flip;
 use crate::contract::PlayerId;
 use crate::game::Game;
 use crate::reply::BoardCard;
-use voidmate_render::{Caption, RenderOptions, ReplayFrame, Theme};
+use crate::review::{Mark, Review};
+use voidmate_render::{Caption, RenderOptions, ReplayFrame, Severity, Theme};
 use voidmate_rules::{Color, Position, Square};
 
 /// A board to draw after the transaction.
@@ -28,6 +29,36 @@ pub(crate) struct Picture {
 /// A review's evaluation graph: White's winning chances (the start, then
 /// after each move) and the marked moves.
 pub(crate) type Graph = (Vec<f64>, Vec<(usize, voidmate_render::Severity)>);
+
+/// The evaluation graph of `g`'s review, in `theme`: drawn as boards are
+/// (off the async workers, by `draw`), whether `analysis` shows it or its
+/// notice is posted.
+pub(crate) fn graph_picture(g: &Game, review: &Review, theme: Theme) -> Picture {
+    let mut picture = game_picture(g, theme, &PlayerId::from_stored(""), None, Flip::Auto);
+    picture.at = None;
+    picture.board = None;
+    picture.graph = Some((review.white_chances.clone(), graph_marks(review)));
+    picture.alt = format!(
+        "Evaluation graph of game #{}: White's winning chances above the middle, Black's below, marked moves as dots",
+        g.id()
+    );
+    picture
+}
+
+/// The marked moves for the graph: (position after the move, severity).
+fn graph_marks(r: &Review) -> Vec<(usize, Severity)> {
+    r.moves
+        .iter()
+        .filter_map(|m| {
+            let s = match m.mark? {
+                Mark::Inaccuracy => Severity::Inaccuracy,
+                Mark::Mistake => Severity::Mistake,
+                Mark::Blunder => Severity::Blunder,
+            };
+            Some((m.ply, s))
+        })
+        .collect()
+}
 
 /// The picture of `g` as `viewer` sees it: from the side they chose
 /// (`settings flip`), else from their side if they play, else from the side

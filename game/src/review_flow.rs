@@ -9,11 +9,9 @@
 
 use crate::core::Core;
 use crate::game::Game;
-use crate::reply::{Image, ImageFormat};
-use crate::review::{Eval, Mark, Review};
+use crate::review::{Eval, Review};
 use crate::store::{self, LeaseKind};
 use std::fmt::Write as _;
-use voidmate_render::{eval_graph, Severity, Theme};
 use voidmate_rules::{Color, Position};
 
 /// Every position of `g`, from its start, and its moves in SAN.
@@ -29,10 +27,14 @@ pub(crate) fn positions(g: &Game) -> Option<(Vec<Position>, Vec<String>)> {
 /// The review of `g` from its stored evaluations, once every position has
 /// one.
 pub(crate) fn review_from(g: &Game, stored: &[(i64, Eval, Option<String>)]) -> Option<Review> {
-    let (all, sans) = positions(g)?;
-    if stored.len() != all.len() || stored.iter().enumerate().any(|(i, s)| s.0 != i as i64) {
+    // Counted before the game is replayed: an unfinished review costs no
+    // replay.
+    let complete = stored.len() as i64 == g.ply() + 1
+        && stored.iter().enumerate().all(|(i, s)| s.0 == i as i64);
+    if !complete {
         return None;
     }
+    let (all, sans) = positions(g)?;
     let evals: Vec<Eval> = stored.iter().map(|s| s.1).collect();
     let best: Vec<Option<String>> = stored.iter().map(|s| s.2.clone()).collect();
     Some(Review::new(g.kind(), all[0].turn(), &sans, &evals, &best))
@@ -79,34 +81,6 @@ pub(crate) fn review_text(g: &Game, r: &Review) -> String {
 /// A name with its runs of spaces made one, so it stays in its column.
 fn one_spaced(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The marked moves for the graph: (position after the move, severity).
-pub(crate) fn graph_marks(r: &Review) -> Vec<(usize, Severity)> {
-    r.moves
-        .iter()
-        .filter_map(|m| {
-            let s = match m.mark? {
-                Mark::Inaccuracy => Severity::Inaccuracy,
-                Mark::Mistake => Severity::Mistake,
-                Mark::Blunder => Severity::Blunder,
-            };
-            Some((m.ply, s))
-        })
-        .collect()
-}
-
-/// The review's evaluation graph as an image.
-pub(crate) fn graph_image(g: &Game, r: &Review, theme: Theme) -> Image {
-    Image {
-        png: eval_graph(&r.white_chances, &graph_marks(r), theme),
-        format: ImageFormat::Png,
-        alt: format!(
-            "Evaluation graph of game #{}: White's winning chances above the middle, Black's below, marked moves as dots",
-            g.id()
-        ),
-        board: None,
-    }
 }
 
 impl Core {

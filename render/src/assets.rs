@@ -179,7 +179,11 @@ mod tests {
                 }
             }
         }
-        assert!(close.is_empty(), "pieces too alike at {px} px:\n{}", close.join("\n"));
+        assert!(
+            close.is_empty(),
+            "pieces too alike at {px} px:\n{}",
+            close.join("\n")
+        );
     }
 
     #[test]

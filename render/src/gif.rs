@@ -66,14 +66,20 @@ impl Renderer {
     /// picture too big for a GIF (65,535 pixels a side).
     pub fn replay(&self, frames: &[ReplayFrame]) -> Option<Replay> {
         let first = frames.first()?;
-        // One size for every frame: the caption as tall as its tallest.
-        let lines = frames
+        // Each frame's caption fitted once; one size for every frame: the
+        // caption as tall as its tallest.
+        let fitted: Vec<_> = frames
             .iter()
-            .map(|f| self.caption_line_count(&f.pos, &f.opts))
-            .max()
-            .unwrap_or(0);
+            .map(|f| self.fitted(&f.pos, &f.opts))
+            .collect();
+        let lines = fitted.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
         let palette = self.palette(first.opts.theme).to_vec();
-        let (layout, _) = self.pixels(&first.pos, &first.opts, lines);
+        let mut drawn = frames
+            .iter()
+            .zip(fitted)
+            .map(|(f, fit)| self.pixels_fitted(&f.pos, &f.opts, fit, lines))
+            .peekable();
+        let layout = drawn.peek()?.0;
         let (w, h) = (
             u16::try_from(layout.width).ok()?,
             u16::try_from(layout.height).ok()?,
@@ -83,8 +89,7 @@ impl Renderer {
             let mut enc = gif::Encoder::new(&mut out, w, h, &palette).ok()?;
             enc.set_repeat(gif::Repeat::Infinite).ok()?;
             let mut prev: Option<Vec<u8>> = None;
-            for (i, f) in frames.iter().enumerate() {
-                let (l, pixels) = self.pixels(&f.pos, &f.opts, lines);
+            for (i, (l, pixels)) in drawn.enumerate() {
                 if (l.width, l.height) != (layout.width, layout.height) {
                     return None;
                 }

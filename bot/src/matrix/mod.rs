@@ -23,7 +23,7 @@ mod timeline;
 pub use config::{MatrixConfig, MatrixSection};
 
 use crate::adapter::{self, AbortOnDrop};
-use crate::game::{store, Core, Mentioned, Player, PlayerId, Refusal};
+use crate::game::{Core, Mentioned, Player, PlayerId, Refusal};
 use anyhow::{anyhow, bail, Context, Result};
 use matrix_sdk::authentication::matrix::MatrixSession;
 use matrix_sdk::authentication::SessionTokens;
@@ -160,14 +160,15 @@ impl MatrixBot {
 
     /// Syncs forever, posting deadline reminders as they fall due.
     pub async fn run(self) -> Result<()> {
-        let pool = self.shared.core.store().pool().clone();
+        let core = self.shared.core.clone();
         let filter = timeline::filter();
-        let mut token = store::adapter_value(&pool, SYNC_TOKEN_KEY).await?;
+        let mut token = core.adapter_value(SYNC_TOKEN_KEY).await?;
         if token.is_none() {
             // A fresh start: take the rooms as they are, answer nothing old.
             let settings = SyncSettings::default().filter(filter.clone());
             let first = self.client.sync_once(settings).await?;
-            store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &first.next_batch).await?;
+            core.set_adapter_value(SYNC_TOKEN_KEY, &first.next_batch)
+                .await?;
             token = Some(first.next_batch);
         }
 
@@ -181,7 +182,7 @@ impl MatrixBot {
         if let (Some(ours), Some(sdk)) = (token.clone(), sdk_sync_token(&self.client).await) {
             if ours != sdk {
                 timeline::handle_unseen(&self.client, &self.shared, &sdk, &ours).await;
-                store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &sdk).await?;
+                core.set_adapter_value(SYNC_TOKEN_KEY, &sdk).await?;
                 token = Some(sdk);
             }
         }
@@ -214,7 +215,8 @@ impl MatrixBot {
                     )
                     .await;
                     // Every event is handled by now: only then is the token saved.
-                    store::set_adapter_value(&pool, SYNC_TOKEN_KEY, &response.next_batch).await?;
+                    core.set_adapter_value(SYNC_TOKEN_KEY, &response.next_batch)
+                        .await?;
                     token = Some(response.next_batch);
                     backoff = Duration::from_secs(1);
                     self.shared.core.report("matrix", true, "syncing");
@@ -343,7 +345,6 @@ async fn on_invite(
         let _ = room.leave().await;
         return;
     }
-    let pool = shared.core.store().pool().clone();
     let room_id = room.room_id().to_owned();
     let core = shared.core.clone();
     tokio::spawn(async move {
@@ -362,7 +363,9 @@ async fn on_invite(
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0);
-        let _ = store::set_adapter_value(&pool, &joined_key(&room_id), &now.to_string()).await;
+        let _ = core
+            .set_adapter_value(&joined_key(&room_id), &now.to_string())
+            .await;
         // Back in the room: what was parked for it goes out again.
         core.seen_in(room_id.as_str()).await;
     });

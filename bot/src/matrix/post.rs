@@ -12,7 +12,7 @@
 
 use super::PLATFORM;
 use crate::columns::{columns, Line};
-use crate::game::{store, Action, Core, Direct, ImageFormat, Refusal, Reply, Segment};
+use crate::game::{Core, Direct, ImageFormat, Refusal, Reply, Segment};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::events::room::member::MembershipState;
@@ -22,12 +22,6 @@ use matrix_sdk::ruma::events::room::message::{
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::{EventId, OwnedEventId, OwnedTransactionId, OwnedUserId, UInt, UserId};
 use matrix_sdk::{Client, Room};
-
-/// Where a posted question waits for a reaction: the event id of the
-/// bot's message.
-pub(super) fn question_key(event: &EventId) -> String {
-    format!("matrix.question.{event}")
-}
 
 /// Posts a reply in answer to `to`, confirms (or fails) its outbox entries,
 /// and opens the direct conversation it asks for.
@@ -168,9 +162,8 @@ pub(super) async fn post(
     };
     if !reply.actions.is_empty() {
         // A ✅ or ❌ on this message answers its question.
-        let pool = core.store().pool();
-        let stored = Action::stored(&reply.actions);
-        if let Err(e) = store::set_adapter_value(pool, &question_key(&posted), &stored).await {
+        let asked = core.remember_question(PLATFORM, posted.as_str(), &reply.actions);
+        if let Err(e) = asked.await {
             tracing::warn!("cannot remember a question for reactions: {e}");
         }
     }

@@ -9,9 +9,10 @@
 //! count only on the bot's own questions.
 
 use super::address::{self, Addressed, Facts};
-use super::post::{deliver, question_key};
+use super::post::deliver;
+use super::PLATFORM;
 use super::{member, mentioned, Shared};
-use crate::game::{store, Action, Incoming, Input};
+use crate::game::{Incoming, Input};
 use matrix_sdk::deserialized_responses::TimelineEvent;
 use matrix_sdk::room::MessagesOptions;
 use matrix_sdk::ruma::api::client::filter::FilterDefinition;
@@ -240,7 +241,7 @@ fn room_message(e: &AnySyncTimelineEvent) -> Option<&OriginalSyncRoomMessageEven
 /// a command.
 async fn before_join(shared: &Shared, room: &RoomId, e: &AnySyncTimelineEvent) -> bool {
     let ts = i64::from(e.origin_server_ts().get());
-    let joined = store::adapter_value(shared.core.store().pool(), &super::joined_key(room)).await;
+    let joined = shared.core.adapter_value(&super::joined_key(room)).await;
     matches!(joined, Ok(Some(t)) if t.parse::<i64>().is_ok_and(|j| ts < j))
 }
 
@@ -389,12 +390,13 @@ async fn reaction(client: &Client, shared: &Shared, room: &Room, ev: &OriginalSy
         _ => return,
     };
     let target = &ev.content.relates_to.event_id;
-    let pool = shared.core.store().pool();
-    let Ok(Some(stored)) = store::adapter_value(pool, &question_key(target)).await else {
+    let Ok(actions) = shared.core.question(PLATFORM, target.as_str()).await else {
         return;
     };
+    if actions.is_empty() {
+        return;
+    }
     let author = member(room, &ev.sender).await;
-    let actions = Action::from_stored(&stored);
     let Some(action) = actions
         .iter()
         .find(|a| *a.who() == author.id)

@@ -109,16 +109,8 @@ pub(crate) async fn analysis(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fa
             let Some(review) = cx.core.stored_review(&g).await else {
                 return refuse(format!("Game #{id}'s review cannot be read back."));
             };
-            let mut picture = cx.picture(&g, &cx.author.id.clone(), None).await?;
-            picture.at = None;
-            picture.graph = Some((
-                review.white_chances.clone(),
-                crate::review_flow::graph_marks(&review),
-            ));
-            picture.alt = format!(
-                "Evaluation graph of game #{id}: White's winning chances above the middle, Black's below, marked moves as dots"
-            );
-            picture.board = None;
+            let theme = cx.theme().await?;
+            let picture = crate::picture::graph_picture(&g, &review, theme);
             Ok(Done::board(
                 crate::review_flow::review_text(&g, &review),
                 picture,

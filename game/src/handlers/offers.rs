@@ -7,8 +7,8 @@ use crate::command::{Answer, GameRef, OfferKind};
 use crate::contract::Player;
 use crate::ctx::Ctx;
 use crate::done::Done;
-use crate::error::{refuse, Failure};
-use crate::game::Game;
+use crate::error::{damaged, refuse, Failure};
+use crate::game::{replay, Game, Replayed};
 use crate::handlers::ending::agree_draw;
 use crate::reply::Action;
 use crate::store;
@@ -207,22 +207,18 @@ async fn take_back(cx: &mut Ctx<'_>, mut g: Game, requester: Color) -> Result<Do
         return refuse(format!("There is no move to take back in game #{id}."));
     }
     g.moves.truncate(g.moves.len() - gone.len());
-    let mut pos =
-        Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen).expect("loaded before");
-    let (mut prev, mut through) = (None, None);
-    for m in &g.moves {
-        let mv = pos.parse_move(&m.coordinate).expect("replayed before");
-        through = pos.holes_passed(&mv);
-        pos.play_unchecked(&mv);
-        prev = Some((mv.from, mv.to));
-    }
+    // Replayed as it was loaded (it replayed then: anything else is damage).
+    let start = Position::from_fen(g.pos.shared_rules().clone(), &g.rec.start_fen)
+        .map_err(|e| damaged(id, e))?;
+    let Replayed { pos, last, through } =
+        replay(start, &g.moves, |_| {}).map_err(|e| damaged(id, e))?;
     if !store::take_back_to(cx.tx, &g.rec, g.moves.len() as i64, &pos.fen()).await? {
         return refuse(format!(
             "Game #{id} changed meanwhile; look at the `board` and try again."
         ));
     }
     g.pos = pos;
-    g.last = prev;
+    g.last = last;
     g.through = through;
     let next = g.player(g.pos.turn());
     let viewer = cx.author.id.clone();

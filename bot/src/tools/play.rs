@@ -1,7 +1,7 @@
 //! `voidmate analyse` and `voidmate selfplay`: the engine from the command
 //! line.
 
-use crate::inspect::{position, PositionArgs};
+use crate::tools::inspect::{position, PositionArgs};
 use anyhow::{bail, Result};
 use clap::Args;
 use std::fmt::Write as _;

@@ -352,7 +352,7 @@ pub struct Spread {
     pub processes: usize,
     pub games: usize,
     /// Reach a PostgreSQL `db` through a latency proxy adding this each
-    /// way ([`crate::proxy`]), and count round trips.
+    /// way ([`crate::tools::proxy`]), and count round trips.
     pub delay: Option<Duration>,
 }
 
@@ -436,7 +436,7 @@ pub async fn spread(mut args: Spread) -> Result<String> {
                 shown.describe()
             );
             let (_, target) = through_proxy(&args.db, 0)?;
-            let proxy = crate::proxy::Proxy::start(0, target, delay).await?;
+            let proxy = crate::tools::proxy::Proxy::start(0, target, delay).await?;
             args.db = through_proxy(&args.db, proxy.port)?.0;
             Some((proxy, delay))
         }

@@ -1,0 +1,16 @@
+//! The developer tools of the `voidmate` binary, beside its adapters: they
+//! serve whoever works on the bot, not its players.
+//! - `inspect`: positions by hand (`moves`, `perft`, `fen`, `render`,
+//!   `analyse`, `check-db` and the database tools' reports);
+//! - `play`: the engine against itself or Fairy-Stockfish, and matches;
+//! - `tune`: self-play data and the evaluation's tuning;
+//! - `uci`: the engine over UCI, for other programs to play it;
+//! - `bench`: `voidmate bench`, the core's speed under load;
+//! - `proxy`: a latency proxy in front of a database, for the cluster bench.
+
+pub(crate) mod bench;
+pub(crate) mod inspect;
+pub(crate) mod play;
+pub(crate) mod proxy;
+pub(crate) mod tune;
+pub(crate) mod uci;
