@@ -59,8 +59,6 @@ async fn bot_config(fake: &FakeDiscord, dir: &Path, extra: &str) -> (Core, Disco
         .with_ansi(false)
         .with_writer(|| LogWriter)
         .try_init();
-    // SAFETY: every test in this file sets the same value.
-    unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "fake-token") };
     let path = dir.join("voidmate.toml");
     std::fs::write(
         &path,
@@ -75,7 +73,8 @@ async fn bot_config(fake: &FakeDiscord, dir: &Path, extra: &str) -> (Core, Disco
     .unwrap();
     let cfg = Config::load(Some(&path)).unwrap();
     let core = Core::open(&cfg).await.unwrap();
-    let discord = DiscordConfig::from_section(&cfg.discord).unwrap();
+    let env = |var: &str| (var == "VOIDMATE_TEST_DISCORD_TOKEN").then(|| "fake-token".to_string());
+    let discord = DiscordConfig::from_section_with(&cfg.discord, env).unwrap();
     (core, discord)
 }
 

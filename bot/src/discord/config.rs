@@ -166,6 +166,16 @@ impl DiscordConfig {
     /// The section checked: the shard range fits the count, the token is in
     /// the environment.
     pub fn from_section(s: &DiscordSection) -> Result<DiscordConfig> {
+        DiscordConfig::from_section_with(s, |var| std::env::var(var).ok())
+    }
+
+    /// [`DiscordConfig::from_section`], reading the token's variable with
+    /// `env` (tests hand their own rather than change the process's
+    /// environment, which other threads read).
+    pub fn from_section_with(
+        s: &DiscordSection,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<DiscordConfig> {
         let shards = match (s.shards, s.shard_range) {
             (None, None) => Shards::Count(1),
             (Some(ShardCount::Auto), None) => Shards::Auto,
@@ -188,7 +198,7 @@ impl DiscordConfig {
             (None, Some(_)) => bail!("[discord] shard_range needs shards, the total count"),
         };
         let var = &s.token_env;
-        let token = std::env::var(var).with_context(|| {
+        let token = env(var).with_context(|| {
             format!("[discord] token_env names {var}, which is not set in the environment")
         })?;
         Ok(DiscordConfig {
@@ -213,11 +223,10 @@ mod tests {
 
     #[test]
     fn the_documented_section_reads() {
-        // SAFETY: tests in this module are the only readers of this variable.
-        unsafe { std::env::set_var("VOIDMATE_DISCORD_TOKEN", "from-env") };
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/voidmate.toml");
         let cfg = crate::config::Config::load(Some(&path)).unwrap();
-        let d = DiscordConfig::from_section(&cfg.discord).unwrap();
+        let env = |var: &str| (var == "VOIDMATE_DISCORD_TOKEN").then(|| "from-env".to_string());
+        let d = DiscordConfig::from_section_with(&cfg.discord, env).unwrap();
         assert_eq!(d.token, "from-env");
         assert_eq!(d.shards, Shards::Count(1));
         assert_eq!(d.defer_after, Duration::from_millis(1000));
@@ -227,11 +236,11 @@ mod tests {
 
     #[test]
     fn the_section_reads_shards_and_names_bad_values() {
-        // SAFETY: tests in this module are the only readers of this variable.
-        unsafe { std::env::set_var("VOIDMATE_TEST_DISCORD_TOKEN", "t0k3n") };
+        let env = |var: &str| (var == "VOIDMATE_TEST_DISCORD_TOKEN").then(|| "t0k3n".to_string());
         let base = "enabled = true\ntoken_env = \"VOIDMATE_TEST_DISCORD_TOKEN\"\n";
         let read = |extra: &str| {
-            DiscordConfig::from_section(&section(&format!("{base}{extra}")).unwrap()).unwrap()
+            DiscordConfig::from_section_with(&section(&format!("{base}{extra}")).unwrap(), env)
+                .unwrap()
         };
         let cfg = read("");
         assert_eq!(cfg.token, "t0k3n");
@@ -251,7 +260,7 @@ mod tests {
             }
         );
         let refused = |extra: &str| {
-            DiscordConfig::from_section(&section(&format!("{base}{extra}")).unwrap())
+            DiscordConfig::from_section_with(&section(&format!("{base}{extra}")).unwrap(), env)
                 .unwrap_err()
                 .to_string()
         };
