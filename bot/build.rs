@@ -1,4 +1,11 @@
-//! The same check as the core's (`game/build.rs`): whether the tests that
-//! need PostgreSQL (`tests/cluster.rs`) can run here.
+//! Says which of the tests' outside needs this machine has: PostgreSQL
+//! (`tests/cluster.rs`) and Synapse (the Matrix tests). Tests that need a
+//! missing one are reported as ignored, with the reason; CI always runs
+//! them.
 
-include!("../game/postgres_cfg.rs");
+include!("../build-support/test_env.rs");
+
+fn main() {
+    postgres();
+    synapse();
+}

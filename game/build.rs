@@ -1,7 +1,11 @@
-//! Says whether PostgreSQL can be started for the tests: the core's cases
-//! run on it too (`tests/core_postgres.rs`), and where it is not installed
-//! they are reported as ignored, with the reason, instead of passing
-//! without running. Under CI (`CI` set) they always run, and fail if the
-//! server is missing: `.ci/run` installs it.
+//! Says which of the tests' outside needs this machine has: PostgreSQL (the
+//! core's cases run on it too, `tests/core_postgres.rs`) and the
+//! independent readers of our PGN and GIFs. Tests that need a missing one
+//! are reported as ignored, with the reason; CI always runs them.
 
-include!("postgres_cfg.rs");
+include!("../build-support/test_env.rs");
+
+fn main() {
+    postgres();
+    readers();
+}

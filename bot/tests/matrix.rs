@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 use synapse::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn a_game_in_a_room_through_a_real_homeserver() {
     let server = Server::start();
     let work = tempfile::tempdir().unwrap();
@@ -300,6 +304,10 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
 /// every answer and board appears exactly once: nothing lost (the outbox,
 /// the sync position) and nothing doubled (the transaction ids).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn answers_survive_kill_9_exactly_once() {
     let server = Server::start();
     let work = tempfile::tempdir().unwrap();

@@ -200,6 +200,10 @@ fn mentions_of(ev: &OriginalSyncRoomMessageEvent) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn a_shared_room_as_element_users_use_it() {
     let server = Server::with_limits(50, 100);
     let work = tempfile::tempdir().unwrap();
@@ -462,6 +466,10 @@ async fn a_shared_room_as_element_users_use_it() {
 /// author redacted. Back up, the bot fetches what the sync left out and
 /// handles it in order, each once; the redacted command never runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
     let mut s = Scene::start(100, 200, "standard").await;
     let (room, rid, bob_room) = (s.room.clone(), s.rid.clone(), s.bob_room.clone());
@@ -529,6 +537,10 @@ async fn what_was_said_while_the_bot_was_down_is_handled_in_order_once() {
 /// response ending at that token as "the same sync response twice". The
 /// restarted bot must still answer the move, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn a_move_received_just_before_a_crash_is_answered_after_the_restart() {
     let mut s = Scene::start(100, 200, "standard").await;
     let (room, rid, bob_room) = (s.room.clone(), s.rid.clone(), s.bob_room.clone());
@@ -573,6 +585,10 @@ async fn a_move_received_just_before_a_crash_is_answered_after_the_restart() {
 /// homeserver received them (`origin_server_ts`), whenever the bot reads
 /// them. A day is 8 seconds here.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
     let mut s = Scene::start(50, 100, "standard 1d").await;
     let (room, rid, bob_room) = (s.room.clone(), s.rid.clone(), s.bob_room.clone());
@@ -620,6 +636,10 @@ async fn a_move_sent_in_time_counts_though_the_bot_was_down_at_the_deadline() {
 /// Issue 18, point 7: kicked from a room, the bot posts nothing more there;
 /// what it owes the room is parked, and goes out when it is invited back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
 async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
     let mut s = Scene::start(50, 100, "standard 1d").await;
     let (room, rid) = (s.room.clone(), s.rid.clone());

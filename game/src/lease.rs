@@ -85,6 +85,9 @@ struct Inner {
     claiming: tokio::sync::Mutex<()>,
     /// Set by [`Leases::stop`]: nothing is renewed any more.
     stopped: AtomicBool,
+    /// Held while a renewal is written, so that [`Leases::stop`] returns
+    /// only once none is under way.
+    renewing: tokio::sync::Mutex<()>,
 }
 
 /// A lease held here.
@@ -117,6 +120,7 @@ impl Leases {
             keeper: Mutex::default(),
             claiming: tokio::sync::Mutex::new(()),
             stopped: AtomicBool::new(false),
+            renewing: tokio::sync::Mutex::new(()),
         }))
     }
 
@@ -211,17 +215,19 @@ impl Leases {
     }
 
     /// Stops renewing anything, as a process that was killed: the leases
-    /// stay in the database until they lapse. For tests of what other
-    /// processes do then.
-    pub fn stop(&self) {
+    /// stay in the database until they lapse. Returns once no renewal is
+    /// under way (one begun before is written first). For tests of what
+    /// other processes do then.
+    pub async fn stop(&self) {
         self.0.stopped.store(true, Ordering::SeqCst);
-        if let Some(keeper) = self
+        let _no_renewal = self.0.renewing.lock().await;
+        let keeper = self
             .0
             .keeper
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .take()
-        {
+            .take();
+        if let Some(keeper) = keeper {
             keeper.abort();
         }
     }
@@ -288,6 +294,10 @@ async fn renew_while_held(leases: Weak<Inner>) {
 /// Renews the leases due now; forgets the ones that are not ours any more
 /// or have been held as long as they may.
 async fn renew_due(inner: &Inner) {
+    let _renewing = inner.renewing.lock().await;
+    if inner.stopped.load(Ordering::SeqCst) {
+        return;
+    }
     let now = inner.clock.now_ms();
     let due: Vec<(LeaseKind, i64)> = {
         let mut held = inner.held.lock().unwrap_or_else(|e| e.into_inner());

@@ -105,7 +105,7 @@ pub use connect::{PoolSizes, PING_AFTER_IDLE};
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
 pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event, Intake};
 pub use games::{
-    active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,
+    abort, active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,
     finished_games, finished_games_of, game, game_anywhere, games_in_play, games_to_abort,
     latest_game, private_games_of, rated_between, rated_games, recent_games_of, set_abort_at,
     set_colour, set_engine_turn, set_offer, set_programs, start_game, Finish, NewGame, Opening,

@@ -17,3 +17,7 @@ macro_rules! case {
 }
 
 mod cases;
+
+/// What independent programs read of what the bot writes (on SQLite only).
+#[path = "cases/readers.rs"]
+mod readers;

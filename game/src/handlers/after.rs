@@ -9,7 +9,7 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::game::Game;
 use crate::handlers::challenge::{challenge, pending};
-use crate::record::{Ending, GameResult, Termination};
+use crate::record::{GameResult, Termination};
 use crate::store;
 use std::fmt::Write as _;
 use voidmate_rules::Color;
@@ -25,7 +25,7 @@ pub(crate) async fn abort(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failu
             "Game #{id} has begun: both sides have moved, so it can no longer be aborted. `resign` ends it."
         ));
     }
-    if !store::finish(cx.tx, id, &aborted(Termination::Aborted), cx.now_ms).await? {
+    if !store::abort(cx.tx, id, Termination::Aborted, cx.now_ms).await? {
         return refuse(format!("Game #{id} has already ended."));
     }
     let text = format!("{me} aborts game #{id}: no result, not rated.");
@@ -40,20 +40,11 @@ pub(crate) async fn called_off(
     now_ms: i64,
 ) -> Result<Text, sqlx::Error> {
     let mover = g.player(g.pos.turn());
-    store::finish(tx, g.id(), &aborted(Termination::NoFirstMove), now_ms).await?;
+    store::abort(tx, g.id(), Termination::NoFirstMove, now_ms).await?;
     Ok(Text::from(format!(
         "Game #{} is aborted: {mover} did not make a first move in time. No result, not rated.",
         g.id()
     )))
-}
-
-/// A game called off for `termination`: no result, not rated.
-fn aborted(termination: Termination) -> store::Finish {
-    store::Finish {
-        ending: Ending::aborted(termination),
-        clocks: None,
-        unrated: true,
-    }
 }
 
 /// `rematch [#N]`: the same game against the same opponent, sides swapped;

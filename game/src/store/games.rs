@@ -6,7 +6,7 @@ use super::rows::GameRow;
 use super::{backend_of, backend_of_tx, indexed_by, Claim, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
-use crate::record::{DamagedGame, Ending, GameRecord, RecordError};
+use crate::record::{DamagedGame, Ending, GameRecord, RecordError, Termination};
 use sqlx::AnyPool;
 use voidmate_render::PieceColour;
 use voidmate_rules::{ByColor, Color, GameKind};
@@ -262,6 +262,23 @@ pub async fn finish(
     .execute(&mut **tx)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Calls game `game_id` off at `now_ms` for `why` (a player's `abort`, or
+/// a first move that never came): no result, not rated, in one statement
+/// ([`finish`]). Whether it was still going.
+pub async fn abort(
+    tx: &mut Tx,
+    game_id: i64,
+    why: Termination,
+    now_ms: i64,
+) -> Result<bool, sqlx::Error> {
+    let end = Finish {
+        ending: Ending::aborted(why),
+        clocks: None,
+        unrated: true,
+    };
+    finish(tx, game_id, &end, now_ms).await
 }
 
 /// Records (`by` = the proposer) or clears (`by` = `None`) a proposal of

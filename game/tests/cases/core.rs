@@ -2057,7 +2057,7 @@ case! {
         assert_eq!(w1.take_engine_turns().await, 0, "taken while leased");
         // It dies: nothing renews its lease any more (its search thread
         // goes on, as a process cut off from the database would).
-        dead.leases().stop();
+        dead.leases().stop().await;
         clock.advance(voidmate_game::ENGINE_LEASE_MS + 1000);
         assert_eq!(w1.take_engine_turns().await, 1);
         let told = notices_from(&chat.core, 1).await;
@@ -2598,17 +2598,9 @@ case! {
             date.len() == 10 && date.chars().filter(|c| *c == '.').count() == 2,
             "{date}"
         );
-        // An independent reader understands the clock.
-        let file = dir.path().join("game.pgn");
-        std::fs::write(&file, pgn).unwrap();
-        let said = python_reads(&file, None);
-        assert!(said.lines().any(|l| l == "tc 60+0"), "{said}");
-        // Issue 39, point 3: each move of a clock game carries its clock.
+        // Issue 39, point 3: each move of a clock game carries its clock
+        // (an independent reader's view: `readers.rs`).
         assert!(pgn.contains("[%clk 0:01:00]") || pgn.contains("[%clk 0:00:59]"), "{pgn}");
-        let clocks = said.lines().find(|l| l.starts_with("clocks")).unwrap();
-        let secs: Vec<i64> = clocks.split(' ').skip(1).map(|s| s.parse().unwrap()).collect();
-        assert_eq!(secs.len(), 2, "{said}");
-        assert!(secs.iter().all(|s| (55..=60).contains(s)), "{said}");
 
         bot.ok("carol", "challenge @dave standard 2d").await;
         bot.ok("dave", "accept").await;

@@ -67,7 +67,7 @@ case! {
         assert!(!held.is_lost());
 
         // a is killed: nothing renews its lease. Until it lapses, it holds.
-        a.leases().stop();
+        a.leases().stop().await;
         let (_, until) = review_lease(&a, 1).await;
         clock.set(until.unwrap());
         assert!(b.leases().claim_next(LeaseKind::Review, 2).await.unwrap().is_none());

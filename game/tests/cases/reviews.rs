@@ -98,13 +98,7 @@ case! {
         let text = bot.ok("alice", "pgn").await.text.to_string();
         assert!(text.contains("Nf6??"), "{text}");
         assert!(text.contains("[%eval "), "{text}");
-        let pgn = &text[text.find("[Event").unwrap()..];
-        let file = dir.path().join("reviewed.pgn");
-        std::fs::write(&file, pgn).unwrap();
-        let said = python_reads(&file, None);
-        assert!(said.lines().any(|l| l == "evals 7"), "{said}\n{pgn}");
-        let nags = said.lines().find(|l| l.starts_with("nags")).unwrap();
-        assert!(nags.split(' ').any(|n| n == "Nf6:4"), "{said}");
+        assert_eq!(text.matches("[%eval ").count(), 7, "{text}");
     }
 }
 

@@ -30,24 +30,6 @@ pub(crate) struct Bot {
     pub(crate) channel: String,
 }
 
-/// What `scripts/pgn-read.sh` (python-chess and Pillow, independent
-/// readers) says of `file`, read with `mode` (`None`: as PGN, `Some("gif")`).
-pub(crate) fn python_reads(file: &Path, mode: Option<&str>) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
-    let mut cmd = std::process::Command::new("bash");
-    cmd.arg(&script);
-    if let Some(m) = mode {
-        cmd.arg(m);
-    }
-    let out = cmd.arg(file).output().expect("bash runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The configuration of a bot on `path`; on PostgreSQL, on the database
 /// that stands for that path (the same one again after a restart).
 pub(crate) fn config(path: &Path) -> Config {

@@ -1,0 +1,127 @@
+//! What independent programs make of what the bot writes: python-chess
+//! reads a game's PGN (its time control, clocks, evaluations and marks),
+//! Pillow a replay's GIF (frames, looping, durations), through
+//! `scripts/pgn-read.sh`. Where they are not installed these tests are
+//! reported as ignored, saying why; `scripts/test.sh` installs them, and
+//! CI always runs them. (On SQLite only: what is written does not depend on
+//! the backend.)
+
+use crate::cases::support::*;
+
+/// What `scripts/pgn-read.sh` (python-chess and Pillow, independent
+/// readers) says of `file`, read with `mode` (`None`: as PGN, `Some("gif")`).
+fn python_reads(file: &Path, mode: Option<&str>) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pgn-read.sh");
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(&script);
+    if let Some(m) = mode {
+        cmd.arg(m);
+    }
+    let out = cmd.arg(file).output().expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A clock game's PGN: python-chess reads its time control and each
+/// move's clock.
+#[tokio::test]
+#[cfg_attr(
+    not(voidmate_readers),
+    ignore = "python-chess and Pillow are not installed: `bash scripts/pgn-read.sh install` (or `scripts/test.sh`) runs these"
+)]
+async fn python_chess_reads_a_clock_games_time_control_and_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "challenge @bob standard 1+0").await;
+    bot.ok("bob", "accept").await;
+    bot.ok("alice", "e4").await;
+    bot.ok("bob", "e5").await;
+    let text = bot.ok("alice", "pgn").await.text.to_string();
+    let pgn = &text[text.find("[Event").unwrap_or_else(|| panic!("{text}"))..];
+    let file = dir.path().join("game.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let said = python_reads(&file, None);
+    assert!(said.lines().any(|l| l == "tc 60+0"), "{said}");
+    let clocks = said.lines().find(|l| l.starts_with("clocks")).unwrap();
+    let secs: Vec<i64> = clocks
+        .split(' ')
+        .skip(1)
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(secs.len(), 2, "{said}");
+    assert!(secs.iter().all(|s| (55..=60).contains(s)), "{said}");
+}
+
+/// A reviewed game's PGN: python-chess reads an evaluation on each move
+/// and the blunder's mark (NAG 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_readers),
+    ignore = "python-chess and Pillow are not installed: `bash scripts/pgn-read.sh install` (or `scripts/test.sh`) runs these"
+)]
+async fn python_chess_reads_a_reviews_evaluations_and_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&dir.path().join("v.db"));
+    cfg.engine.review_nodes = 20_000;
+    let mut bot = Bot::with(cfg).await;
+    bot.ok("alice", "challenge @bob standard").await;
+    bot.ok("bob", "accept").await;
+    for (i, mv) in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+        .into_iter()
+        .enumerate()
+    {
+        bot.ok(if i % 2 == 0 { "alice" } else { "bob" }, mv).await;
+    }
+    bot.ok("alice", "analysis").await;
+    let mut posted = false;
+    for _ in 0..600 {
+        for n in bot.core.tick().await {
+            posted |= n.reply.text.as_str().starts_with("Review of");
+            bot.core.delivered(n.id).await;
+        }
+        if posted {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(posted, "the review was posted");
+    let text = bot.ok("alice", "pgn").await.text.to_string();
+    let pgn = &text[text.find("[Event").unwrap()..];
+    let file = dir.path().join("reviewed.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let said = python_reads(&file, None);
+    assert!(said.lines().any(|l| l == "evals 7"), "{said}\n{pgn}");
+    let nags = said.lines().find(|l| l.starts_with("nags")).unwrap();
+    assert!(nags.split(' ').any(|n| n == "Nf6:4"), "{said}");
+}
+
+/// A replay's GIF: Pillow sees 4 frames, looping for ever (loop 0), 0.8 s
+/// each and 5 s on the last.
+#[tokio::test]
+#[cfg_attr(
+    not(voidmate_readers),
+    ignore = "python-chess and Pillow are not installed: `bash scripts/pgn-read.sh install` (or `scripts/test.sh`) runs these"
+)]
+async fn pillow_reads_a_replays_frames_loop_and_durations() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = Bot::open(&dir.path().join("v.db")).await;
+    bot.ok("alice", "challenge @bob void").await;
+    bot.ok("bob", "accept").await;
+    for (who, mv) in [("alice", "e4"), ("bob", "e6"), ("alice", "d4")] {
+        bot.ok(who, mv).await;
+    }
+    let r = bot.ok("bob", "replay").await;
+    let file = dir.path().join("replay.gif");
+    std::fs::write(&file, &r.image.as_ref().unwrap().png).unwrap();
+    let said = python_reads(&file, Some("gif"));
+    assert!(said.lines().any(|l| l == "frames 4"), "{said}");
+    assert!(said.lines().any(|l| l == "loop 0"), "{said}");
+    assert!(
+        said.lines().any(|l| l == "durations 800 800 800 5000"),
+        "{said}"
+    );
+}
