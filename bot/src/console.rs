@@ -139,6 +139,8 @@ impl Console {
             };
             // In the terminal a name is an identity: `@bob` is console:bob.
             let ev = Incoming {
+                // The person at the terminal runs the whole place.
+                moderator: true,
                 event_id: format!("console-{session}-{n}"),
                 channel,
                 author: console_player(&self.speaker),

@@ -9,10 +9,12 @@ use voidmate_rules::GameKind;
 
 mod options;
 mod parse;
+pub mod tournament;
 pub mod words;
 
 pub use options::{ColorChoice, OfferKind, Pool, ProgramMode, TimeControl};
 pub use parse::{parse, CommandError};
+pub use tournament::{Start, TournamentAction, TournamentSpec};
 
 /// A game named in a command: `#12`.
 pub type GameRef = Option<i64>;
@@ -216,6 +218,11 @@ pub enum Command {
     Abort {
         game: GameRef,
     },
+    /// A tournament's command; `id` where it names one (`T3`).
+    Tournament {
+        id: Option<crate::tournament::TournamentId>,
+        action: TournamentAction,
+    },
     /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,
     /// `#2 e4`); the game's number is kept apart from the text.
     Bare {
@@ -267,6 +274,7 @@ impl Command {
             | Command::Rules { .. }
             | Command::Help { .. }
             | Command::Direct => true,
+            Command::Tournament { action, .. } => action.is_read_only(),
             Command::Challenge { .. }
             | Command::Accept { .. }
             | Command::Decline { .. }

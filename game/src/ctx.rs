@@ -70,6 +70,11 @@ impl<'a> Ctx<'a> {
         self.event.is_some_and(|e| e.private)
     }
 
+    /// Whether the author moderates here (see [`Incoming::moderator`]).
+    pub fn moderator(&self) -> bool {
+        self.event.is_some_and(|e| e.moderator)
+    }
+
     /// When the platform received the event, if it says.
     pub fn sent_ms(&self) -> Option<i64> {
         self.event.and_then(|e| e.sent_ms)

@@ -165,6 +165,8 @@ impl Core {
                     deliveries: vec![row.id],
                     direct: None,
                     thread: None,
+                    table: None,
+                    join: None,
                     before: Vec::new(),
                 },
             });
@@ -237,6 +239,28 @@ impl Core {
     ) -> Result<bool, sqlx::Error> {
         let mut tx = self.store.begin().await?;
         if !store::move_game(&mut tx, game, from, to).await? {
+            return Ok(false);
+        }
+        for entry in entries {
+            store::move_notice(&mut tx, *entry, from, to).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Tournament `id` is now run in `to`, a thread the adapter opened for
+    /// it in `from` (see [`Reply::thread`]): its rounds' games and notices
+    /// go there, with the `entries` of the reply that created it. `false` if
+    /// the tournament was not in `from`.
+    pub async fn move_tournament(
+        &self,
+        id: i64,
+        from: &str,
+        to: &str,
+        entries: &[i64],
+    ) -> Result<bool, sqlx::Error> {
+        let mut tx = self.store.begin().await?;
+        if !store::move_tournament(&mut tx, crate::tournament::TournamentId(id), from, to).await? {
             return Ok(false);
         }
         for entry in entries {

@@ -5,7 +5,7 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::Failure;
 use crate::handlers::{
-    after, challenge, ending, info, moves, offers, play, programs, ratings, settings,
+    after, challenge, ending, info, moves, offers, play, programs, ratings, settings, tournament,
 };
 
 pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Failure> {
@@ -48,5 +48,6 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Profile { who } => ratings::profile(cx, who).await,
         Command::Rematch { game } => after::rematch(cx, game).await,
         Command::Abort { game } => after::abort(cx, game).await,
+        Command::Tournament { id, action } => tournament::tournament(cx, id, action).await,
     }
 }

@@ -19,6 +19,9 @@ pub(crate) struct Done {
     pub direct: Option<Direct>,
     /// A thread for the game that begins (see [`Reply::thread`]).
     pub thread: Option<GameThread>,
+    pub table: Option<crate::reply::Table>,
+    /// A tournament to offer Join and Leave buttons for.
+    pub join: Option<i64>,
 }
 
 impl Done {
@@ -33,6 +36,23 @@ impl Done {
             deliveries: Vec::new(),
             direct: None,
             thread: None,
+            table: None,
+            join: None,
+        }
+    }
+
+    pub fn with_table(self, table: crate::reply::Table) -> Done {
+        Done {
+            table: Some(table),
+            ..self
+        }
+    }
+
+    /// Offers buttons to join or leave tournament `id`.
+    pub fn joining(self, id: i64) -> Done {
+        Done {
+            join: Some(id),
+            ..self
         }
     }
 
@@ -77,6 +97,8 @@ impl Done {
             deliveries: self.deliveries,
             direct: self.direct,
             thread: self.thread,
+            table: self.table,
+            join: self.join,
             before: Vec::new(),
         }
     }

@@ -21,6 +21,16 @@ impl Drawing {
     pub fn start(p: Picture) -> Drawing {
         Drawing(tokio::task::spawn_blocking(move || {
             let r = Renderer::shared();
+            if let Some(table) = &p.crosstable {
+                if let Ok(png) = r.crosstable(table, p.opts.theme) {
+                    return Image {
+                        png,
+                        format: ImageFormat::Png,
+                        alt: p.alt,
+                        board: None,
+                    };
+                }
+            }
             let (bytes, format) = match (&p.graph, p.replay.as_deref().and_then(|f| r.replay(f))) {
                 (Some((chances, marks)), _) => (
                     voidmate_render::eval_graph(chances, marks, p.opts.theme),

@@ -31,6 +31,9 @@ impl From<sqlx::Error> for Failure {
                     RecordError::Rating { .. } => format!(
                         "A stored rating is damaged ({bad}), so I cannot answer that. Nothing was changed."
                     ),
+                    RecordError::Tournament { id, why } => format!(
+                        "The stored record of tournament T{id} is damaged ({why}), so I cannot go on with it. Nothing was changed; `check-db` lists what is wrong."
+                    ),
                 });
             }
         }

@@ -42,6 +42,10 @@ pub struct Incoming {
     /// milliseconds since the epoch, if it says: a correspondence move is
     /// judged by this time, not by when the bot got to it.
     pub sent_ms: Option<i64>,
+    /// Whether the author moderates where it was said (Discord: may manage
+    /// messages there; Matrix: may kick in the room; the console's user):
+    /// moderators may run any tournament of their community.
+    pub moderator: bool,
 }
 
 impl Incoming {
@@ -64,6 +68,7 @@ impl Incoming {
             addressed,
             private: false,
             sent_ms: None,
+            moderator: false,
         }
     }
 

@@ -28,6 +28,7 @@ pub mod ratings;
 pub mod record;
 pub mod review;
 pub mod store;
+pub mod tournament;
 
 mod audit;
 mod core;
@@ -73,6 +74,6 @@ pub use lease::{Held, Leases, ENGINE_LEASE_MS, NOTICE_LEASE_MS};
 pub use migrate::Migration;
 pub use reply::{
     delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, ImageFormat, Notice,
-    Reply,
+    Reply, Table, Threaded,
 };
 pub use time::Clock;

@@ -24,6 +24,28 @@ pub(crate) struct Picture {
     pub replay: Option<Vec<ReplayFrame>>,
     /// A review's evaluation graph instead of the board.
     pub graph: Option<Graph>,
+    /// A round robin's crosstable instead of the board.
+    pub crosstable: Option<voidmate_render::Crosstable>,
+}
+
+impl Picture {
+    /// A round robin's crosstable, in `theme`.
+    pub fn crosstable(table: voidmate_render::Crosstable, theme: Theme) -> Picture {
+        let alt = format!("Crosstable: {}", table.title);
+        Picture {
+            pos: Position::new(voidmate_rules::variants::standard()),
+            opts: RenderOptions {
+                theme,
+                ..RenderOptions::default()
+            },
+            alt,
+            board: None,
+            at: None,
+            replay: None,
+            graph: None,
+            crosstable: Some(table),
+        }
+    }
 }
 
 /// A review's evaluation graph: White's winning chances (the start, then
@@ -96,6 +118,7 @@ pub(crate) fn game_picture(
     Picture {
         replay: None,
         graph: None,
+        crosstable: None,
         at: Some((g.id(), g.ply())),
         board: Some(board),
         pos: g.pos.clone(),

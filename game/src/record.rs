@@ -186,6 +186,12 @@ pub enum Termination {
     Aborted,
     /// Called off by the bot: a first move did not come in time.
     NoFirstMove,
+    /// A tournament game a player did not start in time: lost by forfeit
+    /// (not rated, not a game played for the pairing).
+    Forfeit,
+    /// A tournament game still being played at its round's deadline,
+    /// decided by the engine's evaluation.
+    Adjudicated,
 }
 
 impl Termination {
@@ -202,6 +208,8 @@ impl Termination {
             Termination::Agreement => "agreement",
             Termination::Aborted => "aborted",
             Termination::NoFirstMove => "aborted (no first move)",
+            Termination::Forfeit => "forfeit (did not play)",
+            Termination::Adjudicated => "adjudicated by the engine",
         }
     }
 
@@ -213,6 +221,8 @@ impl Termination {
             Termination::Agreement,
             Termination::Aborted,
             Termination::NoFirstMove,
+            Termination::Forfeit,
+            Termination::Adjudicated,
         ];
         WinReason::ALL
             .into_iter()
@@ -394,6 +404,10 @@ pub enum RecordError {
         player: String,
         why: String,
     },
+    Tournament {
+        id: i64,
+        why: String,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -406,6 +420,7 @@ impl fmt::Display for RecordError {
                 player,
                 why,
             } => write!(f, "{player}'s rating in {community}: {why}"),
+            RecordError::Tournament { id, why } => write!(f, "tournament T{id}: {why}"),
         }
     }
 }

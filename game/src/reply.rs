@@ -196,6 +196,8 @@ impl Reply {
             deliveries: Vec::new(),
             direct: None,
             thread: None,
+            table: None,
+            join: None,
             before: Vec::new(),
         }
     }
@@ -274,6 +276,11 @@ pub struct Reply {
     /// and leaves a pointer in the channel. Only platforms whose
     /// [`CommandStyle::threads`](crate::CommandStyle) is set get one.
     pub thread: Option<GameThread>,
+    /// A table the text also shows (standings, pairings): an adapter may
+    /// lay it out its own way (a Discord embed, a Matrix HTML table).
+    pub table: Option<Table>,
+    /// A tournament anyone may join or leave with a button (Discord).
+    pub join: Option<i64>,
     /// Answers owed in this channel to earlier events and not yet posted
     /// (their process died, or their post is late): post each of these
     /// first, in order, confirming each ([`Core::delivered`](crate::Core::delivered) or
@@ -282,12 +289,21 @@ pub struct Reply {
     pub before: Vec<Notice>,
 }
 
-/// A thread to open for a game.
+/// What a thread is opened for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threaded {
+    /// A game that begins.
+    Game(i64),
+    /// A tournament just created: its rounds, games and notices go there.
+    Tournament(i64),
+}
+
+/// A thread to open for a game or a tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameThread {
-    pub game: i64,
-    /// The thread's name: the game's number, players and variant, at most
-    /// 100 characters (Discord's limit).
+    pub subject: Threaded,
+    /// The thread's name: the game's number, players and variant (or the
+    /// tournament's), at most 100 characters (Discord's limit).
     pub name: String,
 }
 
@@ -295,9 +311,35 @@ impl GameThread {
     pub fn new(game: i64, white: &str, black: &str, variant: &str) -> GameThread {
         let name = format!("#{game} {white} vs {black} · {variant}");
         GameThread {
-            game,
+            subject: Threaded::Game(game),
             name: name.chars().take(100).collect(),
         }
+    }
+
+    /// The thread of tournament `id`, named `name`.
+    pub fn tournament(id: i64, name: &str) -> GameThread {
+        GameThread {
+            subject: Threaded::Tournament(id),
+            name: name.chars().take(100).collect(),
+        }
+    }
+}
+
+/// A table in a reply: a title, then rows of cells, the first the header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub title: String,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn from_rows(title: String, rows: Vec<Vec<String>>) -> Table {
+        Table { title, rows }
+    }
+
+    /// The table as text in columns (as the reply's text shows it).
+    pub fn text(&self) -> String {
+        format!("{}\n{}", self.title, crate::words::table(&self.rows))
     }
 }
 

@@ -96,6 +96,7 @@ mod reviews;
 mod rows;
 mod settings;
 mod time;
+mod tournaments;
 
 pub use challenges::{
     close_challenge, insert_challenge, pending_challenges, set_challenge_program,
@@ -136,6 +137,14 @@ pub use settings::{
 pub use time::{
     any_due, deadlines_without_reminder, due_games, mark_low_time_warned, mark_reminded,
     set_clocks, set_deadline, set_reminder, shift_clocks, Deadline,
+};
+pub use tournaments::{
+    add_entry, add_forbidden, all_tournaments, clear_deadline, clear_reminder, create_tournament,
+    due_tournaments, entries, forbidden, insert_round, insert_round_game, lock_tournament,
+    move_tournament, pause_tournament, placings_of, remove_entry, round_game_of, round_games,
+    rounds, save_standings, set_entry_rating, set_entry_status, set_here, set_outcome, set_round,
+    set_tournament_status, standings_after, start_tournament, tournament, tournaments_here,
+    NewTournament,
 };
 
 /// Which database holds the games. The SQL is written once for both

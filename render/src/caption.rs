@@ -87,11 +87,17 @@ impl Name {
         if self.graphemes.is_empty() {
             return vec![self.side.clone()];
         }
+        vec![self.shown(), format!(" ({})", self.side)]
+    }
+
+    /// The name as drawn: its kept clusters, and an ellipsis if it was cut;
+    /// empty when none can be drawn.
+    fn shown(&self) -> String {
         let mut shown = self.graphemes.concat().trim().to_string();
-        if self.cut {
+        if self.cut && !shown.is_empty() {
             shown.push('…');
         }
-        vec![shown, format!(" ({})", self.side)]
+        shown
     }
 
     /// Drops the last grapheme; false when only one is left.
@@ -118,9 +124,20 @@ fn width(text: &Text, runs: &[String], size: u32) -> f32 {
     runs.iter().map(|r| text.width(r, size)).sum()
 }
 
-/// The status as drawn: left to right whatever it starts with (a name in
-/// Arabic at its start must not turn the whole line around), cut to `room`.
-fn status(text: &Text, s: &str, size: u32, room: f32) -> String {
+/// A player's name alone, cut as a caption cuts it (between grapheme
+/// clusters, with an ellipsis, never beyond [`MAX_NAME_GRAPHEMES`]) until
+/// it fits `room` pixels at `size` px; empty when no character of it can be
+/// drawn. A crosstable's name column is fitted with it.
+pub(crate) fn fit_name(text: &Text, name: &str, size: u32, room: f32) -> String {
+    let mut name = Name::new(name, "", text, size);
+    while text.width(&name.shown(), size) > room && name.shorten() {}
+    name.shown()
+}
+
+/// A line as drawn (a caption's status, a crosstable's cell): left to right
+/// whatever it starts with (a name in Arabic at its start must not turn the
+/// whole line around), cut to `room`.
+pub(crate) fn fit_line(text: &Text, s: &str, size: u32, room: f32) -> String {
     let clean: String = s.chars().filter(|c| !c.is_control()).collect();
     // No status line holds more than this: a longer one is cut to it before
     // it is shaped (shaping it whole, once a cluster, would cost its
@@ -143,7 +160,7 @@ pub(crate) fn fit(text: &Text, c: &Caption, size: u32, room: f32, gap: f32) -> V
     };
     let mut white = Name::new(&c.white, a, text, size);
     let mut black = Name::new(&c.black, b, text, size);
-    let status = status(text, &c.status, size, room);
+    let status = fit_line(text, &c.status, size, room);
     let players = |w: &Name, k: &Name| {
         let mut runs = w.runs();
         runs.push(VS.to_string());

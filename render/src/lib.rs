@@ -22,11 +22,13 @@
 //! art and the font), `palette`, `paint` (drawing helpers), `tiles`
 //! (squares), `layout` (geometry), `frame`, `text` and `caption` (captions:
 //! shaping, and fitting names and status to the width), `encode` (PNG),
-//! `gif` (replays), `graph` (a review's evaluation graph), `demo` (every
-//! piece on one board, for the gallery).
+//! `gif` (replays), `graph` (a review's evaluation graph), `crosstable` (a
+//! round robin's table, its names drawn as captions draw them), `demo`
+//! (every piece on one board, for the gallery).
 
 mod assets;
 mod caption;
+mod crosstable;
 pub mod demo;
 mod encode;
 mod frame;
@@ -42,6 +44,7 @@ mod theme;
 mod tiles;
 
 pub use caption::{Caption, MAX_NAME_GRAPHEMES};
+pub use crosstable::{CrossRow, Crosstable, CrosstableError};
 pub use gif::{Replay, ReplayFrame};
 pub use graph::{eval_graph, Severity, GRAPH_SIZE};
 pub use layout::Layout;

@@ -138,6 +138,16 @@ impl Palette {
         self.table[key]
     }
 
+    /// The indices of 16 even steps from `from` to `to`: text drawn in `to`
+    /// over `from`, by its coverage.
+    pub fn ramp(&self, from: Rgb, to: Rgb) -> [u8; 16] {
+        let mut ramp = [0; 16];
+        for (i, slot) in ramp.iter_mut().enumerate() {
+            *slot = self.index(blend(from, to, i as f32 / 15.0));
+        }
+        ramp
+    }
+
     /// The PLTE chunk: 256 RGB triples.
     pub fn bytes(&self) -> Vec<u8> {
         let mut out: Vec<u8> = self.rgb.iter().flatten().copied().collect();

@@ -263,11 +263,7 @@ impl Renderer {
         self.themes[theme.index()].get_or_init(|| {
             let colors = theme.colors();
             let palette = Palette::learn(colors, &palette_samples(theme));
-            let mut caption_ramp = [0; 16];
-            for (i, slot) in caption_ramp.iter_mut().enumerate() {
-                let rgb = blend(colors.caption_bg, colors.caption_fg, i as f32 / 15.0);
-                *slot = palette.index(rgb);
-            }
+            let caption_ramp = palette.ramp(colors.caption_bg, colors.caption_fg);
             ThemeData {
                 plte: palette.bytes(),
                 palette,
@@ -303,29 +299,74 @@ impl Renderer {
         let size = Self::caption_size(layout);
         let line_h = layout.caption_line_height() as f32;
         let ascent = self.text.ascent(size);
+        let ink = Ink {
+            palette: &theme.palette,
+            ramp: &theme.caption_ramp,
+            bg,
+            clip: [0, 0, layout.width as i32, layout.caption as i32],
+        };
         self.place_caption(layout, lines, |run, x, line| {
             let baseline = (line_h * line as f32 + line_h / 2.0 + ascent / 2.0 - 1.0) as i32;
-            let shaped = self.text.shape(run, size);
-            let pen = x.round() as i32;
-            for g in &shaped.glyphs {
-                // Glyph 0 is the missing-glyph box: never drawn.
-                if g.glyph_id == 0 {
-                    continue;
-                }
-                if let Some(img) = self.text.image(g.key) {
-                    put_glyph(
-                        pixels,
-                        layout,
-                        theme,
-                        bg,
-                        &img,
-                        pen + g.x + img.left,
-                        baseline + g.y - img.top,
-                    );
-                }
-            }
+            self.draw_run(pixels, layout.width, &ink, run, size, x, baseline);
         });
     }
+
+    /// The shaper and glyph cache that captions are drawn with.
+    pub(crate) fn text(&self) -> &Text {
+        &self.text
+    }
+
+    /// A theme's palette, for drawing other pictures in the boards' colours.
+    pub(crate) fn theme_palette(&self, theme: Theme) -> &Palette {
+        &self.theme(theme).palette
+    }
+
+    /// Draws `run` shaped at `size` px into `pixels` (palette indices,
+    /// `width` a row), its left edge at `x` and its baseline at `baseline`:
+    /// the one way text is put into a picture, captions' and tables' alike.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn draw_run(
+        &self,
+        pixels: &mut [u8],
+        width: u32,
+        ink: &Ink,
+        run: &str,
+        size: u32,
+        x: f32,
+        baseline: i32,
+    ) {
+        let shaped = self.text.shape(run, size);
+        let pen = x.round() as i32;
+        for g in &shaped.glyphs {
+            // Glyph 0 is the missing-glyph box: never drawn.
+            if g.glyph_id == 0 {
+                continue;
+            }
+            if let Some(img) = self.text.image(g.key) {
+                put_glyph(
+                    pixels,
+                    width,
+                    ink,
+                    &img,
+                    pen + g.x + img.left,
+                    baseline + g.y - img.top,
+                );
+            }
+        }
+    }
+}
+
+/// How text is drawn into a picture: its colours, and where it may go.
+pub(crate) struct Ink<'a> {
+    pub palette: &'a Palette,
+    /// The text's colour by coverage, in 16 steps from `bg` (see
+    /// [`Palette::ramp`]).
+    pub ramp: &'a [u8; 16],
+    /// What the text lies on: colour glyphs (emoji) are blended over it.
+    pub bg: theme::Rgb,
+    /// The only pixels drawn: left, top, right and bottom, the last two
+    /// excluded.
+    pub clip: [i32; 4],
 }
 
 /// A run of caption text as drawn (see [`Renderer::caption_runs`]).
@@ -348,25 +389,20 @@ pub struct CaptionGlyph {
     pub x: f32,
 }
 
-/// Draws a glyph's pixels into the caption strip: coverage through the
-/// theme's text ramp, colour (emoji) over the strip's background.
-fn put_glyph(
-    pixels: &mut [u8],
-    layout: &Layout,
-    theme: &ThemeData,
-    bg: theme::Rgb,
-    g: &text::GlyphImage,
-    x0: i32,
-    y0: i32,
-) {
+/// Draws a glyph's pixels inside the ink's clip: coverage through its
+/// ramp, colour (emoji) over its background.
+fn put_glyph(pixels: &mut [u8], width: u32, ink: &Ink, g: &text::GlyphImage, x0: i32, y0: i32) {
+    let [left, top, right, bottom] = ink.clip;
     for gy in 0..g.height as i32 {
         for gx in 0..g.width as i32 {
             let (x, y) = (x0 + gx, y0 + gy);
-            if x < 0 || y < 0 || x >= layout.width as i32 || y >= layout.caption as i32 {
+            if x < left.max(0) || y < top.max(0) || x >= right.min(width as i32) || y >= bottom {
                 continue;
             }
             let at = (gy as u32 * g.width + gx as u32) as usize;
-            let px = &mut pixels[y as usize * layout.width as usize + x as usize];
+            let Some(px) = pixels.get_mut(y as usize * width as usize + x as usize) else {
+                continue;
+            };
             if g.colour {
                 let c = &g.data[at * 4..at * 4 + 4];
                 if c[3] < 8 {
@@ -374,11 +410,11 @@ fn put_glyph(
                 }
                 let a = c[3] as f32 / 255.0;
                 // swash gives colour glyphs with straight alpha.
-                *px = theme.palette.index(blend(bg, [c[0], c[1], c[2]], a));
+                *px = ink.palette.index(blend(ink.bg, [c[0], c[1], c[2]], a));
             } else {
                 let cov = g.data[at];
                 if cov >= 8 {
-                    *px = theme.caption_ramp[(cov >> 4) as usize];
+                    *px = ink.ramp[(cov >> 4) as usize];
                 }
             }
         }

@@ -16,6 +16,7 @@ pub mod dutch;
 pub mod history;
 mod points;
 mod side;
+pub mod standings;
 
 pub use points::Points;
 pub use side::Side;

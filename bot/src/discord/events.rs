@@ -109,6 +109,7 @@ async fn on_button(
         private: false,
         community: press.guild_id.map(community),
         sent_ms: None,
+        moderator: moderates(press.member.as_ref().and_then(|m| m.permissions)),
     };
     respond.answer(data, incoming).await?;
     // The question is answered: its buttons go (unless the message went
@@ -125,6 +126,40 @@ async fn on_button(
         Err(e) if discord_code(&e) != Some(10008) => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// Whether these permissions (the member's in the channel, overwrites
+/// included, as Discord computes them for an interaction) make a moderator:
+/// managing messages, or administering the server.
+pub(super) fn moderates(permissions: Option<serenity::Permissions>) -> bool {
+    permissions.is_some_and(|p| {
+        p.contains(serenity::Permissions::MANAGE_MESSAGES)
+            || p.contains(serenity::Permissions::ADMINISTRATOR)
+    })
+}
+
+/// Whether the author of a message moderates its channel, from the cached
+/// guild (its roles, the channel's overwrites; a thread's are its parent's);
+/// not known (no cache yet): no.
+fn message_moderator(ctx: &serenity::Context, msg: &serenity::Message) -> bool {
+    let (Some(guild_id), Some(member)) = (msg.guild_id, msg.member.as_deref()) else {
+        return false;
+    };
+    let Some(guild) = ctx.cache.guild(guild_id) else {
+        return false;
+    };
+    let channel = guild.channels.get(&msg.channel_id).or_else(|| {
+        let thread = guild.threads.iter().find(|t| t.id == msg.channel_id)?;
+        guild.channels.get(&thread.parent_id?)
+    });
+    let Some(channel) = channel else {
+        return false;
+    };
+    moderates(Some(guild.partial_member_permissions_in(
+        channel,
+        msg.author.id,
+        member,
+    )))
 }
 
 /// A message that mentions the bot, replies to one of its messages, or
@@ -192,6 +227,7 @@ async fn on_message(
         private: read.private,
         community: msg.guild_id.map(community),
         sent_ms: None,
+        moderator: message_moderator(ctx, msg),
     };
     let Some(reply) = data.core.handle(&incoming).await else {
         return Ok(());

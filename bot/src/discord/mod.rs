@@ -34,7 +34,7 @@ mod send;
 pub use config::{DiscordConfig, DiscordSection, Shards};
 
 use crate::adapter::{self, AbortOnDrop};
-use crate::game::{Core, Player, PlayerId, Refusal, Reply};
+use crate::game::{Core, Player, PlayerId, Refusal, Reply, Threaded};
 use anyhow::{Context as _, Result};
 use outgoing::Outgoing;
 use poise::serenity_prelude as serenity;
@@ -237,39 +237,49 @@ impl Data {
                     .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
             )
             .await;
+        let what = match thread.subject {
+            Threaded::Game(_) => "game",
+            Threaded::Tournament(_) => "tournament",
+        };
         let here = |mut reply: Reply| {
-            reply
-                .text
-                .push_str(" (I could not open a thread for this game, so it is played here.)");
+            reply.text.push_str(&format!(
+                " (I could not open a thread for this {what}, so it is played here.)"
+            ));
             reply
         };
         let opened = match opened {
             Ok(t) => t.id,
             Err(e) => {
-                tracing::warn!(%channel, "cannot open a thread for a game: {e}");
+                tracing::warn!(%channel, "cannot open a thread for a {what}: {e}");
                 return here(reply);
             }
         };
         let (from, to) = (channel.to_string(), opened.to_string());
-        match self
-            .core
-            .move_game(thread.game, &from, &to, &reply.deliveries)
-            .await
-        {
+        let moved = match thread.subject {
+            Threaded::Game(id) => self.core.move_game(id, &from, &to, &reply.deliveries).await,
+            Threaded::Tournament(id) => {
+                self.core
+                    .move_tournament(id, &from, &to, &reply.deliveries)
+                    .await
+            }
+        };
+        match moved {
             Ok(true) => {}
             Ok(false) => return here(reply),
             Err(e) => {
-                tracing::error!(game = thread.game, "cannot move a game to its thread: {e}");
+                tracing::error!(subject = ?thread.subject, "cannot move to its thread: {e}");
                 return here(reply);
             }
         }
         // If it fails, it is owed in the thread now: the outbox posts it there.
         let out = Outgoing::new(reply);
         let _ = self.post(http, opened, &out, |m| m).await;
-        Reply::new(format!(
-            "Game #{} is played in its own thread: <#{opened}>.",
-            thread.game
-        ))
+        Reply::new(match thread.subject {
+            Threaded::Game(id) => format!("Game #{id} is played in its own thread: <#{opened}>."),
+            Threaded::Tournament(id) => {
+                format!("Tournament T{id} is run in its own thread: <#{opened}>.")
+            }
+        })
     }
 }
 

@@ -251,6 +251,9 @@ pub async fn run_as(ctx: Ctx<'_>, cmd: Command, private: bool) -> Result<(), Err
         private: private || interaction.guild_id.is_none(),
         community: interaction.guild_id.map(community),
         sent_ms: None,
+        moderator: super::events::moderates(
+            interaction.member.as_ref().and_then(|m| m.permissions),
+        ),
     };
     Responder {
         http: &ctx.serenity_context().http,

@@ -383,6 +383,12 @@ async fn member(room: &Room, user: &UserId) -> Player {
     Player::new(PlayerId::new(PLATFORM, user.as_str()), name)
 }
 
+/// Whether `user` moderates `room`: may kick there, by the room's power
+/// levels (Element's "Moderator" is 50, the default level to kick).
+async fn moderates(room: &Room, user: &UserId) -> bool {
+    room.power_levels_or_default().await.user_can_kick(user)
+}
+
 /// Who a message names: the users of its intentional mentions (pills,
 /// written as their id or as the name the pill shows), and user ids typed
 /// in the command, `@bob` without a server meaning the bot's server.

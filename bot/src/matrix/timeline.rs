@@ -328,6 +328,7 @@ async fn message(
         private: kind.private,
         // A room is a community, unless it is a direct conversation.
         community: (!kind.private).then(|| room.room_id().to_string()),
+        moderator: super::moderates(room, &said.event.sender).await,
         sent_ms: Some(i64::from(said.at.get())),
     };
     let reply = match edit_of {
@@ -415,6 +416,7 @@ async fn reaction(client: &Client, shared: &Shared, room: &Room, ev: &OriginalSy
         // An answer to a challenge: the challenge says where it is rated.
         community: Some(room.room_id().to_string()),
         sent_ms: Some(i64::from(ev.origin_server_ts.get())),
+        moderator: super::moderates(room, &ev.sender).await,
     };
     if let Some(reply) = shared.core.handle(&incoming).await {
         deliver(&shared.core, client, room, Some(target), reply).await;

@@ -330,12 +330,20 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
         Word::Settings => Command::Settings {
             changes: setting(rest)?.into_iter().collect(),
         },
+        Word::Tournament => {
+            let (id, action) = super::tournament::parse(rest)?;
+            Command::Tournament { id, action }
+        }
+        Word::Standings => {
+            let (id, action) = super::tournament::parse(&[&["standings"], rest].concat())?;
+            Command::Tournament { id, action }
+        }
     };
     Ok(cmd)
 }
 
 /// At most 40 characters of a word, for a reply that quotes it.
-fn short(word: &str) -> String {
+pub(super) fn short(word: &str) -> String {
     let mut out: String = word.chars().take(40).collect();
     if word.chars().count() > 40 {
         out.push('…');

@@ -32,6 +32,8 @@ pub enum Word {
     Profile,
     Rematch,
     Abort,
+    Tournament,
+    Standings,
 }
 
 /// One command: its word, the other words that mean it, how to write it,
@@ -255,6 +257,22 @@ pub static WORDS: &[CommandWord] = &[
         aliases: &["direct"],
         usage: "",
         summary: "open a direct conversation with me, for private programs and the moves of private games",
+        slash: &[],
+    },
+    CommandWord {
+        word: Word::Tournament,
+        name: "tournament",
+        aliases: &["tourney"],
+        usage: "[T3] [create|join|leave|withdraw|rejoin|here|info|list|pairings|standings|games|history|start|pause|resume|cancel|kick|forbid|round next]",
+        summary: "Swiss and round-robin tournaments over days: `tournament create swiss void 3d rounds 7 round-days 4`, `tournament join T3`, `tournament standings` (`help tournament`)",
+        slash: &["tournament"],
+    },
+    CommandWord {
+        word: Word::Standings,
+        name: "standings",
+        aliases: &[],
+        usage: "[T3]",
+        summary: "the standings of this channel's tournament",
         slash: &[],
     },
     CommandWord {

@@ -25,6 +25,11 @@ pub(crate) async fn abort(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failu
             "Game #{id} has begun: both sides have moved, so it can no longer be aborted. `resign` ends it."
         ));
     }
+    if let Some((t, _)) = store::round_game_of(cx.tx, id).await? {
+        return refuse(format!(
+            "Game #{id} is a game of tournament {t}: it cannot be aborted. Play it, or `resign` it; a first move that does not come in time loses it by forfeit."
+        ));
+    }
     if !store::abort(cx.tx, id, Termination::Aborted, cx.now_ms).await? {
         return refuse(format!("Game #{id} has already ended."));
     }
@@ -39,6 +44,9 @@ pub(crate) async fn called_off(
     g: &Game,
     now_ms: i64,
 ) -> Result<Text, sqlx::Error> {
+    if let Some(words) = crate::handlers::rounds::no_show(tx, g, now_ms).await? {
+        return Ok(words);
+    }
     let mover = g.player(g.pos.turn());
     store::abort(tx, g.id(), Termination::NoFirstMove, now_ms).await?;
     Ok(Text::from(format!(

@@ -60,6 +60,8 @@ async fn conclude_with(
         // Ended a moment ago by someone else (a race): it ends once.
         return refuse(format!("Game #{} has already ended.", g.id()));
     }
+    // A tournament game's result counts in its tournament at once.
+    crate::handlers::rounds::record_result(cx.tx, g.id(), ending.result).await?;
     queue_replay(cx, g).await?;
     rate(cx, g, ending.result).await
 }
@@ -154,6 +156,12 @@ pub(crate) async fn lost_on_time(
 ) -> Result<(Text, Vec<Player>), Failure> {
     let mover = g.pos.turn();
     let (to_move, other) = (g.player(mover), g.player(!mover));
+    if g.ply() < 2 {
+        // A tournament game never started: a forfeit, not a loss on time.
+        if let Some(words) = crate::handlers::rounds::no_show(cx.tx, g, cx.now_ms).await? {
+            return Ok((words, vec![to_move, other]));
+        }
+    }
     let ending = Ending::loss(mover, Termination::TimeForfeit);
     let rated = conclude(cx, g, ending).await?;
     let text = format!(

@@ -329,6 +329,7 @@ pub(crate) async fn rules(
                 at: None,
                 replay: None,
                 graph: None,
+                crosstable: None,
                 pos,
                 opts: RenderOptions {
                     theme: cx.theme().await?,

@@ -14,4 +14,6 @@ pub(crate) mod offers;
 pub(crate) mod play;
 pub(crate) mod programs;
 pub(crate) mod ratings;
+pub(crate) mod rounds;
 pub(crate) mod settings;
+pub(crate) mod tournament;

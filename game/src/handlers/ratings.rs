@@ -355,6 +355,24 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
             rec.kind.title()
         );
     }
+    let placings = store::placings_of(cx.tx, &player.id, Some(&community)).await?;
+    if !placings.is_empty() {
+        text.push_str("\nTournaments:");
+        for p in placings.iter().take(5) {
+            let _ = write!(
+                text,
+                "\n  {} ({}, {})  place {} of {}, {} points{}",
+                p.tournament,
+                p.format,
+                p.kind.title(),
+                p.rank,
+                p.players,
+                voidmate_tournament::Points(p.points),
+                p.performance
+                    .map_or(String::new(), |perf| format!(", performance {perf}"))
+            );
+        }
+    }
     Ok(Done::text(text))
 }
 

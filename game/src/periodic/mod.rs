@@ -87,6 +87,9 @@ impl Core {
             }
             Err(e) => tracing::error!("cannot look for games to abort: {e}"),
         }
+        if let Err(e) = self.decide_tournaments().await {
+            tracing::error!("tournament check failed: {e}");
+        }
         self.heartbeat().await;
         self.report_process().await;
         let now = self.time.now_ms();

@@ -21,11 +21,17 @@ pub const COPIED_TABLES: &[&str] = &[
     "adapter_state",
     "reviews",
     "review_positions",
+    "tournaments",
+    "tournament_players",
+    "tournament_rounds",
+    "tournament_games",
+    "tournament_forbidden",
+    "tournament_standings",
 ];
 
 /// Tables whose `id` the database hands out: the destination's counter
 /// continues after the copied ids.
-const IDENTITY_TABLES: &[&str] = &["games", "challenges", "outbox"];
+const IDENTITY_TABLES: &[&str] = &["games", "challenges", "outbox", "tournaments"];
 
 /// A column's kind, as the destination declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -527,8 +527,9 @@ pub async fn finished_games_of(
     .map(records)
 }
 
-/// Rated games between `a` and `b` in `community`, game `kind`, whose time
-/// control is one of `clocks` (a pool's), begun since `since` (seconds).
+/// Rated games between `a` and `b` in `community`, begun since `since`
+/// (seconds), tournament games aside (they are exempt from the daily limit,
+/// and do not count towards it).
 pub async fn rated_between(
     tx: &mut Tx,
     community: &str,
@@ -538,7 +539,8 @@ pub async fn rated_between(
 ) -> Result<Vec<Read<GameRecord>>, sqlx::Error> {
     sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE community = $1 AND rated = 1 AND created_at >= $2 \
-         AND ((white = $3 AND black = $4) OR (white = $5 AND black = $6)) ORDER BY id"
+         AND ((white = $3 AND black = $4) OR (white = $5 AND black = $6)) \
+         AND NOT EXISTS (SELECT 1 FROM tournament_games t WHERE t.game_id = games.id) ORDER BY id"
     )))
     .bind(community)
     .bind(since)

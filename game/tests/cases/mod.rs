@@ -9,4 +9,5 @@ mod leases;
 mod ratings;
 mod replays;
 mod reviews;
+mod tournaments;
 mod views;
