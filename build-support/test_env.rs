@@ -102,3 +102,13 @@ fn fonts() {
         found("NotoSansCJK") && found("NotoColorEmoji") && Path::new("/usr/share/fonts").is_dir(),
     );
 }
+
+/// `cfg(voidmate_swiss_reference)`: the corpus of random Swiss tournaments
+/// paired by an independent program is made (`scripts/swiss-reference.sh
+/// corpus`), for the comparison of our Dutch pairing with it.
+#[allow(dead_code)]
+fn swiss_reference() {
+    let corpus = tools_cache().join("swiss-reference").join("corpus.jsonl");
+    println!("cargo::rerun-if-changed={}", corpus.display());
+    test_cfg("voidmate_swiss_reference", corpus.is_file());
+}

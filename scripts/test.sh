@@ -15,7 +15,10 @@
 #   - PostgreSQL (Debian's postgresql, scripts/postgres.sh), for the core's
 #     cases on PostgreSQL and the cluster tests;
 #   - python-chess and Pillow (scripts/pgn-read.sh), the independent readers
-#     of our PGN and GIFs.
+#     of our PGN and GIFs;
+#   - caissify-pairings and the corpus of random Swiss tournaments it pairs
+#     (scripts/swiss-reference.sh), the independent reference for our Dutch
+#     system (made once, about 10 minutes, then kept in the cache).
 # Debian's packages need root (apt-get). A step that cannot be done here (no
 # network, not root) is reported and the run goes on: the tests that need it
 # then say they were not run, and why (outside CI, where they must run).
@@ -61,6 +64,7 @@ fi
 step "Synapse" bash scripts/synapse.sh install
 step "PostgreSQL" bash scripts/postgres.sh install
 step "python-chess and Pillow" bash scripts/pgn-read.sh install
+step "the Swiss reference corpus" bash scripts/swiss-reference.sh corpus
 
 if [ "${#missing[@]}" -gt 0 ]; then
     printf 'test.sh: not installed here: %s; the tests that need them are reported as ignored\n' \

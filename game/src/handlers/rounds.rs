@@ -25,8 +25,6 @@ use crate::tournament::{
 use voidmate_rules::{ByColor, Color, Position};
 use voidmate_tournament::{berger, dutch, history, standings, Points};
 
-/// How long before a round's deadline its reminders go out.
-const REMIND_BEFORE_MS: i64 = 24 * 3600 * 1000;
 /// The engine's effort for adjudicating a game at a round's deadline.
 const ADJUDICATION_NODES: u64 = 300_000;
 /// The engine's margin for a win when it adjudicates (centipawns).
@@ -556,7 +554,10 @@ pub(crate) async fn pair_next(core: &Core, tx: &mut Tx, l: &mut Loaded) -> Resul
         id,
         round,
         deadline,
-        deadline.map(|d| d - REMIND_BEFORE_MS).filter(|&r| r > now),
+        // A day before the deadline (the core's day: shorter in tests).
+        deadline
+            .map(|d| d - core.settings.day_seconds * 1000)
+            .filter(|&r| r > now),
     )
     .await?;
     let mut text = Text::new().say(format!(

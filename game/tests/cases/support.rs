@@ -234,6 +234,10 @@ pub(crate) async fn snapshot(core: &Core) -> String {
         ("SELECT channel, bare_moves, theme FROM channel_settings ORDER BY channel", 3),
         ("SELECT community, player, variant, pool, games FROM ratings ORDER BY community, player, variant, pool", 5),
         ("SELECT game_id, player FROM rating_changes ORDER BY game_id, player", 2),
+        ("SELECT id, status, round, channel FROM tournaments ORDER BY id", 4),
+        ("SELECT tournament_id, player, status, joined_round FROM tournament_players ORDER BY tournament_id, player", 4),
+        ("SELECT tournament_id, round FROM tournament_rounds ORDER BY tournament_id, round", 2),
+        ("SELECT tournament_id, a, b FROM tournament_forbidden ORDER BY tournament_id, a, b", 3),
     ] {
         for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
             for i in 0..cols {
