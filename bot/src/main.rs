@@ -103,16 +103,32 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     let core = Core::inspect(&cfg).await?;
     let (total, bad) = core.check_db().await?;
     let ratings = core.check_ratings().await?;
+    let tournaments = core.check_tournaments().await?;
+    let tournament_lines = if tournaments.problems.is_empty() {
+        format!(
+            "{} checked: every pairing keeps the absolute rules and every result matches its game\n",
+            count(tournaments.tournaments, "tournament")
+        )
+    } else {
+        let mut t = format!(
+            "{} checked; these do not hold together:\n",
+            count(tournaments.tournaments, "tournament")
+        );
+        for p in &tournaments.problems {
+            t.push_str(&format!("  {p}\n"));
+        }
+        t
+    };
     let rated = format!(
         "{} recomputed, {} compared",
         count(ratings.games, "rated game"),
         count(ratings.ratings, "rating")
     );
     let total = count(total, "game");
-    if bad.is_empty() && ratings.problems.is_empty() {
+    if bad.is_empty() && ratings.problems.is_empty() && tournaments.problems.is_empty() {
         return Ok(format!(
             "{total} checked: every one replays to its stored position\n\
-             {rated}: every rating is as its games make it\n"
+             {rated}: every rating is as its games make it\n{tournament_lines}"
         ));
     }
     let mut text = String::new();
@@ -144,6 +160,7 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     for why in &ratings.problems {
         text.push_str(&format!("  {why}\n"));
     }
+    text.push_str(&tournament_lines);
     bail!("{}", text.trim_end())
 }
 

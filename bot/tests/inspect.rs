@@ -506,6 +506,73 @@ fn moves_read_numbers_joined_to_moves() {
     );
 }
 
+/// Issue 48, point 6: `check-db` names a tournament whose stored pairings
+/// break the absolute rules or whose results do not match its games.
+#[test]
+fn check_db_names_a_tournament_that_breaks_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    said::say_lines(
+        &db,
+        &[
+            ("alice", "tournament create swiss standard 3d rounds 3"),
+            ("bob", "tournament join"),
+            ("carol", "tournament join"),
+            ("dave", "tournament join"),
+            ("erin", "tournament join"),
+            ("alice", "tournament start"),
+        ],
+    );
+    let path = db.to_str().unwrap();
+    let (ok, out, err) = voidmate(&["check-db", "--db", path]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("1 tournament checked: every pairing keeps the absolute rules"),
+        "{out}"
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
+            .await
+            .unwrap();
+        // Board 2 made a rematch of board 1, and both given results their
+        // games do not have.
+        let (w, b): (String, String) = sqlx::query_as(
+            "SELECT white, black FROM tournament_games WHERE round = 1 AND board = 1",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "UPDATE tournament_games SET white = $1, black = $2 WHERE round = 1 AND board = 2",
+        )
+        .bind(&w)
+        .bind(&b)
+        .execute(&pool)
+        .await
+        .unwrap();
+        sqlx::query("UPDATE tournament_games SET outcome = '1-0' WHERE round = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    });
+    let (ok, _, err) = voidmate(&["check-db", "--db", path]);
+    assert!(!ok);
+    assert!(
+        err.contains("1 tournament checked; these do not hold together:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("T1: round 1: ") && err.contains("meet again"),
+        "{err}"
+    );
+    assert!(
+        err.contains("does not match game #1 (still being played)"),
+        "{err}"
+    );
+}
+
 /// Issue 17, point 7: reads trust the stored position, so `check-db`
 /// replays every game and names any whose record does not hold together;
 /// issue 38, point 5: it recomputes every rating from the rated games too.
@@ -534,7 +601,8 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
     assert_eq!(
         out,
         "2 games checked: every one replays to its stored position\n\
-         1 rated game recomputed, 2 ratings compared: every rating is as its games make it\n"
+         1 rated game recomputed, 2 ratings compared: every rating is as its games make it\n\
+         0 tournaments checked: every pairing keeps the absolute rules and every result matches its game\n"
     );
     rt.block_on(async {
         let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))

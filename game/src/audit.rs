@@ -199,3 +199,162 @@ impl Core {
         Ok(check)
     }
 }
+
+/// What `check-db` found in the tournaments.
+#[derive(Debug, Default)]
+pub struct TournamentCheck {
+    /// Tournaments checked.
+    pub tournaments: usize,
+    /// Each problem, naming its tournament.
+    pub problems: Vec<String>,
+}
+
+impl Core {
+    /// Checks every tournament's stored pairings against the absolute rules
+    /// (no rematch or forbidden pair, one bye a player at most and never
+    /// after a win without playing, no absolute colour preference broken
+    /// outside the last round's leaders) and its results against its games.
+    pub async fn check_tournaments(&self) -> anyhow::Result<TournamentCheck> {
+        use crate::tournament::Format;
+        use voidmate_tournament::dutch::Preference;
+        use voidmate_tournament::history::Part;
+        let mut tx = self.store.read().await?;
+        let mut check = TournamentCheck::default();
+        for t in store::all_tournaments(&mut tx).await? {
+            check.tournaments += 1;
+            let t = match t {
+                Ok(t) => t,
+                Err(why) => {
+                    check.problems.push(why);
+                    continue;
+                }
+            };
+            let id = t.id;
+            let l = match crate::tournament_state::Loaded::read(&mut tx, id, false).await {
+                Ok(Some(l)) => l,
+                Ok(None) => continue,
+                Err(e) => {
+                    check.problems.push(format!("{id}: {e}"));
+                    continue;
+                }
+            };
+            let mut say = |why: String| check.problems.push(format!("{id}: {why}"));
+            let h = l.history();
+            let name = |i: u32| l.entry(i).player.name.clone();
+            let mut met = std::collections::HashSet::new();
+            for r in 1..=h.rounds.len() as u32 {
+                let round = &h.rounds[r as usize - 1];
+                for g in &round.games {
+                    let played = g.outcome.is_some_and(|o| o.played());
+                    let key = (g.white.min(g.black), g.white.max(g.black));
+                    let double = matches!(t.format, Format::RoundRobin { double: true });
+                    if played && !met.insert((key, double && r > t.rounds / 2)) {
+                        say(format!(
+                            "round {r}: {} and {} meet again",
+                            name(g.white),
+                            name(g.black)
+                        ));
+                    }
+                    let forbidden = l.forbidden.iter().any(|(a, b, since)| {
+                        *since <= r
+                            && [a, b].contains(&&l.entry(g.white).player.id)
+                            && [a, b].contains(&&l.entry(g.black).player.id)
+                    });
+                    if forbidden {
+                        say(format!(
+                            "round {r}: {} and {} are a forbidden pair",
+                            name(g.white),
+                            name(g.black)
+                        ));
+                    }
+                    if t.format == Format::Swiss {
+                        let leaders = voidmate_tournament::Points(r - 1);
+                        let last = r >= t.rounds;
+                        for (player, side) in [
+                            (g.white, voidmate_tournament::Side::White),
+                            (g.black, voidmate_tournament::Side::Black),
+                        ] {
+                            let colours: Vec<_> = (1..r)
+                                .filter_map(|k| match h.part(player, k) {
+                                    p @ Part::Game { side, .. } if p.played() => Some(side),
+                                    _ => None,
+                                })
+                                .collect();
+                            let exempt = last
+                                && (h.score_before(g.white, r) > leaders
+                                    || h.score_before(g.black, r) > leaders);
+                            if !exempt && Preference::of(&colours).forbids(side) {
+                                say(format!(
+                                    "round {r}: {} gets a colour their history forbids",
+                                    name(player)
+                                ));
+                            }
+                        }
+                    }
+                }
+                if let (Some(b), Format::Swiss) = (round.bye, t.format) {
+                    if (1..r).any(|k| h.part(b, k).unplayed_win()) {
+                        say(format!(
+                            "round {r}: {} gets a second bye or win without playing",
+                            name(b)
+                        ));
+                    }
+                }
+            }
+            // Results as the games ended.
+            for g in &l.games {
+                let Some(game_id) = g.game_id else { continue };
+                let Some(rec) = store::game_anywhere(&mut tx, game_id).await.ok().flatten() else {
+                    say(format!("round {}: game #{game_id} is missing", g.round));
+                    continue;
+                };
+                let expected = rec.ending().map(|e| e.result.code());
+                let consistent = match (g.outcome, expected) {
+                    (None, None) => true,
+                    (Some(o), Some(code)) => match o {
+                        crate::tournament::Outcome::WhiteWins => code == "1-0",
+                        crate::tournament::Outcome::BlackWins => code == "0-1",
+                        crate::tournament::Outcome::Draw => code == "1/2-1/2",
+                        crate::tournament::Outcome::WhiteByForfeit => code == "1-0",
+                        crate::tournament::Outcome::BlackByForfeit => code == "0-1",
+                        crate::tournament::Outcome::BothForfeited => code == "*",
+                    },
+                    _ => false,
+                };
+                if !consistent {
+                    say(format!(
+                        "round {} board {}: the result {} does not match game #{game_id} ({})",
+                        g.round,
+                        g.board,
+                        crate::tournament::outcome_shown(g.outcome),
+                        expected.unwrap_or("still being played")
+                    ));
+                }
+            }
+            // The final standings against the results (standings stored
+            // while games were still being played counted what had ended).
+            if l.t.status == crate::tournament::TournamentStatus::Finished {
+                let last = l.t.round;
+                let stored = store::standings_after(&mut tx, id, last)
+                    .await
+                    .unwrap_or_default();
+                for s in stored {
+                    let Some(index) = l.index(&s.player) else {
+                        continue;
+                    };
+                    let points = h.score_before(index, last + 1).halves();
+                    if points != s.points {
+                        say(format!(
+                            "the standings after round {last} give {} {} points, their games {}",
+                            name(index),
+                            voidmate_tournament::Points(s.points),
+                            voidmate_tournament::Points(points)
+                        ));
+                    }
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(check)
+    }
+}

@@ -58,6 +58,7 @@ mod review_flow;
 mod startup;
 mod suggest;
 mod time;
+mod tournament_state;
 mod view;
 mod words;
 
@@ -65,7 +66,7 @@ mod words;
 mod tests;
 
 pub use crate::core::{CommandStyle, Core, CoreSettings};
-pub use audit::RatingCheck;
+pub use audit::{RatingCheck, TournamentCheck};
 pub use contract::{Mentioned, Player, PlayerId, Segment, Text};
 pub use delivery::{Posting, Refusal, ORDER_WAIT_MS, PARK_AFTER};
 pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};

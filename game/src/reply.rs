@@ -339,7 +339,13 @@ impl Table {
 
     /// The table as text in columns (as the reply's text shows it).
     pub fn text(&self) -> String {
-        format!("{}\n{}", self.title, crate::words::table(&self.rows))
+        format!("{}\n{}", self.title, self.columns())
+    }
+
+    /// The rows in columns, without the title: the part of the reply's
+    /// text an adapter may lay out its own way.
+    pub fn columns(&self) -> String {
+        crate::words::table(&self.rows)
     }
 }
 

@@ -118,7 +118,7 @@ async fn a_game_may_get_a_thread_of_its_own() {
     assert!(r.text.contains("in a thread of its own"), "{}", r.text);
     let r = core.handle(&event(4, "bob", "accept", true)).await.unwrap();
     let thread = r.thread.clone().expect("a thread for the game");
-    assert_eq!(thread.game, 1);
+    assert_eq!(thread.subject, crate::reply::Threaded::Game(1));
     assert_eq!(thread.name, "#1 alice vs bob · Standard chess");
     // The adapter opened it: the game and its first answer move there.
     assert!(core

@@ -102,7 +102,11 @@ pub struct Line {
 /// `ratings` holds each player's rating for the tournament (the players
 /// listed are the ones ranked).
 #[must_use]
-pub fn standings(history: &History, ratings: &HashMap<u32, i64>, format: Format) -> Vec<Line> {
+pub fn standings<S: std::hash::BuildHasher>(
+    history: &History,
+    ratings: &HashMap<u32, i64, S>,
+    format: Format,
+) -> Vec<Line> {
     let rounds = history.rounds.len() as u32;
     let mut players: Vec<u32> = ratings.keys().copied().collect();
     players.sort_unstable();

@@ -426,6 +426,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         program(),
         roster(),
         colour(),
+        super::tournament::tournament(),
     ]
 }
 

@@ -6,6 +6,7 @@ use super::buttons::parse_custom_id;
 use super::outgoing::Outgoing;
 use super::responder::Responder;
 use super::send::discord_code;
+use super::tournament;
 use super::{community, player, Data, Error};
 use crate::game::command::OfferKind;
 use crate::game::{Action, Incoming, Input, Mentioned};
@@ -59,6 +60,30 @@ async fn on_button(
     press: &serenity::ComponentInteraction,
     data: &Data,
 ) -> Result<(), Error> {
+    if let Some(cmd) = tournament::parse_button(&press.data.custom_id) {
+        // Join/Leave: anyone may press, for themselves; the buttons stay
+        // for the next player.
+        let respond = Responder {
+            http: &ctx.http,
+            id: press.id,
+            token: &press.token,
+            channel: press.channel_id,
+            direct: press.guild_id.is_none(),
+        };
+        let incoming = Incoming {
+            event_id: format!("discord:{}", press.id),
+            channel: press.channel_id.to_string(),
+            author: player(&press.user),
+            input: Input::Command(cmd),
+            mentions: Vec::new(),
+            addressed: true,
+            private: false,
+            community: press.guild_id.map(community),
+            sent_ms: None,
+            moderator: moderates(press.member.as_ref().and_then(|m| m.permissions)),
+        };
+        return respond.answer(data, incoming).await;
+    }
     let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
         // A button from an older version of the bot, or one we never made:
         // every interaction gets an answer, this one to its presser alone.

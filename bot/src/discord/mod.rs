@@ -30,6 +30,7 @@ mod outgoing;
 mod patience;
 mod responder;
 mod send;
+mod tournament;
 
 pub use config::{DiscordConfig, DiscordSection, Shards};
 

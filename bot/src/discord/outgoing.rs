@@ -4,7 +4,7 @@
 
 use super::buttons::custom_id;
 use super::user_id;
-use crate::game::{Audience, BoardCard, Reply, Segment};
+use crate::game::{Audience, BoardCard, Reply, Segment, Table};
 use poise::serenity_prelude as serenity;
 use serenity::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
@@ -101,7 +101,20 @@ impl Outgoing {
         // No board card beside the picture (or no picture): text in two
         // columns becomes an embed's fields.
         let plain_picture = reply.image.as_ref().is_none_or(|i| i.board.is_none());
-        if let Some(card) = plain_picture.then(|| columns_embed(&text)).flatten() {
+        let table = reply
+            .table
+            .as_ref()
+            .filter(|_| plain_picture)
+            .and_then(|t| table_embed(t, &text));
+        if let Some((card, rest)) = table {
+            // Standings, pairings: the rows in a block of fixed width, the
+            // words around them as the message (a crosstable as the image).
+            embed = Some(match &reply.image {
+                Some(image) => card.image(format!("attachment://{}", image.format.file_name())),
+                None => card,
+            });
+            content.push_str(&rest);
+        } else if let Some(card) = plain_picture.then(|| columns_embed(&text)).flatten() {
             // The command list, a review: a field per row, not a file to open.
             embed = Some(match &reply.image {
                 Some(image) => card.image(format!("attachment://{}", image.format.file_name())),
@@ -126,6 +139,7 @@ impl Outgoing {
             }
             files.push(CreateAttachment::bytes(image.png, name).description(image.alt));
         }
+        let join = reply.join.map(super::tournament::buttons);
         let components = reply
             .actions
             .iter()
@@ -139,6 +153,7 @@ impl Outgoing {
                         .style(ButtonStyle::Danger),
                 ])
             })
+            .chain(join)
             .collect();
         Outgoing {
             content,
@@ -258,6 +273,38 @@ fn columns_embed(text: &str) -> Option<CreateEmbed> {
     Some(embed)
 }
 
+/// Discord's limits on an embed's title and description.
+const MAX_EMBED_TITLE: usize = 256;
+const MAX_EMBED_DESCRIPTION: usize = 4096;
+
+/// A table the text shows in columns, as an embed: its title, and the
+/// columns in a code block so that they line up; with the text around the
+/// columns (what the message says besides). `None` when the text does not
+/// hold the columns or they do not fit an embed (the text then goes out as
+/// it is, or whole as a file when too long).
+fn table_embed(table: &Table, text: &str) -> Option<(CreateEmbed, String)> {
+    let columns = table.columns();
+    // A name's backquote would end the block early.
+    let block = format!("```\n{}\n```", columns.replace('`', "'"));
+    if block.chars().count() > MAX_EMBED_DESCRIPTION
+        || table.title.chars().count() > MAX_EMBED_TITLE
+        || !text.contains(&columns)
+    {
+        return None;
+    }
+    let rest = text.replacen(&columns, "", 1);
+    let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
+    let rest = rest.join("\n");
+    if rest.len() > MAX_CONTENT - 100 {
+        return None;
+    }
+    let embed = CreateEmbed::new()
+        .title(&table.title)
+        .description(block)
+        .colour(0x5b3e8c);
+    Some((embed, rest))
+}
+
 /// The card beside a board; `file` is the attached image's name (a board's
 /// PNG, or a replay's GIF, which Discord animates in the embed).
 fn board_embed(card: &BoardCard, file: &str) -> CreateEmbed {
@@ -321,6 +368,54 @@ mod tests {
         assert_eq!(embed["fields"][2]["value"], "1602? (2 rated games)");
         assert_eq!(embed["description"], "You: #14, 1520.");
         assert_eq!(out.content, "");
+    }
+
+    /// Standings go out as an embed whose rows line up in a code block;
+    /// the words around them stay the message.
+    #[test]
+    fn a_table_is_an_embed_in_fixed_width() {
+        let rows = vec![
+            vec!["#".to_string(), "Player".to_string(), "Pts".to_string()],
+            vec!["1".to_string(), "Саша🔥".to_string(), "2½".to_string()],
+            vec!["2".to_string(), "bob".to_string(), "1".to_string()],
+        ];
+        let table = Table::from_rows("T3 standings after round 3".to_string(), rows);
+        let text = format!(
+            "Standings of T3 after round 3:\n{}\nNext round soon.",
+            table.columns()
+        );
+        let reply = Reply {
+            table: Some(table.clone()),
+            join: Some(3),
+            ..Reply::new(text)
+        };
+        let out = Outgoing::new(reply);
+        let embed = serde_json::to_value(out.embed.clone().expect("an embed")).unwrap();
+        assert_eq!(embed["title"], "T3 standings after round 3");
+        let description = embed["description"].as_str().unwrap();
+        assert!(description.starts_with("```\n#"), "{description}");
+        assert!(description.contains("Саша🔥"));
+        assert_eq!(
+            out.content,
+            "Standings of T3 after round 3:\nNext round soon."
+        );
+        // The Join/Leave buttons, a row of their own.
+        let message = serde_json::to_value(out.message()).unwrap();
+        let buttons = &message["components"][0]["components"];
+        assert_eq!(buttons[0]["custom_id"], "vm:t:join:3");
+        assert_eq!(buttons[1]["custom_id"], "vm:t:leave:3");
+        // Too long for an embed: the text as it is (here, whole as a file).
+        let big: Vec<Vec<String>> = (0..300)
+            .map(|i| vec![i.to_string(), "x".repeat(20)])
+            .collect();
+        let table = Table::from_rows("big".to_string(), big);
+        let reply = Reply {
+            table: Some(table.clone()),
+            ..Reply::new(table.text())
+        };
+        let out = Outgoing::new(reply);
+        assert!(out.embed.is_none());
+        assert_eq!(out.files.len(), 1);
     }
 
     #[test]

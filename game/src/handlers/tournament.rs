@@ -607,25 +607,7 @@ fn standings(l: &Loaded, theme: voidmate_render::Theme) -> Done {
         return Done::text(format!("{} has no players yet.", l.t.id));
     }
     let text = standings_text(l, &lines);
-    let breaks = l.t.format.standings().tie_breaks();
-    let mut header = vec!["#".to_string(), "Player".to_string(), "Pts".to_string()];
-    header.extend(breaks.iter().map(|b| b.short().to_string()));
-    let mut rows = vec![header];
-    for (e, line) in &lines {
-        let mut r = vec![
-            line.rank.to_string(),
-            e.player.name.clone(),
-            line.points.to_string(),
-        ];
-        for (b, v) in breaks.iter().zip(line.tie_breaks) {
-            r.push(match b {
-                TieBreak::Performance => line.performance.map_or("-".into(), |p| p.to_string()),
-                TieBreak::Wins => format!("{v}"),
-                _ => Points((v * 2.0).round() as u32).to_string(),
-            });
-        }
-        rows.push(r);
-    }
+    let rows = rounds::standings_rows(l, &lines);
     let mut done = Done::text(text).with_table(Table::from_rows(
         format!("{} standings after round {}", l.t.id, l.t.round),
         rows,
@@ -657,9 +639,9 @@ fn crosstable(
                 .map(|&other| {
                     let mut cell = String::new();
                     for g in &l.games {
-                        let (mine, theirs) = if &g.white == &e.player.id && &g.black == other {
+                        let (mine, theirs) = if g.white == e.player.id && &g.black == other {
                             (true, true)
-                        } else if &g.black == &e.player.id && &g.white == other {
+                        } else if g.black == e.player.id && &g.white == other {
                             (false, true)
                         } else {
                             (false, false)

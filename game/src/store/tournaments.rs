@@ -762,7 +762,8 @@ pub async fn standings_after(
     id: TournamentId,
     after: u32,
 ) -> Result<Vec<StandingRow>, sqlx::Error> {
-    let rows: Vec<(String, i64, i64, f64, f64, f64, Option<i64>)> = sqlx::query_as(
+    type Row = (String, i64, i64, f64, f64, f64, Option<i64>);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT player, rank, points, tb1, tb2, tb3, performance FROM tournament_standings \
          WHERE tournament_id = $1 AND after_round = $2 ORDER BY rank, player",
     )
