@@ -2023,3 +2023,227 @@ async fn a_slow_interaction_answer_shows_once_and_first() {
     assert!(shown[1].contains("bob played e6"), "{shown:#?}");
     bot.abort();
 }
+
+/// `/tournament name` with a subcommand and its options, as Discord sends
+/// a subcommand (`interactions/application-commands#subcommands`).
+fn tournament(sub: &str, options: Value) -> Value {
+    json!([{"name": sub, "type": 1, "options": options}])
+}
+
+/// Issue 48: a round robin run from `/tournament`: created in a thread of
+/// its own with Join/Leave buttons that anyone may press, started by a
+/// moderator (not by a passer-by), the first round announced with pings,
+/// the standings as an embed in fixed width, and options that do not fit
+/// together refused to their author alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_is_run_from_the_tournament_command_and_its_buttons() {
+    const DAVE: (u64, &str) = (44, "dave");
+    const ERIN: (u64, &str) = (55, "erin");
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, dir.path(), "").await;
+    let registration = registration(&fake).await;
+    let put = fake.wait_for("registration", |r| r.method == "PUT").await;
+    assert_eq!(
+        put.status, 200,
+        "Discord refused the commands as registered"
+    );
+    let sub = |name: &str| {
+        let cmd = registration
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "tournament")
+            .expect("/tournament registered");
+        cmd["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .unwrap_or_else(|| panic!("/tournament {name} missing"))
+            .clone()
+    };
+    let choice = |sub_name: &str, option: &str, label: &str| -> u64 {
+        sub(sub_name)["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == option)
+            .unwrap()["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == label)
+            .unwrap_or_else(|| panic!("no choice {label}"))["value"]
+            .as_u64()
+            .unwrap()
+    };
+    let round_robin = choice("create", "format", "Round robin: everyone meets once");
+    let standard = choice("create", "variant", "Standard chess");
+    let blitz = choice("create", "time", "Blitz 3+2");
+
+    // Options that do not fit together: refused, to their author alone.
+    let id = fake.slash(
+        ALICE,
+        "tournament",
+        tournament(
+            "create",
+            json!([
+                option("format", 4, json!(round_robin)),
+                option("variant", 4, json!(standard)),
+                option("time", 4, json!(blitz)),
+                option("rounds", 4, json!(5)),
+            ]),
+        ),
+        json!({}),
+    );
+    let refused = fake.callback(id).await;
+    assert!(refused.ephemeral(), "{}", refused.content());
+    assert!(
+        refused.content().contains("round robin"),
+        "{}",
+        refused.content()
+    );
+
+    let id = fake.slash(
+        ALICE,
+        "tournament",
+        tournament(
+            "create",
+            json!([
+                option("format", 4, json!(round_robin)),
+                option("variant", 4, json!(standard)),
+                option("time", 4, json!(blitz)),
+            ]),
+        ),
+        json!({}),
+    );
+    fake.callback(id).await;
+    fake.wait_for("the tournament's thread", |_| !fake.threads().is_empty())
+        .await;
+    let (thread, parent, name) = fake.threads()[0].clone();
+    assert_eq!(parent, CHANNEL);
+    assert!(name.starts_with("T1"), "{name}");
+    let open = fake
+        .wait_for("the tournament's opening in its thread", |r| {
+            r.method == "POST"
+                && r.path == format!("/channels/{thread}/messages")
+                && r.status == 200
+        })
+        .await;
+    assert!(open.content().contains("T1 is open"), "{}", open.content());
+    assert_eq!(open.buttons(), vec!["vm:t:join:1", "vm:t:leave:1"]);
+
+    // Anyone presses Join for themselves; the buttons stay for the next.
+    for who in [BOB, CAROL] {
+        let id = fake.press(who, "vm:t:join:1", 9000);
+        let joined = fake.callback(id).await;
+        assert!(!joined.ephemeral(), "{}", joined.content());
+        assert!(
+            joined.content().contains(&format!("{} joins T1", who.1)),
+            "{}",
+            joined.content()
+        );
+    }
+    assert!(
+        fake.requests()
+            .iter()
+            .any(|r| r.content().contains("(1 player)")),
+        "one player, not one players"
+    );
+    assert!(
+        !fake
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.ends_with("/messages/9000")),
+        "the Join button must stay"
+    );
+    let id = fake.press(BOB, "vm:t:join:1", 9000);
+    let twice = fake.callback(id).await;
+    assert!(twice.ephemeral(), "{}", twice.content());
+    assert!(
+        twice.content().contains("already in T1"),
+        "{}",
+        twice.content()
+    );
+    let id = fake.slash_in(
+        thread,
+        ALICE,
+        "tournament",
+        tournament("join", json!([])),
+        json!({}),
+    );
+    let joined = fake.callback(id).await;
+    assert!(
+        joined.content().contains("alice joins T1"),
+        "{}",
+        joined.content()
+    );
+
+    // A passer-by may not start it; a moderator of the channel may.
+    let id = fake.slash_in(
+        thread,
+        DAVE,
+        "tournament",
+        tournament("start", json!([])),
+        json!({}),
+    );
+    let refused = fake.callback(id).await;
+    assert!(refused.ephemeral(), "{}", refused.content());
+    assert!(
+        refused.content().contains("moderator"),
+        "{}",
+        refused.content()
+    );
+    fake.make_moderator(ERIN.0);
+    let id = fake.slash_in(
+        thread,
+        ERIN,
+        "tournament",
+        tournament("start", json!([option("number", 4, json!(1))])),
+        json!({}),
+    );
+    fake.callback(id).await;
+    let announced = fake
+        .wait_for("round 1 announced with pings", |r| {
+            r.creates_visible_message()
+                && r.content().contains("round 1")
+                && r.notifies(BOB.0)
+                && r.notifies(CAROL.0)
+        })
+        .await;
+    assert!(
+        announced.content().contains("game #1"),
+        "{}",
+        announced.content()
+    );
+    assert!(
+        announced.content().contains("Bye"),
+        "{}",
+        announced.content()
+    );
+
+    // The standings: an embed whose rows line up in a code block.
+    let id = fake.slash_in(
+        thread,
+        BOB,
+        "tournament",
+        tournament("standings", json!([])),
+        json!({}),
+    );
+    let standings = fake.callback(id).await;
+    let embed = &standings.message()["embeds"][0];
+    assert!(
+        embed["title"]
+            .as_str()
+            .unwrap_or("")
+            .contains("T1 standings"),
+        "{embed}"
+    );
+    let rows = embed["description"].as_str().unwrap_or("");
+    assert!(rows.starts_with("```\n#"), "{rows}");
+    for who in [ALICE, BOB, CAROL] {
+        assert!(rows.contains(who.1), "{rows}");
+    }
+    bot.abort();
+}

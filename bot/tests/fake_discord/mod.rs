@@ -269,6 +269,8 @@ pub struct FakeDiscord {
     next_id: AtomicU64,
     /// Every event dispatched, by its id, for redelivery.
     dispatched: Mutex<std::collections::HashMap<String, (String, Value)>>,
+    /// Members whose role lets them manage messages in the channel.
+    moderators: Mutex<HashSet<u64>>,
 }
 
 pub fn user(id: u64, name: &str) -> Value {
@@ -315,10 +317,20 @@ fn guild_with_id(id: u64) -> Value {
     })
 }
 
-fn member(id: u64, name: &str) -> Value {
+/// A member's permissions in the channel: everyone's (which do not
+/// include managing messages), and for a moderator MANAGE_MESSAGES (1 << 13)
+/// too (`topics/permissions`).
+const MEMBER_PERMISSIONS: u64 = 2248473465835073;
+const MANAGE_MESSAGES: u64 = 1 << 13;
+
+fn member(id: u64, name: &str, moderator: bool) -> Value {
+    let permissions = match moderator {
+        true => MEMBER_PERMISSIONS | MANAGE_MESSAGES,
+        false => MEMBER_PERMISSIONS,
+    };
     json!({
         "user": user(id, name), "roles": [], "joined_at": "2026-01-01T00:00:00.000000+00:00",
-        "deaf": false, "mute": false, "flags": 0, "permissions": "2248473465835073",
+        "deaf": false, "mute": false, "flags": 0, "permissions": permissions.to_string(),
     })
 }
 
@@ -371,6 +383,7 @@ impl FakeDiscord {
             state,
             next_id: AtomicU64::new(1 << 20),
             dispatched: Mutex::new(HashMap::new()),
+            moderators: Mutex::new(HashSet::new()),
         }
     }
 
@@ -625,6 +638,16 @@ impl FakeDiscord {
             .is_some_and(|t| t.2)
     }
 
+    /// From now on `id` moderates the channel (a role that manages
+    /// messages).
+    pub fn make_moderator(&self, id: u64) {
+        self.moderators.lock().unwrap().insert(id);
+    }
+
+    fn moderates(&self, id: u64) -> bool {
+        self.moderators.lock().unwrap().contains(&id)
+    }
+
     /// `who` runs a slash command; returns the interaction id.
     pub fn slash(&self, who: (u64, &str), name: &str, options: Value, resolved: Value) -> u64 {
         self.slash_in(CHANNEL, who, name, options, resolved)
@@ -646,7 +669,7 @@ impl FakeDiscord {
                 "id": id.to_string(), "application_id": APP.to_string(), "type": 2,
                 "data": {"id": "77", "name": name, "type": 1, "options": options, "resolved": resolved},
                 "guild_id": GUILD.to_string(), "channel_id": channel.to_string(),
-                "member": member(who.0, who.1), "token": format!("tok{id}"), "version": 1,
+                "member": member(who.0, who.1, self.moderates(who.0)), "token": format!("tok{id}"), "version": 1,
                 "locale": "en-US", "guild_locale": "en-US", "app_permissions": "2248473465835073",
                 "entitlements": [], "attachment_size_limit": 10485760, "authorizing_integration_owners": {"0": GUILD.to_string()},
                 "context": 0,
@@ -665,7 +688,7 @@ impl FakeDiscord {
                 "data": {"id": "77", "name": name, "type": 1,
                          "options": [{"name": option, "type": 3, "value": typed, "focused": true}]},
                 "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
-                "member": member(who.0, who.1), "token": format!("tok{id}"), "version": 1,
+                "member": member(who.0, who.1, self.moderates(who.0)), "token": format!("tok{id}"), "version": 1,
                 "locale": "en-US", "app_permissions": "2248473465835073",
                 "entitlements": [], "attachment_size_limit": 10485760, "authorizing_integration_owners": {}, "context": 0,
             }),
@@ -682,7 +705,7 @@ impl FakeDiscord {
                 "id": id.to_string(), "application_id": APP.to_string(), "type": 3,
                 "data": {"custom_id": custom_id, "component_type": 2},
                 "guild_id": GUILD.to_string(), "channel_id": CHANNEL.to_string(),
-                "member": member(who.0, who.1), "message": message(on, user(APP, "voidmate"), "a question"),
+                "member": member(who.0, who.1, self.moderates(who.0)), "message": message(on, user(APP, "voidmate"), "a question"),
                 "token": format!("tok{id}"), "version": 1, "locale": "en-US",
                 "app_permissions": "2248473465835073", "entitlements": [], "attachment_size_limit": 10485760,
                 "authorizing_integration_owners": {}, "context": 0,
@@ -871,6 +894,73 @@ async fn handle(
 }
 
 /// Whether the interaction endpoints (not bound to the global limit).
+/// Discord's rules for registered commands
+/// (`interactions/application-commands`): names of 1 to 32 lowercase
+/// letters, digits, `-` or `_`; descriptions of 1 to 100 characters; at
+/// most 25 options and 25 choices each; required options before the
+/// optional; a command with subcommands has nothing else.
+fn valid_commands(json: &Value) -> Result<(), String> {
+    fn name_ok(n: &str) -> bool {
+        (1..=32).contains(&n.chars().count())
+            && n.chars()
+                .all(|c| c == '-' || c == '_' || c.is_lowercase() || c.is_numeric())
+    }
+    fn described(what: &Value) -> Result<(), String> {
+        let name = what["name"].as_str().unwrap_or("");
+        if !name_ok(name) {
+            return Err(format!("name {name:?} is not a valid command name"));
+        }
+        let d = what["description"].as_str().unwrap_or("");
+        if !(1..=100).contains(&d.chars().count()) {
+            return Err(format!(
+                "{name}: description must be 1 to 100 characters: {d:?}"
+            ));
+        }
+        Ok(())
+    }
+    fn options(owner: &str, list: &Value, depth: usize) -> Result<(), String> {
+        let list = list.as_array().map(Vec::as_slice).unwrap_or(&[]);
+        if list.len() > 25 {
+            return Err(format!("{owner}: more than 25 options"));
+        }
+        let subs = list
+            .iter()
+            .filter(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+            .count();
+        if subs > 0 && subs != list.len() {
+            return Err(format!("{owner}: subcommands mixed with options"));
+        }
+        let mut optional_seen = false;
+        for o in list {
+            described(o)?;
+            let name = o["name"].as_str().unwrap_or("");
+            if matches!(o["type"].as_u64(), Some(1 | 2)) {
+                if depth >= 2 {
+                    return Err(format!("{owner}: subcommands nested too deep"));
+                }
+                options(name, &o["options"], depth + 1)?;
+                continue;
+            }
+            let required = o["required"].as_bool().unwrap_or(false);
+            if required && optional_seen {
+                return Err(format!(
+                    "{owner}: required option {name} after an optional one"
+                ));
+            }
+            optional_seen |= !required;
+            if o["choices"].as_array().is_some_and(|c| c.len() > 25) {
+                return Err(format!("{owner}: {name} has more than 25 choices"));
+            }
+        }
+        Ok(())
+    }
+    for c in json.as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        described(c)?;
+        options(c["name"].as_str().unwrap_or(""), &c["options"], 0)?;
+    }
+    Ok(())
+}
+
 fn interaction_route(parts: &[&str]) -> bool {
     matches!(parts, ["interactions", ..] | ["webhooks", ..])
 }
@@ -976,6 +1066,12 @@ fn respond(
         ),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            if let Err(e) = valid_commands(&json) {
+                return Answer::of(
+                    400,
+                    json!({"message": "Invalid Form Body", "code": 50035, "errors": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": e}]}}),
+                );
+            }
             let commands: Vec<Value> = json
                 .as_array()
                 .cloned()

@@ -404,10 +404,11 @@ async fn join(cx: &mut Ctx<'_>, l: &mut Loaded) -> Result<Done, Failure> {
     } else {
         String::new()
     };
+    let players = l.entries.len() + 1;
     Ok(Done::text(format!(
-        "{me} joins {} ({} players).{late}",
+        "{me} joins {} ({players} player{}).{late}",
         l.t.title(),
-        l.entries.len() + 1
+        if players == 1 { "" } else { "s" }
     )))
 }
 
