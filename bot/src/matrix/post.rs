@@ -12,7 +12,7 @@
 
 use super::PLATFORM;
 use crate::columns::{columns, Line};
-use crate::game::{Core, Direct, ImageFormat, Refusal, Reply, Segment};
+use crate::game::{Core, Direct, ImageFormat, Refusal, Reply, Segment, Table};
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
 use matrix_sdk::room::reply::{EnforceThread, Reply as ReplyTo};
 use matrix_sdk::ruma::events::room::member::MembershipState;
@@ -240,10 +240,50 @@ pub(super) fn html_body(reply: &Reply) -> Option<String> {
         return Some(html_with_pills(reply));
     }
     let plain = reply.text.to_string();
+    if let Some(html) = reply.table.as_ref().and_then(|t| html_table(t, &plain)) {
+        return Some(html);
+    }
     if let Some(table) = html_columns(&plain) {
         return Some(table);
     }
     plain.contains('`').then(|| markdown_code(&plain))
+}
+
+/// A reply whose text shows a table in columns (standings, pairings): the
+/// columns as an HTML table (the spec's `table`, `thead`, `tbody`, `tr`,
+/// `th` and `td`, `client-server-api#mroommessage-msgtypes`), the header
+/// row in `th`, the words around it as paragraphs. `None` when the text
+/// does not hold the columns.
+fn html_table(table: &Table, text: &str) -> Option<String> {
+    let columns = table.columns();
+    let at = text.find(&columns)?;
+    let (before, after) = (text[..at].trim(), text[at + columns.len()..].trim());
+    let mut html = String::new();
+    if !before.is_empty() {
+        html.push_str(&format!("<p>{}</p>", markdown_code(before)));
+    }
+    html.push_str("<table>");
+    let mut rows = table.rows.iter();
+    if let Some(header) = rows.next() {
+        html.push_str("<thead><tr>");
+        for cell in header {
+            html.push_str(&format!("<th>{}</th>", escape_html(cell)));
+        }
+        html.push_str("</tr></thead>");
+    }
+    html.push_str("<tbody>");
+    for row in rows {
+        html.push_str("<tr>");
+        for cell in row {
+            html.push_str(&format!("<td>{}</td>", escape_html(cell)));
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</tbody></table>");
+    if !after.is_empty() {
+        html.push_str(&format!("<p>{}</p>", markdown_code(after)));
+    }
+    Some(html)
 }
 
 /// A command list (see [`crate::columns`]) as HTML with its rows in a
@@ -332,6 +372,34 @@ fn escape_html(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::game::{Player, PlayerId, Text};
+
+    /// Standings as an HTML table: a header of `th`, a row of `td` for
+    /// each player, names escaped, the words around it kept.
+    #[test]
+    fn a_table_is_an_html_table() {
+        let rows = vec![
+            vec!["#".to_string(), "Player".to_string(), "Pts".to_string()],
+            vec!["1".to_string(), "<b>Саша</b>".to_string(), "2½".to_string()],
+            vec!["2".to_string(), "bob".to_string(), "1".to_string()],
+        ];
+        let table = Table::from_rows("T3 standings".to_string(), rows);
+        let text = format!(
+            "Standings of T3:\n{}\nSay `tournament pairings`.",
+            table.columns()
+        );
+        let reply = Reply {
+            table: Some(table),
+            ..Reply::new(text)
+        };
+        let html = html_body(&reply).expect("HTML");
+        assert_eq!(
+            html,
+            "<p>Standings of T3:</p><table><thead><tr><th>#</th><th>Player</th><th>Pts</th></tr></thead>\
+             <tbody><tr><td>1</td><td>&lt;b&gt;Саша&lt;/b&gt;</td><td>2½</td></tr>\
+             <tr><td>2</td><td>bob</td><td>1</td></tr></tbody></table>\
+             <p>Say <code>tournament pairings</code>.</p>"
+        );
+    }
 
     #[test]
     fn html_has_pills_code_and_line_breaks() {
