@@ -676,3 +676,86 @@ async fn a_room_that_kicked_the_bot_gets_what_it_was_owed_after_a_new_invite() {
     .await;
     assert!(text_of(&lost).contains("alice did not move in time"));
 }
+
+/// The HTML of a bot's message, if it has any.
+fn html_of(ev: &OriginalSyncRoomMessageEvent) -> Option<&str> {
+    match &ev.content.msgtype {
+        MessageType::Notice(n) => n.formatted.as_ref().map(|f| f.body.as_str()),
+        MessageType::Text(t) => t.formatted.as_ref().map(|f| f.body.as_str()),
+        _ => None,
+    }
+}
+
+/// Issue 48 in a room: carol opens a round robin; a player who neither
+/// organises it nor may kick in the room cannot start it, the room's
+/// admin can (the room's power levels make a moderator); round 1 is
+/// announced with the paired players mentioned, and the standings come
+/// as an HTML table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(voidmate_synapse),
+    ignore = "Synapse is not installed: `bash scripts/synapse.sh install` (or `scripts/test.sh`) runs these"
+)]
+async fn a_tournament_in_a_room_with_its_moderators() {
+    let server = Server::with_limits(50, 100);
+    let work = tempfile::tempdir().unwrap();
+    let (db, store) = (work.path().join("v.db"), work.path().join("matrix"));
+    let (_bot, _) = start_bot(&server, &db, &store).await;
+    let (alice, mut seen) = player(&server, "alice", "alicepass").await;
+    let (bob, _) = player(&server, "bob", "bobpass").await;
+    let (carol, _) = player(&server, "carol", "carolpass").await;
+    // alice made the room: she is its admin (power 100, may kick).
+    let room = room_of(&alice, &[&bob, &carol], false).await;
+    let rid = room.room_id().to_owned();
+    let (bob_room, carol_room) = (bob.get_room(&rid).unwrap(), carol.get_room(&rid).unwrap());
+
+    say(
+        &carol_room,
+        "!vm tournament create roundrobin standard 10+5",
+    )
+    .await;
+    let open = expect(&mut seen, &rid, "the tournament opened", |e| {
+        text_of(e).contains("T1 is open")
+    })
+    .await;
+    assert!(text_of(&open).contains("round robin"), "{}", text_of(&open));
+    for r in [&room, &bob_room, &carol_room] {
+        say(r, "!vm tournament join").await;
+        expect(&mut seen, &rid, "a player joined", |e| {
+            text_of(e).contains("joins T1")
+        })
+        .await;
+    }
+    say(&bob_room, "!vm tournament start").await;
+    let refused = expect(&mut seen, &rid, "bob refused", |_| true).await;
+    assert!(
+        text_of(&refused).contains("organiser or a moderator"),
+        "{}",
+        text_of(&refused)
+    );
+    say(&room, "!vm tournament start T1").await;
+    let announced = expect(&mut seen, &rid, "round 1 announced", |e| {
+        text_of(e).contains("round 1 of 3")
+    })
+    .await;
+    let mentioned = mentions_of(&announced);
+    let paired = ["@alice:localhost", "@bob:localhost", "@carol:localhost"]
+        .iter()
+        .filter(|u| mentioned.iter().any(|m| m == *u))
+        .count();
+    assert!(paired >= 2, "{mentioned:?}: {}", text_of(&announced));
+
+    say(&bob_room, "!vm tournament standings").await;
+    let standings = expect(&mut seen, &rid, "the standings", |e| {
+        text_of(e).contains("Standings of T1")
+    })
+    .await;
+    let html = html_of(&standings).expect("the standings as HTML");
+    assert!(
+        html.contains("<table><thead><tr><th>#</th><th>Player</th>"),
+        "{html}"
+    );
+    for name in ["alice", "bob", "carol"] {
+        assert!(html.contains(&format!("<td>{name}</td>")), "{html}");
+    }
+}
