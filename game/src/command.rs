@@ -220,7 +220,7 @@ pub enum Command {
     },
     /// A tournament's command; `id` where it names one (`T3`).
     Tournament {
-        id: Option<crate::tournament::TournamentId>,
+        id: Option<tournament::TournamentId>,
         action: TournamentAction,
     },
     /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,

@@ -93,6 +93,7 @@ mod players;
 mod processes;
 mod ratings;
 mod reviews;
+mod rounds;
 mod rows;
 mod settings;
 mod time;
@@ -130,6 +131,10 @@ pub use ratings::{
 pub use reviews::{
     finish_review, queue_review, review_of, review_positions, save_review_position, ReviewRow,
 };
+pub use rounds::{
+    add_forbidden, forbidden, insert_round, insert_round_game, placings_of, round_game_of,
+    round_games, rounds, save_standings, set_outcome, standings_after,
+};
 use rows::GameRow;
 pub use settings::{
     adapter_value, move_game, save_settings, set_adapter_value, settings, Settings,
@@ -139,12 +144,10 @@ pub use time::{
     set_clocks, set_deadline, set_reminder, shift_clocks, Deadline,
 };
 pub use tournaments::{
-    add_entry, add_forbidden, all_tournaments, clear_deadline, clear_reminder, create_tournament,
-    due_tournaments, entries, forbidden, insert_round, insert_round_game, lock_tournament,
-    move_tournament, pause_tournament, placings_of, remove_entry, round_game_of, round_games,
-    rounds, save_standings, set_entry_rating, set_entry_status, set_here, set_outcome, set_round,
-    set_tournament_status, standings_after, start_tournament, tournament, tournaments_here,
-    NewTournament,
+    add_entry, all_tournaments, clear_deadline, clear_reminder, create_tournament, due_tournaments,
+    entries, lock_tournament, move_tournament, pause_tournament, remove_entry, set_entry_rating,
+    set_entry_status, set_here, set_round, set_tournament_status, start_tournament, tournament,
+    tournaments_here, NewTournament,
 };
 
 /// Which database holds the games. The SQL is written once for both

@@ -1,85 +1,16 @@
 //! Tournaments as the core keeps them: typed records of the `tournaments`
 //! tables, converted once where they are read. What a tournament does
-//! (pairing rounds, forfeits, standings) is in `handlers::rounds`; the
+//! (pairing rounds, forfeits, standings) is in `handlers::rounds` and `periodic::tournaments`; the
 //! pairing itself and the tie-breaks in the `voidmate-tournament` crate.
-
-use std::fmt;
 
 use crate::command::TimeControl;
 use crate::contract::{Player, PlayerId};
 use voidmate_rules::GameKind;
 pub use voidmate_tournament::history::Outcome;
 pub use voidmate_tournament::Side;
-
-/// A tournament's number, as players write it: `T3`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TournamentId(pub i64);
-
-impl fmt::Display for TournamentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "T{}", self.0)
-    }
-}
-
-impl TournamentId {
-    /// `T3`, `t3` or `3`.
-    pub fn parse(word: &str) -> Option<TournamentId> {
-        let digits = word
-            .strip_prefix('T')
-            .or_else(|| word.strip_prefix('t'))
-            .unwrap_or(word);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 12 {
-            return None;
-        }
-        digits.parse().ok().map(TournamentId)
-    }
-}
-
-/// How a tournament is paired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// FIDE's Dutch system.
-    Swiss,
-    /// Berger tables; `double`: everyone meets twice, colours reversed.
-    RoundRobin { double: bool },
-}
-
-impl Format {
-    pub fn code(self) -> &'static str {
-        match self {
-            Format::Swiss => "swiss",
-            Format::RoundRobin { .. } => "roundrobin",
-        }
-    }
-
-    /// As a player writes it.
-    pub fn parse(word: &str) -> Option<Format> {
-        match word.to_ascii_lowercase().as_str() {
-            "swiss" => Some(Format::Swiss),
-            "roundrobin" | "round-robin" | "rr" | "berger" => {
-                Some(Format::RoundRobin { double: false })
-            }
-            _ => None,
-        }
-    }
-
-    pub fn standings(self) -> voidmate_tournament::standings::Format {
-        match self {
-            Format::Swiss => voidmate_tournament::standings::Format::Swiss,
-            Format::RoundRobin { .. } => voidmate_tournament::standings::Format::RoundRobin,
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Swiss => "Swiss",
-            Format::RoundRobin { double: false } => "round robin",
-            Format::RoundRobin { double: true } => "double round robin",
-        })
-    }
-}
+// The words for them are the command's, which names them before anything
+// is looked up.
+pub use crate::command::tournament::{Format, TournamentId};
 
 /// Where a tournament stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -83,7 +83,12 @@ impl Loaded {
                     })
                 })
                 .collect();
-            let bye = r.bye.as_ref().and_then(|b| self.index(b));
+            // A round robin's bye is a round off (the Berger table's empty
+            // seat): no game and no point, unlike a Swiss's pairing bye.
+            let bye = match self.t.format {
+                crate::tournament::Format::Swiss => r.bye.as_ref().and_then(|b| self.index(b)),
+                crate::tournament::Format::RoundRobin { .. } => None,
+            };
             rounds.push(history::Round { games, bye });
         }
         let joined = self

@@ -1066,7 +1066,7 @@ fn respond(
         ),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
-            if let Err(e) = valid_commands(&json) {
+            if let Err(e) = valid_commands(json) {
                 return Answer::of(
                     400,
                     json!({"message": "Invalid Form Body", "code": 50035, "errors": {"_errors": [{"code": "BASE_TYPE_INVALID", "message": e}]}}),

@@ -17,3 +17,4 @@ pub(crate) mod ratings;
 pub(crate) mod rounds;
 pub(crate) mod settings;
 pub(crate) mod tournament;
+mod tournament_views;

@@ -176,12 +176,25 @@ pub const RATINGS: &str = "How ratings work:
   Which games count: a challenge between two people is rated unless it says `casual`. Games against me, games in direct conversations, and games that end before both sides have moved (`abort`) are never rated. Two players get at most 3 rated games against each other per pool in 24 hours; after that their challenges say they will be casual.
   The end of a rated game shows both changes (`alice 1500? -> 1662? (+162)`). `leaderboard` lists players with at least 2 rated games, a deviation of at most 75 and a rated game in the last 30 days.";
 
-/// Help for one command word (or alias); the rating commands explain how
-/// ratings work as well.
+/// How tournaments work, for `help tournament` and `help standings`.
+pub const TOURNAMENTS: &str = "How tournaments work:
+  Formats. A Swiss (`tournament create swiss void 3d rounds 7 round-days 4`) has 3 to 30 rounds: each round you meet someone on your score or close to it, never the same player twice, and your colours alternate as far as possible (never the same colour three times in a row, except perhaps for the leaders in the last round). The pairings follow FIDE's Dutch system. A round robin (`tournament create roundrobin standard 10+5`, 3 to 20 players) has everyone meet everyone once; with `double`, twice, once with each colour.
+  Games. Any game I play, on a clock (`3+2`) or by correspondence (`3d`: days per move). Tournament games are rated in their pool unless the tournament is `casual`, and they do not count towards the daily limit of rated games between two players.
+  Rounds. When a round is paired, everyone playing is pinged with their game's number and colour. On a clock the next round is paired as soon as every game is over. By correspondence a round lasts `round-days` days: play your game any time inside it, each move on its own clock as usual; the next round starts at the deadline (or earlier, once every game is over). A game still going at the deadline goes on and counts when it ends, but its players sit out the next round (no point for it); in a tournament created with `adjudicate`, the engine judges such games at the deadline instead (a side three pawns ahead wins, otherwise a draw).
+  Scoring. A win is 1 point, a draw ½, a loss 0. In a Swiss, an odd number of players leaves one without an opponent: one of the lowest-placed players who has not had one yet gets the bye, worth 1 point. In a round robin the bye is just a round off, worth nothing (everyone gets the same number).
+  Ties. Swiss: Sonneborn-Berger (the scores of the players you beat, plus half the scores of those you drew), then Buchholz cut 1 (your opponents' scores without the lowest), then performance rating. Round robin: Sonneborn-Berger, then your result against the players tied with you, then the number of wins.
+  Absence. If you have not made your first move by the round's deadline (or within the first-move time on a clock), you lose by forfeit, the game is not rated, and you are not paired again until you say `tournament rejoin`. If you are Black and White has not moved, say `tournament here` so that the forfeit is theirs alone; otherwise neither of you gets a point.
+  Joining. `tournament join` before the start; in a Swiss also later, until half of the rounds are played, with ½ point for each round you missed. `leave` before the start; `withdraw` after it (your games in progress go on); `rejoin` to come back.
+  Seeing it. `tournament` (the current round, its deadline, the players), `tournament pairings [round]`, `standings`, `tournament games`, `tournament history @player`, `tournament list`. Name a tournament by its number (`T3`) when more than one runs here.
+  Organisers (its creator and this server's or room's moderators): `start`, `pause`, `resume`, `cancel`, `kick @player`, `forbid @a @b` (never paired together), `round next` (pair the next round early once every game is over).";
+
+/// Help for one command word (or alias); the rating and tournament
+/// commands explain how those work as well.
 pub fn command_help(word: &str) -> Option<String> {
     use crate::command::words::Word;
     crate::command::words::lookup(word).map(|c| match c.word {
         Word::Rating | Word::Leaderboard => format!("{}\n\n{RATINGS}", c.help_line()),
+        Word::Tournament | Word::Standings => format!("{}\n\n{TOURNAMENTS}", c.help_line()),
         _ => c.help_line(),
     })
 }
@@ -198,6 +211,29 @@ mod tests {
             Found::Game(kind) => Some((kind.base(), "overview".to_string())),
             Found::Passage(hit) => Some((hit.best.game, hit.best.section.clone())),
             Found::Nothing(_) => None,
+        }
+    }
+
+    /// `help tournament` (and its alias, and `help standings`) explains the
+    /// formats, scoring, tie-breaks, absence and byes.
+    #[test]
+    fn tournament_help_explains_how_a_tournament_runs() {
+        for word in ["tournament", "tourney", "standings"] {
+            let text = command_help(word).expect(word);
+            for needed in [
+                "Swiss",
+                "round robin",
+                "½",
+                "bye",
+                "Sonneborn-Berger",
+                "Buchholz",
+                "forfeit",
+                "tournament here",
+                "tournament rejoin",
+                "late",
+            ] {
+                assert!(text.contains(needed), "{word}: no {needed}");
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod aborts;
 mod deadlines;
+mod tournaments;
 
 use crate::core::Core;
 use crate::delivery::stale_before;

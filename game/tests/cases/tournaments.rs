@@ -220,6 +220,16 @@ case! {
         for (w, b) in &pairs {
             assert!(pairs.contains(&(b.clone(), w.clone())), "{w}-{b} not reversed");
         }
+        // Points are the games' alone: 6 games, 6 points; a bye is a round
+        // off (points are stored in halves).
+        let halves: Vec<i64> = sqlx::query_scalar(
+            "SELECT points FROM tournament_standings WHERE tournament_id = 1 AND after_round = 6",
+        )
+        .fetch_all(bot.core.store().pool())
+        .await
+        .unwrap();
+        assert_eq!(halves.len(), 3);
+        assert_eq!(halves.iter().sum::<i64>(), 12, "{halves:?}");
         let r = bot.ok("bob", "standings").await;
         assert!(r.text.as_str().contains("DE = direct encounter"), "{}", r.text);
         let image = r.image.expect("a crosstable");
