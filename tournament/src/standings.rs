@@ -60,6 +60,27 @@ impl TieBreak {
     }
 }
 
+impl TieBreak {
+    /// A value as players read it: a count of wins or a rating as a whole
+    /// number; scores to the quarter point (Sonneborn-Berger halves a drawn
+    /// opponent's score, so ¼ and ¾ occur), as `9¾`.
+    #[must_use]
+    pub fn shown(self, value: f64) -> String {
+        match self {
+            TieBreak::Wins | TieBreak::Performance => format!("{}", value.round() as i64),
+            _ => {
+                let quarters = (value * 4.0).round() as i64;
+                let (whole, rest) = (quarters.div_euclid(4), quarters.rem_euclid(4));
+                let fraction = ["", "¼", "½", "¾"][rest as usize];
+                match (whole, rest) {
+                    (0, r) if r > 0 => fraction.to_string(),
+                    _ => format!("{whole}{fraction}"),
+                }
+            }
+        }
+    }
+}
+
 impl Format {
     /// The tie-breaks, in the order they are applied.
     #[must_use]
@@ -234,6 +255,21 @@ fn direct_encounters(history: &History, lines: &mut [Line]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two players equal in points whose Sonneborn-Berger differs by a
+    /// quarter must not look equal in the table.
+    #[test]
+    fn tie_breaks_show_quarters() {
+        let sb = TieBreak::SonnebornBerger;
+        assert_eq!(sb.shown(9.75), "9¾");
+        assert_eq!(sb.shown(9.5), "9½");
+        assert_eq!(sb.shown(0.25), "¼");
+        assert_eq!(sb.shown(0.0), "0");
+        assert_eq!(sb.shown(12.0), "12");
+        assert_eq!(TieBreak::BuchholzCut1.shown(10.5), "10½");
+        assert_eq!(TieBreak::Wins.shown(3.0), "3");
+        assert_eq!(TieBreak::Performance.shown(1659.6), "1660");
+    }
     use crate::history::{Game, Outcome, Round};
 
     fn game(white: u32, black: u32, outcome: Outcome) -> Game {

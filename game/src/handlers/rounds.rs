@@ -24,7 +24,7 @@ use crate::tournament::{
 };
 pub(crate) use crate::tournament_state::{rating_for, utc, Loaded};
 use voidmate_rules::{ByColor, Color, Position};
-use voidmate_tournament::{berger, dutch, standings, Points};
+use voidmate_tournament::{berger, dutch, standings};
 
 /// Starts an open tournament (at its time, or `by` its organiser): the
 /// ratings it pairs by, the lot for round 1's colours, round 1. Too few
@@ -460,8 +460,7 @@ pub(crate) fn standings_rows(l: &Loaded, lines: &[(Entry, standings::Line)]) -> 
                 standings::TieBreak::Performance => line
                     .performance
                     .map_or_else(|| "-".to_string(), |p| p.to_string()),
-                standings::TieBreak::Wins => format!("{v}"),
-                _ => Points((v * 2.0).round() as u32).to_string(),
+                _ => b.shown(v),
             });
         }
         rows.push(r);

@@ -10,7 +10,6 @@ use crate::handlers::rounds::{self, standings_text, utc, Loaded};
 use crate::reply::Table;
 use crate::store;
 use crate::tournament::{outcome_shown, EntryStatus, Format, TournamentStatus};
-use voidmate_tournament::standings::TieBreak;
 use voidmate_tournament::Points;
 
 pub(super) async fn list(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
@@ -222,10 +221,7 @@ pub(super) fn crosstable(
                 tie_breaks: breaks
                     .iter()
                     .zip(line.tie_breaks)
-                    .map(|(b, v)| match b {
-                        TieBreak::Wins => format!("{v}"),
-                        _ => Points((v * 2.0).round() as u32).to_string(),
-                    })
+                    .map(|(b, v)| b.shown(v))
                     .collect(),
             }
         })
