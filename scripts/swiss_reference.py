@@ -121,8 +121,9 @@ def tournament(seed):
         forbidden = {frozenset(k) for k, since in forbid_from.items() if since <= r}
         for p in players.values():
             if p.joins == r and r > 1:
-                # Half a point for each round missed (as lichess does).
-                p.score += 0.5 * (r - 1)
+                # Half a point, once, for the rounds missed (lichess
+                # scores a late joiner's first round ½, the others 0).
+                p.score += 0.5
                 p.floats = ["down"] * (r - 1)
             if p.joins > r or p.gone:
                 continue

@@ -3,8 +3,9 @@
 //!
 //! Scoring: a win 1, a draw ½, a loss 0; the pairing-allocated bye 1; a win
 //! by forfeit 1 (not a game played: no colour, no opponent met, and no bye
-//! later); a double forfeit 0 for both. A player who joins late has ½ point
-//! for each round they missed; a round a present player is absent scores 0.
+//! later); a double forfeit 0 for both. A player who joins late has ½ point,
+//! once, for the rounds they missed (as lichess scores a late joiner's
+//! first round); a round a present player is absent scores 0.
 
 use std::collections::{HashMap, HashSet};
 
@@ -169,10 +170,15 @@ impl History {
         self.joined.get(&player).copied().unwrap_or(1)
     }
 
-    /// Half a point for each round missed before joining.
+    /// Half a point, once, for the rounds missed before joining (counted as
+    /// the first round's), nothing for a player there from the start.
     #[must_use]
     pub fn late_points(&self, player: u32) -> Points {
-        Points(self.joined(player).saturating_sub(1))
+        if self.joined(player) > 1 {
+            Points::HALF
+        } else {
+            Points::ZERO
+        }
     }
 
     /// `player`'s score before round `round` (after the rounds before it).
@@ -270,5 +276,36 @@ impl History {
             initial,
             entrants,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A late joiner has ½ point once, however many rounds they missed
+    /// (lichess's "late" first round); the rounds missed after the first
+    /// score nothing.
+    #[test]
+    fn a_late_joiner_has_half_a_point_once() {
+        let round = |white, black| Round {
+            games: vec![Game {
+                white,
+                black,
+                outcome: Some(Outcome::WhiteWins),
+            }],
+            bye: None,
+        };
+        let history = History {
+            rounds: vec![round(1, 2), round(2, 1), round(1, 2)],
+            joined: HashMap::from([(1, 1), (2, 1), (3, 2), (4, 3)]),
+        };
+        assert_eq!(history.late_points(1), Points::ZERO);
+        assert_eq!(history.late_points(3), Points::HALF);
+        assert_eq!(history.late_points(4), Points::HALF);
+        // Before round 4: ½ for the late joiners whatever they missed.
+        assert_eq!(history.score_before(3, 4), Points::HALF);
+        assert_eq!(history.score_before(4, 4), Points::HALF);
+        assert_eq!(history.score_before(1, 4), Points(4));
     }
 }

@@ -164,9 +164,15 @@ pub fn standings<S: std::hash::BuildHasher>(
                     Part::Game { outcome: None, .. } => continue,
                     _ => {
                         if k < history.joined(p) {
-                            // The rounds missed before joining: half a point each.
-                            let before = Points((k - 1).min(history.late_points(p).0));
-                            sb += Points::HALF.as_f64() * before.as_f64();
+                            // A round missed before joining: the first
+                            // scored the late joiner's ½, the others 0,
+                            // each against a virtual opponent with the
+                            // player's own score before it.
+                            let (scored, before) = match k {
+                                1 => (history.late_points(p), Points::ZERO),
+                                _ => (Points::ZERO, history.late_points(p)),
+                            };
+                            sb += scored.as_f64() * before.as_f64();
                             opponents.push(before);
                             continue;
                         }

@@ -307,7 +307,7 @@ async fn join(cx: &mut Ctx<'_>, l: &mut Loaded) -> Result<Done, Failure> {
     store::add_entry(cx.tx, id, &me, rating, joined_round).await?;
     let late = if joined_round > 1 {
         format!(
-            " You join from round {joined_round}, with ½ point for each of the {} round{} you missed.",
+            " You join from round {joined_round}, with ½ point for the {} round{} you missed.",
             joined_round - 1,
             if joined_round == 2 { "" } else { "s" }
         )

@@ -311,7 +311,10 @@ pub(super) async fn history(
                 }
             }
             Part::Bye => format!("Round {r}: bye, 1"),
-            Part::Out if r < h.joined(index) => format!("Round {r}: not yet joined, ½"),
+            Part::Out if r == 1 && h.joined(index) > 1 => {
+                format!("Round {r}: not yet joined, ½ (a late joiner's half point)")
+            }
+            Part::Out if r < h.joined(index) => format!("Round {r}: not yet joined, 0"),
             Part::Out => format!("Round {r}: not paired, 0"),
         };
         lines.push(line);
@@ -323,7 +326,11 @@ pub(super) async fn history(
     Ok(Done::text(format!(
         "{p} in {}: {score} point{}.\n{}",
         l.t.title(),
-        if score == Points::ONE { "" } else { "s" },
+        if score == Points::ONE || score == Points::HALF {
+            ""
+        } else {
+            "s"
+        },
         lines.join("\n")
     )))
 }

@@ -315,7 +315,7 @@ case! {
 
 case! {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_late_joiner_gets_half_a_point_for_each_round_missed() {
+    async fn a_late_joiner_gets_half_a_point_once_for_the_rounds_missed() {
         let dir = tempfile::tempdir().unwrap();
         let mut bot = Bot::open(&dir.path().join("v.db")).await;
         bot.ok("alice", "tournament create swiss standard 3+2 rounds 5").await;
@@ -337,17 +337,24 @@ case! {
         }
         bot.ok("alice", "tournament start").await;
         play_round(&mut bot, 1, 1).await;
+        bot.tick().await;
+        // Round 2 of 5 is paired: joining now plays from round 3, with ½
+        // point once for the two rounds missed (as lichess scores it).
         let r = bot.ok("late", "tournament join").await;
-        assert!(r.text.as_str().contains("from round 2, with ½ point for each of the 1 round you missed"), "{}", r.text);
+        assert!(r.text.as_str().contains("from round 3, with ½ point for the 2 rounds you missed"), "{}", r.text);
+        play_round(&mut bot, 1, 2).await;
         bot.tick().await;
         let r = bot.ok("late", "tournament history").await;
         assert!(r.text.as_str().contains("Round 1: not yet joined, ½"), "{}", r.text);
-        let paired: Vec<String> = round_games(&bot.core, 1, 2)
+        assert!(r.text.as_str().contains("Round 2: not yet joined, 0"), "{}", r.text);
+        assert!(r.text.as_str().contains("late in T1 (Swiss"), "{}", r.text);
+        assert!(r.text.as_str().contains("): ½ point"), "{}", r.text);
+        let paired: Vec<String> = round_games(&bot.core, 1, 3)
             .await
             .into_iter()
             .flat_map(|(_, w, b)| [w, b])
             .collect();
-        let bye: Option<String> = sqlx::query_scalar("SELECT bye FROM tournament_rounds WHERE tournament_id = 1 AND round = 2")
+        let bye: Option<String> = sqlx::query_scalar("SELECT bye FROM tournament_rounds WHERE tournament_id = 1 AND round = 3")
             .fetch_one(bot.core.store().pool())
             .await
             .unwrap();
