@@ -108,12 +108,30 @@ impl Outgoing {
             .and_then(|t| table_embed(t, &text));
         if let Some((card, rest)) = table {
             // Standings, pairings: the rows in a block of fixed width, the
-            // words around them as the message (a crosstable as the image).
-            embed = Some(match &reply.image {
-                Some(image) => card.image(format!("attachment://{}", image.format.file_name())),
-                None => card,
-            });
-            content.push_str(&rest);
+            // words around them as the message (a crosstable as the image);
+            // too many rows for an embed: the whole table as a file.
+            match card {
+                Some(card) => {
+                    embed = Some(match &reply.image {
+                        Some(image) => {
+                            card.image(format!("attachment://{}", image.format.file_name()))
+                        }
+                        None => card,
+                    });
+                    content.push_str(&rest);
+                }
+                None => {
+                    let table = reply.table.as_ref().expect("a table");
+                    content.push_str(&format!(
+                        "{rest}\n({} is attached: too long to show here.)",
+                        table.title
+                    ));
+                    files.push(CreateAttachment::bytes(
+                        table.text().into_bytes(),
+                        "table.txt",
+                    ));
+                }
+            }
         } else if let Some(card) = plain_picture.then(|| columns_embed(&text)).flatten() {
             // The command list, a review: a field per row, not a file to open.
             embed = Some(match &reply.image {
@@ -278,30 +296,32 @@ const MAX_EMBED_TITLE: usize = 256;
 const MAX_EMBED_DESCRIPTION: usize = 4096;
 
 /// A table the text shows in columns, as an embed: its title, and the
-/// columns in a code block so that they line up; with the text around the
-/// columns (what the message says besides). `None` when the text does not
-/// hold the columns or they do not fit an embed (the text then goes out as
-/// it is, or whole as a file when too long).
-fn table_embed(table: &Table, text: &str) -> Option<(CreateEmbed, String)> {
+/// columns in a code block so that they line up (`Some(None)` when they do
+/// not fit an embed: the caller attaches the table as a file); with the
+/// text around the columns (what the message says besides). `None` when
+/// the text does not hold the columns, or the words around them are too
+/// long for a message (the text then goes out as any other).
+fn table_embed(table: &Table, text: &str) -> Option<(Option<CreateEmbed>, String)> {
     let columns = table.columns();
-    // A name's backquote would end the block early.
-    let block = format!("```\n{}\n```", columns.replace('`', "'"));
-    if block.chars().count() > MAX_EMBED_DESCRIPTION
-        || table.title.chars().count() > MAX_EMBED_TITLE
-        || !text.contains(&columns)
-    {
+    if !text.contains(&columns) {
         return None;
     }
     let rest = text.replacen(&columns, "", 1);
     let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
     let rest = rest.join("\n");
-    if rest.len() > MAX_CONTENT - 100 {
+    if rest.chars().count() + table.title.chars().count() > MAX_CONTENT - 100 {
         return None;
     }
-    let embed = CreateEmbed::new()
-        .title(&table.title)
-        .description(block)
-        .colour(0x5b3e8c);
+    // A name's backquote would end the block early.
+    let block = format!("```\n{}\n```", columns.replace('`', "'"));
+    let fits = block.chars().count() <= MAX_EMBED_DESCRIPTION
+        && table.title.chars().count() <= MAX_EMBED_TITLE;
+    let embed = fits.then(|| {
+        CreateEmbed::new()
+            .title(&table.title)
+            .description(block)
+            .colour(0x5b3e8c)
+    });
     Some((embed, rest))
 }
 
@@ -404,18 +424,26 @@ mod tests {
         let buttons = &message["components"][0]["components"];
         assert_eq!(buttons[0]["custom_id"], "vm:t:join:3");
         assert_eq!(buttons[1]["custom_id"], "vm:t:leave:3");
-        // Too long for an embed: the text as it is (here, whole as a file).
+        // Too long for an embed: the whole table as a file, the words
+        // around it as the message.
         let big: Vec<Vec<String>> = (0..300)
             .map(|i| vec![i.to_string(), "x".repeat(20)])
             .collect();
-        let table = Table::from_rows("big".to_string(), big);
+        let table = Table::from_rows("T9 standings after round 7".to_string(), big);
         let reply = Reply {
             table: Some(table.clone()),
-            ..Reply::new(table.text())
+            ..Reply::new(format!("Standings of T9:\n{}", table.columns()))
         };
         let out = Outgoing::new(reply);
         assert!(out.embed.is_none());
+        assert!(out.content.len() <= MAX_CONTENT);
+        assert_eq!(
+            out.content,
+            "Standings of T9:\n(T9 standings after round 7 is attached: too long to show here.)"
+        );
         assert_eq!(out.files.len(), 1);
+        let file = serde_json::to_value(&out.files[0]).unwrap();
+        assert_eq!(file["filename"], "table.txt", "{file}");
     }
 
     #[test]
