@@ -11,12 +11,13 @@
 //! thread of their own.
 
 pub mod eval;
+pub mod puzzle;
 mod search;
 mod tt;
 pub mod tune;
 
 pub use eval::Eval;
-pub use search::{is_capture, search, Features, Limits, SearchResult, MATE};
+pub use search::{is_capture, search, search_without, Features, Limits, SearchResult, MATE};
 pub use tt::Table;
 
 use voidmate_rules::{Move, Position};

@@ -585,11 +585,27 @@ fn log_reduction(depth: u32, i: usize) -> i32 {
 
 /// Searches `pos` within `limits`; `None` when the game is over.
 pub fn search(pos: &Position, limits: &Limits, table: &mut Table) -> Option<SearchResult> {
+    search_without(pos, limits, table, &[])
+}
+
+/// Searches `pos` as [`search`] does with the root moves `excluded` left
+/// out: the best of the other moves and its score. Searched after the best
+/// move is known, it gives the second best (the "only move" test of a
+/// puzzle, as a multi-PV search's second line would); `None` when no other
+/// legal move is left or the game is over. The table may be the one the
+/// first search filled: the positions below the root keep their entries.
+pub fn search_without(
+    pos: &Position,
+    limits: &Limits,
+    table: &mut Table,
+    excluded: &[Move],
+) -> Option<SearchResult> {
     let start = Instant::now();
     if pos.outcome().is_some() {
         return None;
     }
     let mut root = pos.legal_moves();
+    root.retain(|m| !excluded.contains(m));
     if root.is_empty() {
         return None;
     }
@@ -1347,6 +1363,34 @@ mod tests {
             stored,
             "the entry of the whole node stays"
         );
+    }
+
+    /// The second best move: the search without the best at the root finds
+    /// another move and its own (lower) score, reusing the first search's
+    /// table; with every move left out there is none.
+    #[test]
+    fn a_search_without_the_best_move_gives_the_second_best() {
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "3r2k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
+        )
+        .unwrap();
+        let mate = pos.parse_move("Qxd8+").unwrap();
+        let mut table = Table::new(1 << 12);
+        let limits = Limits::depth(4);
+        let best = search(&pos, &limits, &mut table).unwrap();
+        assert_eq!(best.best, mate);
+        assert!(best.score > MATE - 1000, "{}", best.score);
+        let second = search_without(&pos, &limits, &mut table, &[mate]).unwrap();
+        assert_ne!(second.best, mate);
+        assert!(second.score < MATE - 1000, "{}", second.score);
+        // The queen's other moves leave White a queen for a rook at best.
+        assert!(second.score < 1000, "{}", second.score);
+        let all = pos.legal_moves();
+        assert!(search_without(&pos, &limits, &mut table, &all).is_none());
+        // Nothing left out: the same as a plain search.
+        let again = search_without(&pos, &limits, &mut Table::new(1 << 12), &[]).unwrap();
+        assert_eq!((again.best, again.score), (best.best, best.score));
     }
 
     /// A board stored as won is still a draw when reached a third time: the

@@ -1,0 +1,515 @@
+//! Puzzles found in a game: the positions just after a mistake where the
+//! other side now wins, and the line that wins, each of its moves the only
+//! good one.
+//!
+//! The method is lichess's puzzle generator's, in our own code and with our
+//! games' curves:
+//!
+//! - A **candidate** is a position after a move whose player to move now
+//!   has a forced mate, or whose winning chances rose by more than 0.6 with
+//!   the move (winning chances `2/(1+exp(-c·cp)) - 1`, `c` the game's own
+//!   curve, a mate ±1), and who stands at least [`Thresholds::winning`]
+//!   (the game's equivalent of +200 in standard chess). Skipped: positions
+//!   with fewer than 2 legal moves, repeated positions, a side already
+//!   winning before the mistake (above the equivalent of +300, unless it
+//!   now mates), and, where material counts (not in a giveaway game), a
+//!   side already up in material, or barely winning (below the equivalent of
+//!   +400) without being down in material.
+//! - The **solution**: at each of the solver's turns the best move must be
+//!   the only good one: the best beats the second best by more than 0.7 in
+//!   winning chances, or it is the only legal move, or it mates at once and
+//!   no other move keeps a winning position (any mating move is then
+//!   accepted, as lichess does). The opponent's replies are the engine's
+//!   best. The line stops at the first solver's move that is not unique; a
+//!   node below the winning threshold or a repeated position throws the
+//!   puzzle away. The line is trimmed to end on a solver's move that was not
+//!   forced; a one-move puzzle is kept only when it mates.
+//!
+//! Searches are the engine's own ([`search`], [`search_without`] for the
+//! second best), at the effort the caller gives.
+
+use std::fmt;
+
+use voidmate_rules::{Color, Move, Position, Role};
+
+use crate::eval::value;
+use crate::search::{search, search_without, Limits, MATE};
+use crate::tt::Table;
+
+/// lichess's curve for standard chess (per centipawn).
+pub const LICHESS_CURVE: f64 = 0.003_682_08;
+
+/// The longest line searched, in plies (a mate in 8, or so many moves of an
+/// advantage): longer lines are not puzzles anyone solves in chat.
+pub const MAX_PLIES: usize = 15;
+
+/// The most moves to a mate a candidate may need to count as "mates": a
+/// mate further away is judged as an advantage.
+const MATE_SOON_MOVES: i32 = 15;
+
+/// Winning chances for the side a score belongs to, from -1 to 1: a mate
+/// is ±1, a score in centipawns follows the game's curve `c`.
+#[must_use]
+pub fn winning_chances(score: i32, c: f64) -> f64 {
+    if score >= MATE - 1000 {
+        return 1.0;
+    }
+    if score <= -(MATE - 1000) {
+        return -1.0;
+    }
+    2.0 / (1.0 + (-c * f64::from(score)).exp()) - 1.0
+}
+
+/// Whether a score is a mate for its side within `moves` moves.
+fn mates_within(score: i32, moves: i32) -> bool {
+    score >= MATE - 1000 && MATE - score < 2 * moves
+}
+
+/// A game's thresholds in its own centipawns: lichess's standard-chess
+/// figures carried over at equal winning chances, so a game whose scores
+/// run larger (a flatter curve) needs a larger score for the same chance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thresholds {
+    /// The game's curve.
+    pub curve: f64,
+    /// A winning position: +200 in standard chess.
+    pub winning: i32,
+    /// Already winning before the mistake: +300.
+    pub won_before: i32,
+    /// Clearly winning without a material deficit: +400.
+    pub clear: i32,
+    /// A crushing final position (the theme): +600.
+    pub crushing: i32,
+}
+
+impl Thresholds {
+    /// The thresholds for a game whose curve is `curve`.
+    #[must_use]
+    pub fn for_curve(curve: f64) -> Thresholds {
+        let scale = |cp: f64| (cp * LICHESS_CURVE / curve).round() as i32;
+        Thresholds {
+            curve,
+            winning: scale(200.0),
+            won_before: scale(300.0),
+            clear: scale(400.0),
+            crushing: scale(600.0),
+        }
+    }
+
+    fn chances(&self, score: i32) -> f64 {
+        winning_chances(score, self.curve)
+    }
+}
+
+/// What a puzzle is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Theme {
+    /// A mate in this many of the solver's moves (5 for five or more).
+    MateIn(u8),
+    /// The final position is won by a wide margin.
+    Crushing,
+    /// The final position is clearly better.
+    Advantage,
+    /// One of the solver's moves.
+    OneMove,
+    /// Two.
+    Short,
+    /// Three.
+    Long,
+    /// Four or more.
+    VeryLong,
+}
+
+impl Theme {
+    /// The name as lichess writes it (`mateIn2`, `veryLong`).
+    #[must_use]
+    pub fn name(self) -> String {
+        match self {
+            Theme::MateIn(n) => format!("mateIn{n}"),
+            Theme::Crushing => "crushing".into(),
+            Theme::Advantage => "advantage".into(),
+            Theme::OneMove => "oneMove".into(),
+            Theme::Short => "short".into(),
+            Theme::Long => "long".into(),
+            Theme::VeryLong => "veryLong".into(),
+        }
+    }
+
+    /// A theme by its name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Theme> {
+        Some(match name {
+            "crushing" => Theme::Crushing,
+            "advantage" => Theme::Advantage,
+            "oneMove" => Theme::OneMove,
+            "short" => Theme::Short,
+            "long" => Theme::Long,
+            "veryLong" => Theme::VeryLong,
+            _ => {
+                let n: u8 = name.strip_prefix("mateIn")?.parse().ok()?;
+                if !(1..=5).contains(&n) {
+                    return None;
+                }
+                Theme::MateIn(n)
+            }
+        })
+    }
+}
+
+impl fmt::Display for Theme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A puzzle: the position it starts from (the solver to move) and the
+/// line, the solver's moves at even indices, the opponent's replies at odd
+/// ones; it ends on a solver's move.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// Which position of the game it starts from (0 is the start).
+    pub ply: usize,
+    pub line: Vec<Move>,
+    /// The solver's score after the line, as the last search gave it.
+    pub score: i32,
+    pub themes: Vec<Theme>,
+}
+
+impl Puzzle {
+    /// The solver's colour.
+    #[must_use]
+    pub fn solver(&self, start: &Position) -> Color {
+        start.turn()
+    }
+
+    /// How many moves the solver makes.
+    #[must_use]
+    pub fn solver_moves(&self) -> usize {
+        self.line.len().div_ceil(2)
+    }
+}
+
+/// Material in centipawns, `color`'s less the other side's.
+fn material(pos: &Position, color: Color) -> i32 {
+    let side = |c: Color| -> i32 {
+        pos.board()
+            .occupied(c)
+            .iter()
+            .filter_map(|sq| pos.piece_at(sq))
+            .filter(|p| p.role != Role::King)
+            .map(|p| value(p.role))
+            .sum()
+    };
+    side(color) - side(!color)
+}
+
+/// Whether position `i` of a game (after its move `i`) is a candidate,
+/// given each position's score for its side to move (`None`: unknown).
+/// `positions[i]` must carry the game's history (for repetitions).
+#[must_use]
+pub fn is_candidate(
+    positions: &[Position],
+    scores: &[Option<i32>],
+    i: usize,
+    t: &Thresholds,
+) -> bool {
+    if i == 0 || i >= positions.len() {
+        return false;
+    }
+    let (Some(Some(now)), Some(Some(before))) = (scores.get(i), scores.get(i - 1)) else {
+        return false;
+    };
+    let pos = &positions[i];
+    // The winner's view: now, and before the opponent's move.
+    let (now, before) = (*now, -*before);
+    if pos.outcome().is_some() || pos.legal_moves().len() < 2 || pos.repetitions() > 1 {
+        return false;
+    }
+    let mates = mates_within(now, MATE_SOON_MOVES);
+    if before > t.won_before && !mates {
+        return false;
+    }
+    if mates {
+        return true;
+    }
+    if now < t.winning || t.chances(now) <= t.chances(before) + 0.6 {
+        return false;
+    }
+    if pos.rules().is_giveaway() {
+        return true;
+    }
+    let diff = material(pos, pos.turn());
+    // Up in material already: the advantage was there to see.
+    if diff > 0 {
+        return false;
+    }
+    // Barely winning, and not from a deficit: not clear enough.
+    !(now < t.clear && diff >= 0)
+}
+
+/// The best move and score, and the second best's score (`None`: the only
+/// legal move).
+fn pair(pos: &Position, limits: &Limits, table: &mut Table) -> Option<(Move, i32, Option<i32>)> {
+    let best = search(pos, limits, table)?;
+    let second = search_without(pos, limits, table, &[best.best]).map(|s| s.score);
+    Some((best.best, best.score, second))
+}
+
+/// Whether the solver's best move is the only good one.
+fn only_move(best: i32, second: Option<i32>, t: &Thresholds) -> bool {
+    let Some(second) = second else {
+        return true;
+    };
+    if mates_within(best, 1) {
+        // Any mating move is a solution; the others must not also win.
+        return mates_within(second, 1) || t.chances(second) <= 0.6;
+    }
+    t.chances(best) > t.chances(second) + 0.7
+}
+
+/// The line from `start` (the solver to move), or `None` when there is no
+/// puzzle in it. `limits` bounds each search (two at each solver's turn,
+/// one at each reply).
+#[must_use]
+pub fn solve(
+    start: &Position,
+    limits: &Limits,
+    table: &mut Table,
+    t: &Thresholds,
+) -> Option<(Vec<Move>, i32, bool)> {
+    let solver = start.turn();
+    let mut pos = start.clone();
+    // Each solver's move, with whether it was forced (the only legal one).
+    let mut line: Vec<(Move, bool)> = Vec::new();
+    let mut last_score = 0;
+    let mut mated = false;
+    while line.len() < MAX_PLIES {
+        if let Some(outcome) = pos.outcome() {
+            mated = outcome.winner() == Some(solver);
+            break;
+        }
+        if pos.turn() == solver {
+            let (m, best, second) = pair(&pos, limits, table)?;
+            if best < t.winning {
+                return None;
+            }
+            if !only_move(best, second, t) {
+                break;
+            }
+            last_score = best;
+            line.push((m, second.is_none()));
+            pos = pos.after(&m);
+        } else {
+            let reply = search(&pos, limits, table)?;
+            // The solver's view after the reply.
+            if -reply.score < t.winning {
+                return None;
+            }
+            line.push((reply.best, false));
+            pos = pos.after(&reply.best);
+        }
+        if pos.repetitions() > 1 {
+            return None;
+        }
+    }
+    // End on a solver's move, and not on a forced one (unless it mates).
+    while let Some(&(_, forced)) = line.last() {
+        let on_solver = line.len() % 2 == 1;
+        if on_solver && (!forced || mated) {
+            break;
+        }
+        line.pop();
+        mated = false;
+    }
+    if line.is_empty() || line.len() == 1 && !mated {
+        return None;
+    }
+    Some((
+        line.into_iter().map(|(m, _)| m).collect(),
+        last_score,
+        mated,
+    ))
+}
+
+/// The themes of a line: mate in N, or crushing / advantage by the final
+/// score; its length.
+#[must_use]
+pub fn themes(line_len: usize, score: i32, mated: bool, t: &Thresholds) -> Vec<Theme> {
+    let moves = line_len.div_ceil(2);
+    let mut out = Vec::new();
+    if mated {
+        out.push(Theme::MateIn(moves.min(5) as u8));
+    } else if score > t.crushing {
+        out.push(Theme::Crushing);
+    } else {
+        out.push(Theme::Advantage);
+    }
+    out.push(match moves {
+        0 | 1 => Theme::OneMove,
+        2 => Theme::Short,
+        3 => Theme::Long,
+        _ => Theme::VeryLong,
+    });
+    out
+}
+
+/// Every puzzle in a game: `positions` from the start (each carrying its
+/// history), `scores` each position's score for its side to move (from a
+/// review, or a quick scan); each candidate solved within `limits`.
+#[must_use]
+pub fn find(
+    positions: &[Position],
+    scores: &[Option<i32>],
+    limits: &Limits,
+    table: &mut Table,
+    t: &Thresholds,
+) -> Vec<Puzzle> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < positions.len() {
+        if is_candidate(positions, scores, i, t) {
+            if let Some((line, score, mated)) = solve(&positions[i], limits, table, t) {
+                let themes = themes(line.len(), score, mated, t);
+                let len = line.len();
+                out.push(Puzzle {
+                    ply: i,
+                    line,
+                    score,
+                    themes,
+                });
+                // The next mistake comes after this puzzle's line.
+                i += len;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Each position's score for its side to move, by a search within
+/// `limits` (the scan that finds candidates when no review is stored).
+#[must_use]
+pub fn scan(positions: &[Position], limits: &Limits, table: &mut Table) -> Vec<Option<i32>> {
+    positions
+        .iter()
+        .map(|p| match p.outcome() {
+            Some(o) => Some(match o.winner() {
+                Some(w) if w == p.turn() => MATE,
+                Some(_) => -MATE,
+                None => 0,
+            }),
+            None => search(p, limits, table).map(|r| r.score),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use voidmate_rules::variants;
+
+    fn game(fen: Option<&str>, moves: &[&str]) -> Vec<Position> {
+        let mut pos = match fen {
+            Some(f) => Position::from_fen(variants::standard(), f).unwrap(),
+            None => Position::new(variants::standard()),
+        };
+        let mut out = vec![pos.clone()];
+        for m in moves {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e:?}"));
+            pos = pos.after(&mv);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn winning_chances_follow_the_curve_and_mates_are_certain() {
+        assert!((winning_chances(0, LICHESS_CURVE)).abs() < 1e-9);
+        let w = winning_chances(200, LICHESS_CURVE);
+        assert!((w - 0.35).abs() < 0.01, "{w}");
+        assert_eq!(winning_chances(MATE - 3, LICHESS_CURVE), 1.0);
+        assert_eq!(winning_chances(-(MATE - 3), LICHESS_CURVE), -1.0);
+        // A flatter curve (Void Chess's) needs a larger score for the same.
+        let t = Thresholds::for_curve(0.002_726);
+        assert!(t.winning > 200 && t.winning < 300, "{}", t.winning);
+        let same = winning_chances(t.winning, t.curve);
+        assert!((same - w).abs() < 0.01);
+    }
+
+    #[test]
+    fn theme_names_round_trip() {
+        for t in [
+            Theme::MateIn(1),
+            Theme::MateIn(5),
+            Theme::Crushing,
+            Theme::Advantage,
+            Theme::OneMove,
+            Theme::Short,
+            Theme::Long,
+            Theme::VeryLong,
+        ] {
+            assert_eq!(Theme::from_name(&t.name()), Some(t));
+        }
+        assert_eq!(Theme::from_name("mateIn6"), None);
+        assert_eq!(Theme::from_name("fork"), None);
+    }
+
+    /// The scholar's mate missed: after 3...Nf6?? White mates at once with
+    /// one move only: a one-move puzzle, kept because it mates.
+    #[test]
+    fn a_blunder_into_mate_is_a_mate_in_one() {
+        let positions = game(None, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]);
+        let t = Thresholds::for_curve(LICHESS_CURVE);
+        let limits = Limits::depth(4);
+        let mut table = Table::new(1 << 16);
+        let scores = scan(&positions, &limits, &mut table);
+        assert!(is_candidate(&positions, &scores, 6, &t));
+        let found = find(&positions, &scores, &limits, &mut table, &t);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let p = &found[0];
+        assert_eq!(p.ply, 6);
+        assert_eq!(p.line, vec![positions[6].parse_move("Qxf7#").unwrap()]);
+        assert_eq!(p.themes, vec![Theme::MateIn(1), Theme::OneMove]);
+    }
+
+    /// A quiet game with no mistake has no puzzle; nor does a position the
+    /// winner stood well in already.
+    #[test]
+    fn no_mistake_no_puzzle() {
+        let positions = game(None, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        let t = Thresholds::for_curve(LICHESS_CURVE);
+        let limits = Limits::depth(4);
+        let mut table = Table::new(1 << 16);
+        let scores = scan(&positions, &limits, &mut table);
+        assert!(find(&positions, &scores, &limits, &mut table, &t).is_empty());
+        // Winning chances that did not jump: the score before was as good.
+        let flat = vec![Some(0), Some(-500), Some(500)];
+        let three = game(None, &["e4", "e5"]);
+        assert!(!is_candidate(&three, &flat, 2, &t));
+    }
+
+    /// A mate in two with a unique first move: two solver moves, the reply
+    /// the engine's best, the line ending on the mate.
+    #[test]
+    fn a_mate_in_two_is_solved_to_the_mate() {
+        // Doubled rooks against a back rank: 1.Rd8+ Rxd8 2.Rxd8#, the only
+        // win (Black's queen and knights make every other move a worse game).
+        let start = Position::from_fen(
+            variants::standard(),
+            "r5k1/q4ppp/8/nn6/8/8/3R1PPP/3R2K1 w - - 0 1",
+        )
+        .unwrap();
+        let t = Thresholds::for_curve(LICHESS_CURVE);
+        let mut table = Table::new(1 << 16);
+        let (line, _, mated) = solve(&start, &Limits::depth(5), &mut table, &t).expect("a puzzle");
+        assert!(mated);
+        assert_eq!(line.len(), 3, "{line:?}");
+        assert_eq!(themes(line.len(), 0, mated, &t)[0], Theme::MateIn(2));
+        let mut pos = start.clone();
+        for m in &line {
+            assert!(pos.is_legal(m));
+            pos = pos.after(m);
+        }
+        assert_eq!(pos.outcome().and_then(|o| o.winner()), Some(Color::White));
+    }
+}
