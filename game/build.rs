@@ -6,6 +6,9 @@
 include!("../build-support/test_env.rs");
 
 fn main() {
+    // `sqlx::migrate!` reads the folders when the crate compiles: a new
+    // migration must rebuild it.
+    println!("cargo::rerun-if-changed=../migrations");
     postgres();
     readers();
 }

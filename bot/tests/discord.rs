@@ -185,6 +185,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "roster",
             "rules",
             "settings",
+            "tournament",
             "undo",
             "variants"
         ]

@@ -132,6 +132,13 @@ pub struct Engine {
     /// the default takes 0.2 s a position of standard chess, 0.4 s of Void
     /// Chess, 0.7 s of Super Chess on one core (`docs/performance.md`).
     pub review_nodes: u64,
+    /// Whether this process searches finished games for puzzles (each is
+    /// queued as it ends, whatever this says; a search is engine work, taken
+    /// under a lease). Off until puzzles can be solved in chat (issue 49).
+    pub puzzle_searches: bool,
+    /// The engine's effort per search of a puzzle's line, in nodes (the
+    /// scan for candidates, where no review is stored, takes a quarter).
+    pub puzzle_nodes: u64,
 }
 
 /// The default effort per position of a review.
@@ -158,6 +165,8 @@ impl Default for Engine {
             default_level: 3,
             searches: Searches::Here,
             review_nodes: REVIEW_NODES,
+            puzzle_searches: false,
+            puzzle_nodes: REVIEW_NODES,
         }
     }
 }

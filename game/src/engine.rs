@@ -4,7 +4,7 @@
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use voidmate_engine::{choose_with, Features, Level, Limits, Table};
+use voidmate_engine::{choose_with, puzzle, Features, Level, Limits, Table};
 use voidmate_rules::{Move, Position};
 
 /// A search to run, handed the thread's transposition table.
@@ -106,6 +106,31 @@ impl EnginePool {
             };
             let found = choose_with(&pos, Level::MAX, limits, 0, table).map(|r| (r.score, r.best));
             let _ = tx.send(found);
+        });
+        self.run(job)?;
+        rx.await.ok().flatten()
+    }
+
+    /// A puzzle's line from `start` (the solver to move), each search
+    /// within `nodes`, from an empty table (the same game searched twice
+    /// finds the same puzzle): the moves, the solver's final score, whether
+    /// it mates. `None`: no puzzle there.
+    pub async fn solve_puzzle(
+        &self,
+        start: Position,
+        nodes: u64,
+        thresholds: puzzle::Thresholds,
+    ) -> Option<(Vec<Move>, i32, bool)> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |table: &mut Table| {
+            table.clear();
+            let limits = Limits {
+                features: Features::for_game(start.rules().kind()),
+                nodes: Some(nodes),
+                time: None,
+                ..Default::default()
+            };
+            let _ = tx.send(puzzle::solve(&start, &limits, table, &thresholds));
         });
         self.run(job)?;
         rx.await.ok().flatten()

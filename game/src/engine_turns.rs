@@ -38,6 +38,7 @@ impl Core {
             // Reviews first: taking one costs a round trip, which must not
             // sit between starting an engine turn and the rest of the check.
             self.take_reviews().await;
+            self.take_puzzle_searches().await;
             self.take_engine_turns().await;
         }
     }
@@ -85,6 +86,7 @@ impl Core {
         loop {
             self.take_engine_turns().await;
             self.take_reviews().await;
+            self.take_puzzle_searches().await;
             self.report_process().await;
             let poll_ms = i64::try_from(poll.as_millis()).unwrap_or(i64::MAX);
             self.time

@@ -31,7 +31,7 @@ impl LeaseKind {
     /// How long a lease of this kind holds unless renewed (ms).
     pub fn lease_ms(self) -> i64 {
         match self {
-            LeaseKind::EngineTurn | LeaseKind::Review => ENGINE_LEASE_MS,
+            LeaseKind::EngineTurn | LeaseKind::Review | LeaseKind::PuzzleSearch => ENGINE_LEASE_MS,
             LeaseKind::Notice => NOTICE_LEASE_MS,
         }
     }
@@ -41,7 +41,7 @@ impl LeaseKind {
     /// its renewals whether its poster lives (see `delivery`).
     pub fn renew_every_ms(self) -> i64 {
         match self {
-            LeaseKind::EngineTurn | LeaseKind::Review => 5_000,
+            LeaseKind::EngineTurn | LeaseKind::Review | LeaseKind::PuzzleSearch => 5_000,
             LeaseKind::Notice => 1_000,
         }
     }

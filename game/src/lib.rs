@@ -52,6 +52,7 @@ mod periodic;
 mod pick;
 mod picture;
 mod process;
+mod puzzle_flow;
 mod reply;
 mod resolve;
 mod review_flow;

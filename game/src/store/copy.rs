@@ -21,6 +21,8 @@ pub const COPIED_TABLES: &[&str] = &[
     "adapter_state",
     "reviews",
     "review_positions",
+    "puzzle_searches",
+    "puzzles",
     "tournaments",
     "tournament_players",
     "tournament_rounds",
@@ -31,7 +33,7 @@ pub const COPIED_TABLES: &[&str] = &[
 
 /// Tables whose `id` the database hands out: the destination's counter
 /// continues after the copied ids.
-const IDENTITY_TABLES: &[&str] = &["games", "challenges", "outbox", "tournaments"];
+const IDENTITY_TABLES: &[&str] = &["games", "challenges", "outbox", "tournaments", "puzzles"];
 
 /// A column's kind, as the destination declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use super::rows::GameRow;
 use super::{backend_of, backend_of_tx, indexed_by, Claim, Tx};
 use crate::command::{OfferKind, ProgramMode, TimeControl};
 use crate::contract::PlayerId;
-use crate::record::{DamagedGame, Ending, GameRecord, RecordError, Termination};
+use crate::record::{DamagedGame, Ending, GameRecord, GameResult, RecordError, Termination};
 use sqlx::AnyPool;
 use voidmate_render::PieceColour;
 use voidmate_rules::{ByColor, Color, GameKind};
@@ -261,7 +261,12 @@ pub async fn finish(
     .bind(game_id)
     .execute(&mut **tx)
     .await?;
-    Ok(done.rows_affected() == 1)
+    let finished = done.rows_affected() == 1;
+    // Every game with a result is searched for puzzles, as engine work.
+    if finished && end.ending.result != GameResult::NoResult {
+        super::queue_puzzle_search(tx, game_id, now_ms).await?;
+    }
+    Ok(finished)
 }
 
 /// Calls game `game_id` off at `now_ms` for `why` (a player's `abort`, or

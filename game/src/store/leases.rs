@@ -17,10 +17,17 @@ pub enum LeaseKind {
     Review,
     /// A notice of the outbox being posted (`outbox`).
     Notice,
+    /// The search of a finished game for puzzles (`puzzle_searches`).
+    PuzzleSearch,
 }
 
 impl LeaseKind {
-    pub const ALL: [LeaseKind; 3] = [LeaseKind::EngineTurn, LeaseKind::Review, LeaseKind::Notice];
+    pub const ALL: [LeaseKind; 4] = [
+        LeaseKind::EngineTurn,
+        LeaseKind::Review,
+        LeaseKind::Notice,
+        LeaseKind::PuzzleSearch,
+    ];
 
     /// Where a lease of this kind is kept.
     pub fn columns(self) -> Columns {
@@ -42,6 +49,15 @@ impl LeaseKind {
                 wanted: "done_ms IS NULL",
                 order: "requested_ms, game_id",
                 index: Some("reviews_waiting"),
+            },
+            LeaseKind::PuzzleSearch => Columns {
+                table: "puzzle_searches",
+                key: "game_id",
+                holder: "claimed_by",
+                until: "claimed_until",
+                wanted: "done_ms IS NULL",
+                order: "requested_ms, game_id",
+                index: Some("puzzle_searches_waiting"),
             },
             // Notices are claimed in the order of their channels
             // (`outbox::claim_notices`), not from a queue: `order` is only
@@ -65,6 +81,7 @@ impl LeaseKind {
             LeaseKind::EngineTurn => "engine turn",
             LeaseKind::Review => "review",
             LeaseKind::Notice => "notice",
+            LeaseKind::PuzzleSearch => "puzzle search",
         }
     }
 }
@@ -211,7 +228,7 @@ pub async fn release_all(pool: &AnyPool, kind: LeaseKind) -> Result<u64, sqlx::E
 fn free_value(kind: LeaseKind) -> &'static str {
     match kind {
         LeaseKind::Notice => "0",
-        LeaseKind::EngineTurn | LeaseKind::Review => "NULL",
+        LeaseKind::EngineTurn | LeaseKind::Review | LeaseKind::PuzzleSearch => "NULL",
     }
 }
 

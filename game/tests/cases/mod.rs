@@ -6,6 +6,7 @@ pub(crate) mod support;
 
 mod core;
 mod leases;
+mod puzzles;
 mod ratings;
 mod replays;
 mod reviews;
