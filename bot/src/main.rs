@@ -74,6 +74,71 @@ enum Command {
     /// Copy every game, challenge, setting and pending notice into a new,
     /// empty database (SQLite or PostgreSQL) and verify each game by replay.
     MigrateDb(cluster::MigrateArgs),
+    /// Puzzles from the stored games.
+    #[command(subcommand)]
+    Puzzles(PuzzlesCommand),
+}
+
+#[derive(Subcommand)]
+enum PuzzlesCommand {
+    /// Search the finished games not searched yet for puzzles (resumable: a
+    /// game searched once is not searched again), with progress.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// The database: a SQLite file or a `postgres://` URL (default: the
+    /// configuration's `[database]`).
+    #[arg(long)]
+    db: Option<String>,
+    /// Configuration file (default: built-in defaults); its `[database]`
+    /// and `[engine] puzzle_nodes` are used.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Only games that ended on this day (UTC, like 2026-11-01) or later.
+    #[arg(long)]
+    since: Option<String>,
+    /// At most this many games, oldest first.
+    #[arg(long)]
+    limit: Option<u32>,
+}
+
+/// `voidmate puzzles generate`: progress on standard error, a game a line.
+async fn generate_puzzles(args: GenerateArgs) -> Result<String> {
+    use voidmate::game::command::Start;
+    let since = match args.since.as_deref() {
+        None => None,
+        Some(text) => match Start::read(text) {
+            Start::At(ms) => Some(ms),
+            Start::Unreadable(_) => {
+                bail!("`--since {text}`? Give a day as 2026-11-01 (UTC), or a day and a time")
+            }
+        },
+    };
+    let mut cfg = Config::load(args.config.as_deref())?;
+    if let Some(db) = &args.db {
+        let at = voidmate::config::Database::at(db);
+        (cfg.database.path, cfg.database.url) = (at.path, at.url);
+    }
+    if cfg.database.url.is_none() && !cfg.database.path.exists() {
+        bail!("there is no database at {}", cfg.database.path.display());
+    }
+    let core = Core::open(&cfg).await?;
+    let (searched, found) = core
+        .generate_puzzles(since, args.limit, |done, total, found| {
+            eprintln!(
+                "searched {done}/{total} games, {} found",
+                count(found, "puzzle")
+            );
+        })
+        .await
+        .map_err(|e| anyhow::anyhow!("the search stopped: {e}"))?;
+    Ok(format!(
+        "{} searched, {} found\n",
+        count(searched, "game"),
+        count(found, "new puzzle")
+    ))
 }
 
 #[derive(Args)]
@@ -119,16 +184,36 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
         }
         t
     };
+    let puzzles = core.check_puzzles().await?;
+    let puzzle_lines = if puzzles.problems.is_empty() {
+        format!(
+            "{} checked: every solution is legal from its position\n",
+            count(puzzles.puzzles, "puzzle")
+        )
+    } else {
+        let mut t = format!(
+            "{} checked; these do not replay:\n",
+            count(puzzles.puzzles, "puzzle")
+        );
+        for p in &puzzles.problems {
+            t.push_str(&format!("  {p}\n"));
+        }
+        t
+    };
     let rated = format!(
         "{} recomputed, {} compared",
         count(ratings.games, "rated game"),
         count(ratings.ratings, "rating")
     );
     let total = count(total, "game");
-    if bad.is_empty() && ratings.problems.is_empty() && tournaments.problems.is_empty() {
+    if bad.is_empty()
+        && ratings.problems.is_empty()
+        && tournaments.problems.is_empty()
+        && puzzles.problems.is_empty()
+    {
         return Ok(format!(
             "{total} checked: every one replays to its stored position\n\
-             {rated}: every rating is as its games make it\n{tournament_lines}"
+             {rated}: every rating is as its games make it\n{tournament_lines}{puzzle_lines}"
         ));
     }
     let mut text = String::new();
@@ -161,6 +246,7 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
         text.push_str(&format!("  {why}\n"));
     }
     text.push_str(&tournament_lines);
+    text.push_str(&puzzle_lines);
     bail!("{}", text.trim_end())
 }
 
@@ -415,6 +501,9 @@ fn main() -> ExitCode {
         Command::MigrateDb(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(cluster::migrate_db(args))),
+        Command::Puzzles(PuzzlesCommand::Generate(args)) => runtime()
+            .map_err(Into::into)
+            .and_then(|rt| rt.block_on(generate_puzzles(args))),
     };
     match result {
         Ok(text) => {

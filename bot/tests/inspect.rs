@@ -506,6 +506,121 @@ fn moves_read_numbers_joined_to_moves() {
     );
 }
 
+/// Issue 49, point 1: `voidmate puzzles generate` searches the stored games
+/// never searched (here a game that ended before searches were queued),
+/// says its progress, finds the blunder's puzzle, and does not search a
+/// game twice when run again.
+#[test]
+fn puzzles_generate_searches_past_games_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    said::say_lines(
+        &db,
+        &[
+            ("alice", "challenge @bob standard"),
+            ("bob", "accept"),
+            ("alice", "e4"),
+            ("bob", "e5"),
+            ("alice", "Qh5"),
+            ("bob", "Nc6"),
+            ("alice", "Bc4"),
+            ("bob", "Nf6"),
+            ("alice", "resign"),
+        ],
+    );
+    let path = db.to_str().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // As if the game had ended before searches were queued.
+    rt.block_on(async {
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
+            .await
+            .unwrap();
+        sqlx::query("DELETE FROM puzzle_searches")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    });
+    let config = dir.path().join("voidmate.toml");
+    std::fs::write(&config, "[engine]\npuzzle_nodes = 20000\n").unwrap();
+    let config = config.to_str().unwrap();
+    let (ok, out, err) = voidmate(&["puzzles", "generate", "--db", path, "--config", config]);
+    assert!(ok, "{err}");
+    assert!(err.contains("searched 1/1 games, 1 puzzle found"), "{err}");
+    assert_eq!(out, "1 game searched, 1 new puzzle found\n");
+    let (ok, out, err) = voidmate(&["puzzles", "generate", "--db", path, "--config", config]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out, "0 games searched, 0 new puzzles found\n",
+        "searched once"
+    );
+    let (ok, out, err) = voidmate(&["check-db", "--db", path]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("1 puzzle checked: every solution is legal"),
+        "{out}"
+    );
+    let (ok, _, err) = voidmate(&["puzzles", "generate", "--db", path, "--since", "yesterday"]);
+    assert!(!ok);
+    assert!(err.contains("`--since yesterday`?"), "{err}");
+}
+
+/// Issue 49, point 4: `check-db` names a puzzle whose solution is not legal
+/// from its position.
+#[test]
+fn check_db_names_a_puzzle_whose_solution_is_not_legal() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    said::say_lines(
+        &db,
+        &[
+            ("alice", "challenge @bob standard"),
+            ("bob", "accept"),
+            ("alice", "e4"),
+            ("bob", "resign"),
+        ],
+    );
+    let path = db.to_str().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let insert = |moves: &'static str, ply: i64| {
+        rt.block_on(async {
+            let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))
+                .await
+                .unwrap();
+            sqlx::query(
+                "INSERT INTO puzzles (game_id, ply, community, platform, variant, fen, moves, score, themes, created_ms) \
+                 VALUES (1, $1, 'console', 'console', 'standard', \
+                 'r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3', $2, 1000000, 'mateIn1 oneMove', 0)",
+            )
+            .bind(ply)
+            .bind(moves)
+            .execute(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+        })
+    };
+    insert("Nf6 Qxf7#", 6);
+    let (ok, out, err) = voidmate(&["check-db", "--db", path]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("1 puzzle checked: every solution is legal from its position"),
+        "{out}"
+    );
+    // A solution that does not follow: the queen cannot take on f8.
+    insert("Nf6 Qxf8#", 8);
+    let (ok, _, err) = voidmate(&["check-db", "--db", path]);
+    assert!(!ok);
+    assert!(
+        err.contains("2 puzzles checked; these do not replay:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("puzzle 2 (game #1, ply 8): move 2 `Qxf8#` is not legal"),
+        "{err}"
+    );
+}
+
 /// Issue 48, point 6: `check-db` names a tournament whose stored pairings
 /// break the absolute rules or whose results do not match its games.
 #[test]
@@ -602,7 +717,8 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
         out,
         "2 games checked: every one replays to its stored position\n\
          1 rated game recomputed, 2 ratings compared: every rating is as its games make it\n\
-         0 tournaments checked: every pairing keeps the absolute rules and every result matches its game\n"
+         0 tournaments checked: every pairing keeps the absolute rules and every result matches its game\n\
+         0 puzzles checked: every solution is legal from its position\n"
     );
     rt.block_on(async {
         let pool = sqlx::SqlitePool::connect(&format!("sqlite://{path}"))

@@ -358,3 +358,54 @@ impl Core {
         Ok(check)
     }
 }
+
+/// What `check-db` found in the puzzles.
+#[derive(Debug, Default)]
+pub struct PuzzleCheck {
+    /// Puzzles checked.
+    pub puzzles: usize,
+    /// Each problem, naming its puzzle.
+    pub problems: Vec<String>,
+}
+
+impl Core {
+    /// Checks that every stored puzzle's moves (the mistake, then the
+    /// solution) are legal, one after the other, from its position.
+    pub async fn check_puzzles(&self) -> anyhow::Result<PuzzleCheck> {
+        let mut tx = self.store.read().await?;
+        let mut check = PuzzleCheck::default();
+        let puzzles = match store::all_puzzles(&mut tx).await {
+            Ok(p) => p,
+            Err(e) => {
+                check.problems.push(e.to_string());
+                return Ok(check);
+            }
+        };
+        for p in puzzles {
+            check.puzzles += 1;
+            if let Err(why) = puzzle_replays(&p) {
+                check.problems.push(format!(
+                    "puzzle {} (game #{}, ply {}): {why}",
+                    p.id, p.game_id, p.ply
+                ));
+            }
+        }
+        Ok(check)
+    }
+}
+
+/// Whether a puzzle's moves are legal from its position, in turn.
+fn puzzle_replays(p: &store::PuzzleRecord) -> Result<(), String> {
+    let mut pos = voidmate_rules::Position::from_fen(p.kind.rules(), &p.fen)
+        .map_err(|e| format!("its position does not read: {e}"))?;
+    if p.moves.len() < 2 {
+        return Err("it has no solution".to_string());
+    }
+    for (i, san) in p.moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(san)
+            .map_err(|e| format!("move {} `{san}` is not legal: {e}", i + 1))?;
+        pos = pos.after(&mv);
+    }
+    Ok(())
+}

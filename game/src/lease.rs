@@ -214,6 +214,21 @@ impl Leases {
         }
     }
 
+    /// Claims the work of `kind` on `key` and holds it; `None` if another
+    /// process holds it, it is no longer wanted, or it runs here already.
+    pub async fn claim_key(&self, kind: LeaseKind, key: i64) -> Result<Option<Held>, sqlx::Error> {
+        let _one_at_a_time = self.0.claiming.lock().await;
+        if self.0.stopped.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        let now = self.0.clock.now_ms();
+        let claim = self.claim(kind);
+        if !store::leases::claim_key(self.0.store.pool(), kind, key, now, claim).await? {
+            return Ok(None);
+        }
+        Ok(self.hold(kind, key))
+    }
+
     /// Stops renewing anything, as a process that was killed: the leases
     /// stay in the database until they lapse. Returns once no renewal is
     /// under way (one begun before is written first). For tests of what

@@ -67,7 +67,7 @@ mod words;
 mod tests;
 
 pub use crate::core::{CommandStyle, Core, CoreSettings};
-pub use audit::{RatingCheck, TournamentCheck};
+pub use audit::{PuzzleCheck, RatingCheck, TournamentCheck};
 pub use contract::{Mentioned, Player, PlayerId, Segment, Text};
 pub use delivery::{Posting, Refusal, ORDER_WAIT_MS, PARK_AFTER};
 pub use health::{Health, ProcessHealth, SILENT_AFTER_MS};

@@ -57,6 +57,43 @@ impl Core {
         });
     }
 
+    /// `voidmate puzzles generate`: searches the finished games not searched
+    /// yet (ended at `since_ms` or later, at most `limit`, oldest first),
+    /// one at a time under each search's lease (a game another process is
+    /// searching is passed over), telling `progress` after each game (games
+    /// done, of how many, puzzles found so far). Resumable: a game searched
+    /// is never searched again. Returns (games searched, puzzles found).
+    pub async fn generate_puzzles(
+        &self,
+        since_ms: Option<i64>,
+        limit: Option<u32>,
+        mut progress: impl FnMut(usize, usize, usize),
+    ) -> Result<(usize, usize), String> {
+        let games = {
+            let mut tx = self.store.begin().await.map_err(|e| e.to_string())?;
+            let now = tx.now_ms();
+            let games = store::puzzle_backlog(&mut tx, since_ms, limit, now)
+                .await
+                .map_err(|e| e.to_string())?;
+            tx.commit().await.map_err(|e| e.to_string())?;
+            games
+        };
+        let (mut searched, mut found) = (0, 0);
+        for (i, &id) in games.iter().enumerate() {
+            let held = self
+                .leases
+                .claim_key(LeaseKind::PuzzleSearch, id)
+                .await
+                .map_err(|e| e.to_string())?;
+            if let Some(_held) = held {
+                found += self.run_puzzle_search(id).await?;
+                searched += 1;
+            }
+            progress(i + 1, games.len(), found);
+        }
+        Ok((searched, found))
+    }
+
     /// Searches game `id` for puzzles and stores them with the search's
     /// end; how many were new.
     pub async fn run_puzzle_search(&self, id: i64) -> Result<usize, String> {

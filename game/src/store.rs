@@ -126,8 +126,8 @@ pub use outbox::{
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use puzzles::{
-    all_puzzles, finish_puzzle_search, puzzle_search_done, puzzles_of_game, queue_puzzle_search,
-    save_puzzle, NewPuzzle, PuzzleRecord,
+    all_puzzles, finish_puzzle_search, puzzle_backlog, puzzle_search_done, puzzles_of_game,
+    queue_puzzle_search, save_puzzle, NewPuzzle, PuzzleRecord,
 };
 pub use ratings::{
     all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,

@@ -66,7 +66,6 @@ impl Core {
 
     pub(crate) async fn tick_once(&self) -> Vec<Notice> {
         self.prune().await;
-        self.resume_engine_turns().await;
         match store::any_due(self.store.pool(), self.time.now_ms()).await {
             Ok(false) => {}
             Ok(true) => {
@@ -88,9 +87,14 @@ impl Core {
             }
             Err(e) => tracing::error!("cannot look for games to abort: {e}"),
         }
+        // Tournaments after the games' deadlines (a game lost on time is a
+        // round's result), and both before the engine's turns: no round
+        // trip of theirs is spent between an engine turn's start and the
+        // notices' claim.
         if let Err(e) = self.decide_tournaments().await {
             tracing::error!("tournament check failed: {e}");
         }
+        self.resume_engine_turns().await;
         self.heartbeat().await;
         self.report_process().await;
         let now = self.time.now_ms();

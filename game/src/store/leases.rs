@@ -152,6 +152,34 @@ pub async fn claim_next(
     .await
 }
 
+/// Claims the work of `kind` on `key`, if it is wanted and nobody holds it
+/// at `now_ms`: one statement, as [`claim_next`]. Whether it was claimed.
+pub async fn claim_key(
+    pool: &AnyPool,
+    kind: LeaseKind,
+    key: i64,
+    now_ms: i64,
+    claim: Claim<'_>,
+) -> Result<bool, sqlx::Error> {
+    let c = kind.columns();
+    let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE {table} SET {holder} = $2, {until} = $3 \
+         WHERE {key} = $4 AND {wanted} AND ({until} IS NULL OR {until} < $1)",
+        table = c.table,
+        holder = c.holder,
+        until = c.until,
+        key = c.key,
+        wanted = c.wanted,
+    )))
+    .bind(now_ms)
+    .bind(claim.by)
+    .bind(claim.until_ms)
+    .bind(key)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Moves the leases of `kind` on `keys` that `claim.by` still holds on to
 /// `claim.until_ms`; the keys it still holds (the others were finished,
 /// released, or taken over after they lapsed).

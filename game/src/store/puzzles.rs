@@ -168,3 +168,36 @@ pub async fn all_puzzles(tx: &mut Tx) -> Result<Vec<PuzzleRecord>, sqlx::Error> 
     .await?;
     rows.into_iter().map(PuzzleRow::typed).collect()
 }
+
+/// Queues every finished game (with a result, ended at `since_ms` or later)
+/// that was never queued for a puzzle search (games that ended before
+/// searches were queued), then returns the games whose search is not done,
+/// oldest first, at most `limit`.
+pub async fn puzzle_backlog(
+    tx: &mut Tx,
+    since_ms: Option<i64>,
+    limit: Option<u32>,
+    now_ms: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    let since = since_ms.unwrap_or(i64::MIN);
+    sqlx::query(
+        "INSERT INTO puzzle_searches (game_id, requested_ms) \
+         SELECT g.id, $1 FROM games g WHERE g.status = 'finished' AND g.result <> '*' \
+         AND COALESCE(g.finished_ms, 0) >= $2 \
+         AND NOT EXISTS (SELECT 1 FROM puzzle_searches s WHERE s.game_id = g.id)",
+    )
+    .bind(now_ms)
+    .bind(since)
+    .execute(&mut **tx)
+    .await?;
+    let ids: Vec<(i64,)> = sqlx::query_as(
+        "SELECT s.game_id FROM puzzle_searches s JOIN games g ON g.id = s.game_id \
+         WHERE s.done_ms IS NULL AND COALESCE(g.finished_ms, 0) >= $1 \
+         ORDER BY COALESCE(g.finished_ms, 0), s.game_id LIMIT $2",
+    )
+    .bind(since)
+    .bind(limit.map_or(i64::MAX, i64::from))
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(ids.into_iter().map(|(id,)| id).collect())
+}
