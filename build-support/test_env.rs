@@ -112,3 +112,15 @@ fn swiss_reference() {
     println!("cargo::rerun-if-changed={}", corpus.display());
     test_cfg("voidmate_swiss_reference", corpus.is_file());
 }
+
+/// `cfg(voidmate_fairy_stockfish)`: Fairy-Stockfish is installed (Debian's
+/// package, in /usr/games), the independent engine our puzzles are checked
+/// with.
+#[allow(dead_code)]
+fn fairy_stockfish() {
+    println!("cargo::rerun-if-changed=/usr/games");
+    test_cfg(
+        "voidmate_fairy_stockfish",
+        Path::new("/usr/games/fairy-stockfish").exists(),
+    );
+}

@@ -16,6 +16,8 @@
 #     cases on PostgreSQL and the cluster tests;
 #   - python-chess and Pillow (scripts/pgn-read.sh), the independent readers
 #     of our PGN and GIFs;
+#   - Fairy-Stockfish (Debian's fairy-stockfish), the independent engine our
+#     puzzles are checked with;
 #   - caissify-pairings and the corpus of random Swiss tournaments it pairs
 #     (scripts/swiss-reference.sh), the independent reference for our Dutch
 #     system (made once, about 10 minutes, then kept in the cache).
@@ -65,6 +67,9 @@ step "Synapse" bash scripts/synapse.sh install
 step "PostgreSQL" bash scripts/postgres.sh install
 step "python-chess and Pillow" bash scripts/pgn-read.sh install
 step "the Swiss reference corpus" bash scripts/swiss-reference.sh corpus
+if [ ! -x /usr/games/fairy-stockfish ]; then
+    step "Fairy-Stockfish" apt_install fairy-stockfish
+fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
     printf 'test.sh: not installed here: %s; the tests that need them are reported as ignored\n' \

@@ -267,8 +267,9 @@ fn only_move(best: i32, second: Option<i32>, t: &Thresholds) -> bool {
     t.chances(best) > t.chances(second) + 0.7
 }
 
-/// The line from `start` (the solver to move), or `None` when there is no
-/// puzzle in it. `limits` bounds each search (two at each solver's turn,
+/// The line from `start` (the solver to move; searched from the position
+/// alone, without the game's history), or `None` when there is no puzzle
+/// in it. `limits` bounds each search (two at each solver's turn,
 /// one at each reply).
 #[must_use]
 pub fn solve(
@@ -278,7 +279,11 @@ pub fn solve(
     t: &Thresholds,
 ) -> Option<(Vec<Move>, i32, bool)> {
     let solver = start.turn();
-    let mut pos = start.clone();
+    // From the position alone, as the solver will see it (a FEN, no game
+    // behind it): a line the game's history would have made a repetition
+    // is a solution there too, and must count against uniqueness.
+    let mut pos = Position::from_fen(start.shared_rules().clone(), &start.fen())
+        .unwrap_or_else(|_| start.clone());
     // Each solver's move, with whether it was forced (the only legal one).
     let mut line: Vec<(Move, bool)> = Vec::new();
     let mut last_score = 0;

@@ -1,0 +1,257 @@
+//! Our puzzles checked by an independent engine (issue 49, point 1):
+//! games of weak play (level 2 against itself, which blunders, after a few
+//! random opening moves) are searched for
+//! puzzles by `voidmate_engine::puzzle`, and every move of each solution is
+//! put to Fairy-Stockfish (`UCI_Variant`, MultiPV 2, a fixed depth): its
+//! best move must be ours (any mate in one where ours mates at once), and
+//! its second best must be clearly worse, so that the solver's move is the
+//! only good one by the other engine's judgement too.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use voidmate_engine::puzzle::{self, Thresholds, LICHESS_CURVE};
+use voidmate_engine::{choose, Level, Limits, Table};
+use voidmate_rules::{variants, Position};
+
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+/// Games of level 2 against level 2 searched: about one in seven has a
+/// puzzle (a blunder in a balanced game whose punishment is one line).
+const GAMES: u64 = 40;
+
+/// Fairy-Stockfish over UCI.
+struct Fsf {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+/// One line of Fairy-Stockfish's analysis: its first move and score (for
+/// the side to move: centipawns, or a mate in this many moves).
+#[derive(Debug, Clone, PartialEq)]
+enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl Fsf {
+    fn start(variant: &str) -> Fsf {
+        let mut child = Command::new(FAIRY_STOCKFISH)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("Fairy-Stockfish runs");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut fsf = Fsf {
+            child,
+            input,
+            output,
+        };
+        fsf.send("uci");
+        fsf.until("uciok");
+        fsf.send(&format!("setoption name UCI_Variant value {variant}"));
+        fsf.send("setoption name MultiPV value 2");
+        fsf.send("setoption name Threads value 1");
+        fsf.send("isready");
+        fsf.until("readyok");
+        fsf
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn until(&mut self, word: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.output.read_line(&mut line).unwrap() > 0,
+                "Fairy-Stockfish stopped"
+            );
+            let done = line.starts_with(word);
+            lines.push(line.trim_end().to_string());
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// The two best lines at `depth`: (move in UCI, score), best first.
+    fn best_two(&mut self, fen: &str, depth: u32) -> Vec<(String, Score)> {
+        self.send("ucinewgame");
+        self.send(&format!("position fen {fen}"));
+        self.send(&format!("go depth {depth}"));
+        let lines = self.until("bestmove");
+        let mut best: [Option<(String, Score)>; 2] = [None, None];
+        for line in &lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = |key: &str| words.iter().position(|w| *w == key);
+            let (Some(pv), Some(score), Some(multipv)) = (at("pv"), at("score"), at("multipv"))
+            else {
+                continue;
+            };
+            if words.get(score + 3) == Some(&"lowerbound")
+                || words.get(score + 3) == Some(&"upperbound")
+            {
+                continue;
+            }
+            let value: i32 = words[score + 2].parse().unwrap();
+            let s = match words[score + 1] {
+                "mate" => Score::Mate(value),
+                _ => Score::Cp(value),
+            };
+            let k: usize = words[multipv + 1].parse().unwrap();
+            if (1..=2).contains(&k) {
+                best[k - 1] = Some((words[pv + 1].to_string(), s));
+            }
+        }
+        best.into_iter().flatten().collect()
+    }
+}
+
+impl Drop for Fsf {
+    fn drop(&mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Winning chances of a Fairy-Stockfish score, on lichess's curve.
+fn chances(s: &Score) -> f64 {
+    match s {
+        Score::Mate(n) => f64::from(n.signum()),
+        Score::Cp(cp) => puzzle::winning_chances(*cp, LICHESS_CURVE),
+    }
+}
+
+/// A game between two weak players from the start: `levels` for White and
+/// Black, the first `random` plies chosen at random by `seed` (a varied
+/// opening), to the end or 120 plies; every position, with its history.
+fn weak_game(variant: &str, seed: u64, levels: (u8, u8), random: u64) -> Vec<Position> {
+    let mut pos = Position::new(variants::by_name(variant).unwrap());
+    let mut out = vec![pos.clone()];
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    for ply in 0..120u64 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mv = if ply < random {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let legal = pos.legal_moves();
+            legal[(x % legal.len() as u64) as usize]
+        } else {
+            let level = if ply % 2 == 0 { levels.0 } else { levels.1 };
+            let limits = Limits {
+                time: None,
+                ..Limits::default()
+            };
+            match choose(&pos, Level::new(level).unwrap(), limits, seed * 1000 + ply) {
+                Some(r) => r.best,
+                None => break,
+            }
+        };
+        pos = pos.after(&mv);
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// Searches `GAMES` weak games of `variant` for puzzles, and puts every
+/// solver's move to Fairy-Stockfish (`fsf_variant`); returns the puzzles
+/// found and what Fairy-Stockfish disagreed with.
+fn check_with_fairy_stockfish(
+    variant: &str,
+    fsf_variant: &str,
+    curve: f64,
+) -> (usize, Vec<String>) {
+    let t = Thresholds::for_curve(curve);
+    let scan = Limits {
+        nodes: Some(10_000),
+        time: None,
+        ..Limits::default()
+    };
+    let solve = Limits {
+        nodes: Some(150_000),
+        time: None,
+        ..Limits::default()
+    };
+    let mut table = Table::new(1 << 18);
+    let mut fsf = Fsf::start(fsf_variant);
+    let (mut puzzles, mut moves_checked) = (0, 0);
+    let mut disagreements = Vec::new();
+    for seed in 1..=GAMES {
+        let game = weak_game(variant, seed, (2, 2), 4);
+        let scores = puzzle::scan(&game, &scan, &mut table);
+        for p in puzzle::find(&game, &scores, &solve, &mut table, &t) {
+            puzzles += 1;
+            let mut pos = game[p.ply].clone();
+            for (i, m) in p.line.iter().enumerate() {
+                if i % 2 == 0 {
+                    moves_checked += 1;
+                    let ours = pos.coordinate(m);
+                    let lines = fsf.best_two(&pos.fen(), 14);
+                    let Some((theirs, best)) = lines.first() else {
+                        panic!("no analysis of {}", pos.fen());
+                    };
+                    let mates_now = pos
+                        .after(m)
+                        .outcome()
+                        .is_some_and(|o| o.winner() == Some(pos.turn()));
+                    // Read by our own parser (castling as the king's move).
+                    let same = pos.parse_move(theirs).ok() == Some(*m)
+                        || mates_now && *best == Score::Mate(1);
+                    let margin = match lines.get(1) {
+                        None => 2.0,
+                        Some((_, second)) => chances(best) - chances(second),
+                    };
+                    let second_mates_too = matches!(lines.get(1), Some((_, Score::Mate(1))));
+                    // A forced mate is the only good move when no other move
+                    // mates (its centipawns, on Fairy-Stockfish's own scale
+                    // in antichess, do not matter then).
+                    let only_mate = matches!(best, Score::Mate(n) if *n > 0)
+                        && !matches!(lines.get(1), Some((_, Score::Mate(n))) if *n > 0);
+                    let unique = margin > 0.7 || only_mate || mates_now && second_mates_too;
+                    if !same || !unique {
+                        disagreements.push(format!(
+                            "seed {seed} ply {} move {}: ours {ours}, Fairy-Stockfish {lines:?} in {}",
+                            p.ply,
+                            i / 2 + 1,
+                            pos.fen()
+                        ));
+                    }
+                }
+                pos = pos.after(m);
+            }
+        }
+    }
+    eprintln!("{variant}: {puzzles} puzzles, {moves_checked} solver's moves checked; disagreements: {disagreements:#?}");
+    (puzzles, disagreements)
+}
+
+#[test]
+#[cfg_attr(
+    not(voidmate_fairy_stockfish),
+    ignore = "Fairy-Stockfish is not installed: `apt-get install fairy-stockfish` (scripts/test.sh does)"
+)]
+fn standard_chess_puzzles_are_only_moves_for_fairy_stockfish() {
+    let (puzzles, disagreements) = check_with_fairy_stockfish("standard", "chess", LICHESS_CURVE);
+    assert!(puzzles >= 5, "too few puzzles to judge: {puzzles}");
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+#[test]
+#[cfg_attr(
+    not(voidmate_fairy_stockfish),
+    ignore = "Fairy-Stockfish is not installed: `apt-get install fairy-stockfish` (scripts/test.sh does)"
+)]
+fn antichess_puzzles_are_only_moves_for_fairy_stockfish() {
+    // Antichess's curve, as `game/src/review.rs` fitted it.
+    let (puzzles, disagreements) = check_with_fairy_stockfish("antichess", "antichess", 0.002_529);
+    assert!(puzzles >= 5, "too few puzzles to judge: {puzzles}");
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
