@@ -199,6 +199,49 @@ pub fn after_game(me: Rating, idle_days: f64, opponent: Rating, score: Score) ->
     }
 }
 
+/// Where a new puzzle starts: unsure, so that its first solvers place it
+/// quickly (lichess's puzzles start so).
+pub const PUZZLE_START: Rating = Rating {
+    rating: CENTRE,
+    deviation: 500.0,
+    volatility: 0.09,
+};
+
+/// The most a puzzle's rating moves in one attempt.
+pub const PUZZLE_MAX_CHANGE: f64 = 700.0;
+
+/// A solver this unsure of their own rating (deviation) moves no puzzle's.
+pub const PUZZLE_UNSURE_SOLVER: f64 = 230.0;
+
+/// A first attempt at a puzzle, played as one rated game between the
+/// solver and the puzzle (the puzzle wins when it is failed): the solver's
+/// rating and the puzzle's after it. The solver's moves as after any rated
+/// game (`idle_days` since their last attempt); the puzzle's at most
+/// [`PUZZLE_MAX_CHANGE`], and not at all when the solver's deviation is
+/// [`PUZZLE_UNSURE_SOLVER`] or more (a newcomer's result says little of the
+/// puzzle).
+pub fn puzzle_attempt(
+    solver: Rating,
+    idle_days: f64,
+    puzzle: Rating,
+    solved: bool,
+) -> (Rating, Rating) {
+    let score = if solved { 1.0 } else { 0.0 };
+    let solver_now = solver.after_idle(idle_days);
+    let solver_after = after_game(solver, idle_days, puzzle, score);
+    if solver_now.deviation >= PUZZLE_UNSURE_SOLVER {
+        return (solver_after, puzzle);
+    }
+    let raw = period(puzzle, &[(solver_now, 1.0 - score)], TAU, 0.0);
+    let change = (raw.rating - puzzle.rating).clamp(-PUZZLE_MAX_CHANGE, PUZZLE_MAX_CHANGE);
+    let puzzle_after = Rating {
+        rating: (puzzle.rating + change).max(MIN_RATING),
+        deviation: raw.deviation.clamp(MIN_DEVIATION, PUZZLE_START.deviation),
+        volatility: raw.volatility,
+    };
+    (solver_after, puzzle_after)
+}
+
 /// `alice 1500? -> 1662? (+162)`: a player's change, in whole points.
 pub fn change_words(name: &str, before: Rating, after: Rating) -> String {
     let diff = after.points() - before.points();
@@ -208,6 +251,47 @@ pub fn change_words(name: &str, before: Rating, after: Rating) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A solved puzzle raises its solver and lowers the puzzle; a failed one
+    /// the other way; an unsure solver (deviation 230 or more) moves no
+    /// puzzle; and a puzzle never moves more than 700 in one attempt, though
+    /// Glicko-2 alone would move an unsure puzzle failed by a strong solver
+    /// further.
+    #[test]
+    fn a_puzzle_attempt_is_a_game_between_solver_and_puzzle() {
+        let solver = Rating {
+            rating: 1600.0,
+            deviation: 80.0,
+            volatility: 0.06,
+        };
+        let (s, p) = puzzle_attempt(solver, 0.0, PUZZLE_START, true);
+        assert!(
+            s.rating > solver.rating && p.rating < PUZZLE_START.rating,
+            "{s:?} {p:?}"
+        );
+        let (s, p) = puzzle_attempt(solver, 0.0, PUZZLE_START, false);
+        assert!(
+            s.rating < solver.rating && p.rating > PUZZLE_START.rating,
+            "{s:?} {p:?}"
+        );
+        let newcomer = Rating::START;
+        let (s, p) = puzzle_attempt(newcomer, 0.0, PUZZLE_START, true);
+        assert!(s.rating > newcomer.rating);
+        assert_eq!(p, PUZZLE_START, "a newcomer moves no puzzle");
+        let master = Rating {
+            rating: 2900.0,
+            deviation: 45.0,
+            volatility: 0.06,
+        };
+        let raw = period(PUZZLE_START, &[(master, 1.0)], TAU, 0.0);
+        assert!(
+            raw.rating - PUZZLE_START.rating > PUZZLE_MAX_CHANGE,
+            "{raw:?}"
+        );
+        let (_, p) = puzzle_attempt(master, 0.0, PUZZLE_START, false);
+        assert_eq!(p.rating, PUZZLE_START.rating + PUZZLE_MAX_CHANGE);
+        assert!(p.deviation < PUZZLE_START.deviation);
+    }
 
     fn r(rating: f64, deviation: f64, volatility: f64) -> Rating {
         Rating {
