@@ -396,9 +396,16 @@ mod tests {
             "vm:t:join:3:4",
             "vm:y:c:1:2",
             "vm:t:join:99999999999999999999",
+            "",
+            "vm:t:join:é",
+            "vm:t:é:3",
         ] {
             assert_eq!(parse_button(bad), None, "{bad}");
         }
+        assert_eq!(
+            parse_button(&format!("vm:t:join:{}", "9".repeat(5_000))),
+            None
+        );
     }
 
     #[test]

@@ -640,6 +640,52 @@ mod tests {
         );
     }
 
+    /// Odd text (multi-byte, empty, oversized, full-width digits) is read
+    /// or refused with a short reply naming it, and never panics.
+    #[test]
+    fn odd_text_is_refused_by_name_and_never_panics() {
+        let long = "é".repeat(5_000);
+        let odd = [
+            String::new(),
+            " ".to_string(),
+            "Té".to_string(),
+            "T".to_string(),
+            "T99999999999999999999".to_string(),
+            "create swiss 名前 3d".to_string(),
+            "create swiss void 3d rounds ７".to_string(),
+            "create swiss void 3d starts 2026-12-01T１８:００".to_string(),
+            "create swiss void 3d starts é-é-é".to_string(),
+            "create swiss void 3d starts 2026-12-01 25:99".to_string(),
+            "create swiss void 3d starts".to_string(),
+            "history @🔥🔥 @x".to_string(),
+            format!("create swiss void 3d {long}"),
+            format!("kick {long}"),
+            long.clone(),
+        ];
+        for text in &odd {
+            if let Err(e) = action(text) {
+                assert!(e.0.chars().count() < 400, "{text:.40}: {}", e.0.len());
+            }
+        }
+        for when in [
+            "",
+            "é",
+            &long,
+            "2026-12-01T１８:００",
+            "2026-13-01",
+            "0-0-0",
+        ] {
+            assert!(
+                matches!(Start::read(when), Start::Unreadable(_)),
+                "{when:.40}"
+            );
+        }
+        assert_eq!(
+            Start::read("2026-12-01 18:00 UTC"),
+            Start::At(days_from_civil(2026, 12, 1) * 86_400_000 + 18 * 3_600_000)
+        );
+    }
+
     #[test]
     fn dates_count_days_as_the_calendar_does() {
         assert_eq!(days_from_civil(1970, 1, 1), 0);
