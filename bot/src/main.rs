@@ -116,14 +116,7 @@ async fn generate_puzzles(args: GenerateArgs) -> Result<String> {
             }
         },
     };
-    let mut cfg = Config::load(args.config.as_deref())?;
-    if let Some(db) = &args.db {
-        let at = voidmate::config::Database::at(db);
-        (cfg.database.path, cfg.database.url) = (at.path, at.url);
-    }
-    if cfg.database.url.is_none() && !cfg.database.path.exists() {
-        bail!("there is no database at {}", cfg.database.path.display());
-    }
+    let cfg = existing_database(args.config.as_deref(), args.db.as_deref())?;
     let core = Core::open(&cfg).await?;
     let (searched, found) = core
         .generate_puzzles(since, args.limit, |done, total, found| {
@@ -153,9 +146,11 @@ struct CheckDbArgs {
     config: Option<PathBuf>,
 }
 
-async fn check_db(args: CheckDbArgs) -> Result<String> {
-    let mut cfg = Config::load(args.config.as_deref())?;
-    if let Some(db) = &args.db {
+/// The configuration of a tool that works on a database that must exist
+/// already: `db` (a file or a URL) in place of the file's, if given.
+fn existing_database(config: Option<&std::path::Path>, db: Option<&str>) -> Result<Config> {
+    let mut cfg = Config::load(config)?;
+    if let Some(db) = db {
         // The place only: the file's other `[database]` settings stand.
         let at = voidmate::config::Database::at(db);
         (cfg.database.path, cfg.database.url) = (at.path, at.url);
@@ -165,41 +160,28 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     if cfg.database.url.is_none() && !cfg.database.path.exists() {
         bail!("there is no database at {}", cfg.database.path.display());
     }
+    Ok(cfg)
+}
+
+async fn check_db(args: CheckDbArgs) -> Result<String> {
+    let cfg = existing_database(args.config.as_deref(), args.db.as_deref())?;
     let core = Core::inspect(&cfg).await?;
     let (total, bad) = core.check_db().await?;
     let ratings = core.check_ratings().await?;
     let tournaments = core.check_tournaments().await?;
-    let tournament_lines = if tournaments.problems.is_empty() {
-        format!(
-            "{} checked: every pairing keeps the absolute rules and every result matches its game\n",
-            count(tournaments.tournaments, "tournament")
-        )
-    } else {
-        let mut t = format!(
-            "{} checked; these do not hold together:\n",
-            count(tournaments.tournaments, "tournament")
-        );
-        for p in &tournaments.problems {
-            t.push_str(&format!("  {p}\n"));
-        }
-        t
-    };
+    let tournament_lines = checked(
+        &count(tournaments.tournaments, "tournament"),
+        "every pairing keeps the absolute rules and every result matches its game",
+        "these do not hold together",
+        &tournaments.problems,
+    );
     let puzzles = core.check_puzzles().await?;
-    let puzzle_lines = if puzzles.problems.is_empty() {
-        format!(
-            "{} checked: every solution is legal from its position\n",
-            count(puzzles.puzzles, "puzzle")
-        )
-    } else {
-        let mut t = format!(
-            "{} checked; these do not replay:\n",
-            count(puzzles.puzzles, "puzzle")
-        );
-        for p in &puzzles.problems {
-            t.push_str(&format!("  {p}\n"));
-        }
-        t
-    };
+    let puzzle_lines = checked(
+        &count(puzzles.puzzles, "puzzle"),
+        "every solution is legal from its position",
+        "these do not replay",
+        &puzzles.problems,
+    );
     let rated = format!(
         "{} recomputed, {} compared",
         count(ratings.games, "rated game"),
@@ -248,6 +230,19 @@ async fn check_db(args: CheckDbArgs) -> Result<String> {
     text.push_str(&tournament_lines);
     text.push_str(&puzzle_lines);
     bail!("{}", text.trim_end())
+}
+
+/// A check's report: `N things checked: <good>`, or `N things checked;
+/// <bad>:` and each problem on a line of its own.
+fn checked(counted: &str, good: &str, bad: &str, problems: &[String]) -> String {
+    if problems.is_empty() {
+        return format!("{counted} checked: {good}\n");
+    }
+    let mut text = format!("{counted} checked; {bad}:\n");
+    for p in problems {
+        text.push_str(&format!("  {p}\n"));
+    }
+    text
 }
 
 /// `1 game`, `3 games`: a count with its noun.

@@ -300,3 +300,32 @@ impl Core {
         &self.leases
     }
 }
+
+impl Core {
+    /// Takes one queued piece of engine work of `kind` (a game's review, its
+    /// puzzle search) that nobody holds, if none of its kind runs here now,
+    /// and runs it in a task of its own under its lease: renewed until the
+    /// task ends, also when the work panics (the guard goes with the task).
+    pub(crate) async fn take_one<F, Fut>(&self, kind: LeaseKind, run: F)
+    where
+        F: FnOnce(Core, i64) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<(), String>> + Send + 'static,
+    {
+        let held = match self.leases.claim_next(kind, 1).await {
+            Ok(Some(held)) => held,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!("cannot take a {}: {e}", kind.name());
+                return;
+            }
+        };
+        let core = self.clone();
+        tokio::spawn(async move {
+            let id = held.key();
+            if let Err(why) = run(core, id).await {
+                tracing::warn!(game = id, "{} stopped: {why}", kind.name());
+            }
+            drop(held);
+        });
+    }
+}

@@ -54,19 +54,9 @@ fn time_control_tag(clock: &TimeControl) -> String {
     }
 }
 
-/// `2026.11.27` and `14:05:09` for a time in seconds since 1970 (UTC), by
-/// the civil-from-days arithmetic (Howard Hinnant's), so no date crate.
+/// `2026.11.27` and `14:05:09` for a time in seconds since 1970 (UTC).
 fn utc_date_time(secs: i64) -> (String, String) {
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day, rem) = crate::time::civil(secs);
     (
         format!("{year:04}.{month:02}.{day:02}"),
         format!("{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60),

@@ -39,22 +39,10 @@ impl Core {
         if !self.engine_cfg.puzzle_searches {
             return;
         }
-        let held = match self.leases.claim_next(LeaseKind::PuzzleSearch, 1).await {
-            Ok(Some(held)) => held,
-            Ok(None) => return,
-            Err(e) => {
-                tracing::warn!("cannot take a puzzle search: {e}");
-                return;
-            }
-        };
-        let core = self.clone();
-        tokio::spawn(async move {
-            let id = held.key();
-            if let Err(why) = core.run_puzzle_search(id).await {
-                tracing::warn!(game = id, "puzzle search stopped: {why}");
-            }
-            drop(held);
-        });
+        self.take_one(LeaseKind::PuzzleSearch, |core, id| async move {
+            core.run_puzzle_search(id).await.map(|_| ())
+        })
+        .await;
     }
 
     /// `voidmate puzzles generate`: searches the finished games not searched

@@ -100,24 +100,10 @@ impl Core {
     /// Takes a queued review nobody holds, if this process reviews none
     /// now, and runs it in a task of its own, under its lease.
     pub(crate) async fn take_reviews(&self) {
-        let held = match self.leases.claim_next(LeaseKind::Review, 1).await {
-            Ok(Some(held)) => held,
-            Ok(None) => return,
-            Err(e) => {
-                tracing::warn!("cannot take a review: {e}");
-                return;
-            }
-        };
-        let core = self.clone();
-        tokio::spawn(async move {
-            let id = held.key();
-            if let Err(why) = core.run_review(id).await {
-                tracing::warn!(game = id, "review stopped: {why}");
-            }
-            // Renewed until here, also when the review panics: the guard
-            // goes with the task.
-            drop(held);
-        });
+        self.take_one(LeaseKind::Review, |core, id| async move {
+            core.run_review(id).await
+        })
+        .await;
     }
 
     /// Evaluates each position of game `id`'s review not yet evaluated,

@@ -144,6 +144,23 @@ fn system_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// The calendar date (year, month, day) and the seconds into that day of
+/// a time in seconds since 1970 (UTC), by Howard Hinnant's
+/// civil-from-days arithmetic (no date crate for one function).
+pub(crate) fn civil(secs: i64) -> (i64, i64, i64, i64) {
+    let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, of_day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

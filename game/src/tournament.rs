@@ -190,30 +190,6 @@ pub struct Placing {
     pub performance: Option<i64>,
 }
 
-/// An outcome as stored: `1-0`, `0-1`, `1/2`, `+-`, `-+`, `--`.
-pub fn outcome_code(o: Outcome) -> &'static str {
-    match o {
-        Outcome::WhiteWins => "1-0",
-        Outcome::BlackWins => "0-1",
-        Outcome::Draw => "1/2",
-        Outcome::WhiteByForfeit => "+-",
-        Outcome::BlackByForfeit => "-+",
-        Outcome::BothForfeited => "--",
-    }
-}
-
-pub fn outcome_from_code(code: &str) -> Option<Outcome> {
-    Some(match code {
-        "1-0" => Outcome::WhiteWins,
-        "0-1" => Outcome::BlackWins,
-        "1/2" => Outcome::Draw,
-        "+-" => Outcome::WhiteByForfeit,
-        "-+" => Outcome::BlackByForfeit,
-        "--" => Outcome::BothForfeited,
-        _ => return None,
-    })
-}
-
 /// An outcome as a pairing list shows it: `1-0`, `½-½`, `1F-0F` for a
 /// forfeit.
 pub fn outcome_shown(o: Option<Outcome>) -> &'static str {
@@ -254,8 +230,8 @@ mod tests {
             Outcome::BlackByForfeit,
             Outcome::BothForfeited,
         ] {
-            assert_eq!(outcome_from_code(outcome_code(o)), Some(o));
+            assert_eq!(Outcome::from_code(o.code()), Some(o));
         }
-        assert_eq!(outcome_from_code("2-0"), None);
+        assert_eq!(Outcome::from_code("2-0"), None);
     }
 }

@@ -27,6 +27,35 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome as written in tables and files: `1-0`, `0-1`, `1/2`, and
+    /// for forfeits `+-`, `-+`, `--` (White's mark first, as in FIDE's
+    /// tournament report format).
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2",
+            Outcome::WhiteByForfeit => "+-",
+            Outcome::BlackByForfeit => "-+",
+            Outcome::BothForfeited => "--",
+        }
+    }
+
+    /// The outcome a [`code`](Outcome::code) writes; `None` for any other text.
+    #[must_use]
+    pub fn from_code(code: &str) -> Option<Outcome> {
+        Some(match code {
+            "1-0" => Outcome::WhiteWins,
+            "0-1" => Outcome::BlackWins,
+            "1/2" => Outcome::Draw,
+            "+-" => Outcome::WhiteByForfeit,
+            "-+" => Outcome::BlackByForfeit,
+            "--" => Outcome::BothForfeited,
+            _ => return None,
+        })
+    }
+
     /// The points of white and black.
     #[must_use]
     pub fn points(self) -> (Points, Points) {

@@ -44,15 +44,7 @@ struct Tally {
 }
 
 fn outcome(code: &str) -> Outcome {
-    match code {
-        "1-0" => Outcome::WhiteWins,
-        "0-1" => Outcome::BlackWins,
-        "1/2" => Outcome::Draw,
-        "+-" => Outcome::WhiteByForfeit,
-        "-+" => Outcome::BlackByForfeit,
-        "--" => Outcome::BothForfeited,
-        other => panic!("unknown result {other}"),
-    }
+    Outcome::from_code(code).unwrap_or_else(|| panic!("unknown result {code}"))
 }
 
 fn ids(v: &Value) -> Vec<u32> {

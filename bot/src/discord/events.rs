@@ -70,19 +70,7 @@ async fn on_button(
             channel: press.channel_id,
             direct: press.guild_id.is_none(),
         };
-        let incoming = Incoming {
-            event_id: format!("discord:{}", press.id),
-            channel: press.channel_id.to_string(),
-            author: player(&press.user),
-            input: Input::Command(cmd),
-            mentions: Vec::new(),
-            addressed: true,
-            private: false,
-            community: press.guild_id.map(community),
-            sent_ms: None,
-            moderator: moderates(press.member.as_ref().and_then(|m| m.permissions)),
-        };
-        return respond.answer(data, incoming).await;
+        return respond.answer(data, pressed(press, cmd)).await;
     }
     let Some((action, accept)) = parse_custom_id(&press.data.custom_id) else {
         // A button from an older version of the bot, or one we never made:
@@ -124,19 +112,9 @@ async fn on_button(
             .await?;
         return Ok(());
     }
-    let incoming = Incoming {
-        event_id: format!("discord:{}", press.id),
-        channel: press.channel_id.to_string(),
-        author: who,
-        input: Input::Command(action.answer(accept)),
-        mentions: Vec::new(),
-        addressed: true,
-        private: false,
-        community: press.guild_id.map(community),
-        sent_ms: None,
-        moderator: moderates(press.member.as_ref().and_then(|m| m.permissions)),
-    };
-    respond.answer(data, incoming).await?;
+    respond
+        .answer(data, pressed(press, action.answer(accept)))
+        .await?;
     // The question is answered: its buttons go (unless the message went
     // first: 10008 Unknown Message, `topics/opcodes-and-status-codes`).
     let edited = press
@@ -150,6 +128,22 @@ async fn on_button(
     match edited {
         Err(e) if discord_code(&e) != Some(10008) => Err(e.into()),
         _ => Ok(()),
+    }
+}
+
+/// A button press as the core reads it: its presser giving `cmd`.
+fn pressed(press: &serenity::ComponentInteraction, cmd: crate::game::command::Command) -> Incoming {
+    Incoming {
+        event_id: format!("discord:{}", press.id),
+        channel: press.channel_id.to_string(),
+        author: player(&press.user),
+        input: Input::Command(cmd),
+        mentions: Vec::new(),
+        addressed: true,
+        private: false,
+        community: press.guild_id.map(community),
+        sent_ms: None,
+        moderator: moderates(press.member.as_ref().and_then(|m| m.permissions)),
     }
 }
 

@@ -6,8 +6,7 @@ use super::tournaments::{count, damaged};
 use super::{Flag, Tx};
 use crate::contract::PlayerId;
 use crate::tournament::{
-    outcome_code, outcome_from_code, Format, Outcome, Placing, RoundGame, RoundRecord, StandingRow,
-    TournamentId,
+    Format, Outcome, Placing, RoundGame, RoundRecord, StandingRow, TournamentId,
 };
 use sqlx::FromRow;
 use voidmate_rules::GameKind;
@@ -78,7 +77,7 @@ fn round_game(id: i64, r: GameRow) -> Result<RoundGame, sqlx::Error> {
     let outcome = r
         .outcome
         .as_deref()
-        .map(|o| outcome_from_code(o).ok_or_else(|| damaged(id, format!("outcome {o:?}"))))
+        .map(|o| Outcome::from_code(o).ok_or_else(|| damaged(id, format!("outcome {o:?}"))))
         .transpose()?;
     Ok(RoundGame {
         round: count(id, "round", r.round)?,
@@ -118,7 +117,7 @@ pub async fn insert_round_game(
     .bind(g.white.as_str())
     .bind(g.black.as_str())
     .bind(g.game_id)
-    .bind(g.outcome.map(outcome_code))
+    .bind(g.outcome.map(Outcome::code))
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -166,7 +165,7 @@ pub async fn set_outcome(
     .bind(id.0)
     .bind(i64::from(round))
     .bind(i64::from(board))
-    .bind(outcome_code(outcome))
+    .bind(outcome.code())
     .execute(&mut **tx)
     .await?;
     Ok(done.rows_affected() == 1)
