@@ -76,6 +76,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
         "$(IFS=,; echo "${missing[*]}")" >&2
 fi
 
+# Old test binaries pile up in the target directory at every build.
+bash scripts/prune-tests.sh
+
 if [ "$#" -gt 0 ]; then
     exec cargo test "$@"
 fi

@@ -9,11 +9,13 @@ use voidmate_rules::GameKind;
 
 mod options;
 mod parse;
+pub mod puzzle;
 pub mod tournament;
 pub mod words;
 
 pub use options::{ColorChoice, OfferKind, Pool, ProgramMode, TimeControl};
 pub use parse::{parse, CommandError};
+pub use puzzle::{Level, PuzzleAction};
 pub use tournament::{Start, TournamentAction, TournamentSpec};
 
 /// A game named in a command: `#12`.
@@ -106,6 +108,9 @@ pub enum Setting {
     Flip(Flip),
     /// An animated replay after each finished game here.
     Replays(bool),
+    /// A puzzle a day here at this time (minutes after midnight, UTC), or
+    /// none (`off`); moderators only.
+    DailyPuzzle(Option<u16>),
     /// Words that name no setting, or a setting without a value it takes
     /// (the reply lists the settings of this platform).
     Unreadable,
@@ -223,6 +228,10 @@ pub enum Command {
         id: Option<tournament::TournamentId>,
         action: TournamentAction,
     },
+    /// Solving the community's puzzles.
+    Puzzle {
+        action: PuzzleAction,
+    },
     /// Text that is no command word: perhaps a bare move (`e4`, `e4 #2`,
     /// `#2 e4`); the game's number is kept apart from the text.
     Bare {
@@ -275,6 +284,7 @@ impl Command {
             | Command::Help { .. }
             | Command::Direct => true,
             Command::Tournament { action, .. } => action.is_read_only(),
+            Command::Puzzle { action } => action.is_read_only(),
             Command::Challenge { .. }
             | Command::Accept { .. }
             | Command::Decline { .. }

@@ -134,7 +134,8 @@ pub struct Engine {
     pub review_nodes: u64,
     /// Whether this process searches finished games for puzzles (each is
     /// queued as it ends, whatever this says; a search is engine work, taken
-    /// under a lease). Off until puzzles can be solved in chat (issue 49).
+    /// under a lease, one candidate position at a time between the engine's
+    /// moves). On by default: a community's puzzles come from it.
     pub puzzle_searches: bool,
     /// The engine's effort per search of a puzzle's line, in nodes (the
     /// scan for candidates, where no review is stored, takes a quarter).
@@ -165,7 +166,7 @@ impl Default for Engine {
             default_level: 3,
             searches: Searches::Here,
             review_nodes: REVIEW_NODES,
-            puzzle_searches: false,
+            puzzle_searches: true,
             puzzle_nodes: REVIEW_NODES,
         }
     }

@@ -5,7 +5,8 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::Failure;
 use crate::handlers::{
-    after, challenge, ending, info, moves, offers, play, programs, ratings, settings, tournament,
+    after, challenge, ending, info, moves, offers, play, programs, puzzles, ratings, settings,
+    tournament,
 };
 
 pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Failure> {
@@ -49,5 +50,6 @@ pub(crate) async fn execute(cx: &mut Ctx<'_>, cmd: Command) -> Result<Done, Fail
         Command::Rematch { game } => after::rematch(cx, game).await,
         Command::Abort { game } => after::abort(cx, game).await,
         Command::Tournament { id, action } => tournament::tournament(cx, id, action).await,
+        Command::Puzzle { action } => puzzles::puzzle(cx, action).await,
     }
 }

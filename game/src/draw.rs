@@ -75,6 +75,9 @@ impl Core {
         kind: store::BoardKind,
     ) -> Option<Image> {
         let mut read = self.store.read().await.ok()?;
+        if kind == store::BoardKind::Puzzle {
+            return self.puzzle_board(read, ch, id, ply).await;
+        }
         let row = store::game(&mut read, ch, id).await.ok()??;
         let g = self.load_unlocked(&mut read, row).await.ok()?;
         if g.moves.len() as i64 != ply {
@@ -98,7 +101,31 @@ impl Core {
                 let review = self.stored_review(&g).await?;
                 picture = graph_picture(&g, &review, theme);
             }
+            store::BoardKind::Puzzle => return None,
         }
+        Drawing::start(picture).image().await
+    }
+
+    /// Puzzle `id`'s board with `progress` moves of its line played, from
+    /// the solver's side, in `ch`'s theme.
+    async fn puzzle_board(
+        &self,
+        mut read: store::Tx,
+        ch: &str,
+        id: i64,
+        progress: i64,
+    ) -> Option<Image> {
+        let p = store::puzzle(&mut read, id).await.ok()??;
+        let theme = store::settings(&mut read, ch)
+            .await
+            .ok()?
+            .and_then(|s| Theme::from_name(&s.theme))
+            .unwrap_or(self.settings.theme);
+        drop(read);
+        let line = crate::solving::Line::of(&p).ok()?;
+        let progress = usize::try_from(progress).ok()?.clamp(1, line.moves.len());
+        let status = crate::solving::to_move(line.positions[progress].turn());
+        let picture = line.picture(&p, progress, theme, status, None);
         Drawing::start(picture).image().await
     }
 }

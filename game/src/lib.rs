@@ -56,6 +56,7 @@ mod puzzle_flow;
 mod reply;
 mod resolve;
 mod review_flow;
+mod solving;
 mod startup;
 mod suggest;
 mod time;

@@ -80,9 +80,11 @@ impl std::ops::DerefMut for Tx {
 /// The database path that means "in memory, nothing on disk".
 pub const IN_MEMORY: &str = ":memory:";
 
+mod attempts;
 mod challenges;
 mod connect;
 mod copy;
+mod daily;
 mod events;
 mod games;
 pub mod leases;
@@ -100,12 +102,22 @@ mod settings;
 mod time;
 mod tournaments;
 
+pub use attempts::{
+    advance_attempt, attempted, end_attempt, nearest_puzzle, note_hint, open_attempt, puzzle_games,
+    puzzle_leaderboard, puzzle_ratings_of, save_puzzle_result, settle_attempt, start_attempt,
+    Attempt, AttemptEnd, PuzzleRating, PuzzleResult,
+};
 pub use challenges::{
     close_challenge, insert_challenge, pending_challenges, set_challenge_program,
     set_challenge_rating, set_challenge_thread,
 };
 pub use connect::{PoolSizes, PING_AFTER_IDLE};
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
+pub use daily::{
+    advance_daily, any_daily_due, choose_daily, clear_daily, credit_daily, credited_days,
+    daily_credits, daily_of, due_dailies, latest_daily, post_daily, reschedule_daily, set_daily,
+    DailyPost, DailyRow,
+};
 pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event, Intake};
 pub use games::{
     abort, active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,
@@ -126,7 +138,7 @@ pub use outbox::{
 pub use players::{flip_of, players_named, rename_player, see_player, set_flip, view_of};
 pub use processes::{forget_processes, outbox_queue, processes, see_process, ProcessRow};
 pub use puzzles::{
-    all_puzzles, finish_puzzle_search, puzzle_backlog, puzzle_search_done, puzzles_of_game,
+    all_puzzles, finish_puzzle_search, puzzle, puzzle_backlog, puzzle_search_done, puzzles_of_game,
     queue_puzzle_search, save_puzzle, NewPuzzle, PuzzleRecord,
 };
 pub use ratings::{

@@ -236,6 +236,25 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
                 "`games` lists the games in progress here; `games finished` the last ones to end",
             ),
         },
+        Word::Rating if is_puzzles(rest) => {
+            let (who, game) = someone_and_game(&rest[1..], "rating puzzles")?;
+            Command::Puzzle {
+                action: super::puzzle::PuzzleAction::Rating { who, game },
+            }
+        }
+        Word::Leaderboard if is_puzzles(rest) => {
+            let game = match &rest[1..] {
+                [] => None,
+                [w] if GameKind::from_name(w).is_some() => GameKind::from_name(w),
+                [w, ..] => return err(format!(
+                    "`{}`? Say `leaderboard puzzles` or name one game: `leaderboard puzzles void`",
+                    short(w)
+                )),
+            };
+            Command::Puzzle {
+                action: super::puzzle::PuzzleAction::Leaderboard { game },
+            }
+        }
         Word::Rating => {
             let (who, game) = someone_and_game(rest, "rating")?;
             Command::Rating { who, game }
@@ -334,6 +353,9 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let (id, action) = super::tournament::parse(rest)?;
             Command::Tournament { id, action }
         }
+        Word::Puzzle => Command::Puzzle {
+            action: super::puzzle::parse(rest)?,
+        },
         Word::Standings => {
             let (id, action) = super::tournament::parse(&[&["standings"], rest].concat())?;
             Command::Tournament { id, action }
@@ -390,6 +412,23 @@ fn setting(words: &[&str]) -> Result<Option<Setting>, CommandError> {
                 None => Setting::Unreadable,
             },
             (Some("threads"), v) => Setting::Threads(on_off(v)),
+            (Some("daily-puzzle" | "daily-puzzles" | "daily"), v) => match v.map(String::as_str) {
+                Some("off" | "none") => Setting::DailyPuzzle(None),
+                Some(at) => match time_of_day(at) {
+                    Some(minute) => Setting::DailyPuzzle(Some(minute)),
+                    None => {
+                        return err(format!(
+                            "`{}` is no time of day: say `settings daily-puzzle 09:00` (UTC, 24 hours) or `settings daily-puzzle off`.",
+                            short(at)
+                        ))
+                    }
+                },
+                None => {
+                    return err(
+                        "when? Say `settings daily-puzzle 09:00` (UTC, 24 hours) or `settings daily-puzzle off`.",
+                    )
+                }
+            },
             (Some("replays" | "replay"), v) => match on_off(v) {
                 Some(b) => Setting::Replays(b),
                 None => Setting::Unreadable,
@@ -414,6 +453,24 @@ fn setting(words: &[&str]) -> Result<Option<Setting>, CommandError> {
             _ => Setting::Unreadable,
         },
     ))
+}
+
+/// Whether a `rating` or `leaderboard` asks about puzzles.
+fn is_puzzles(rest: &[&str]) -> bool {
+    rest.first()
+        .is_some_and(|w| matches!(w.to_ascii_lowercase().as_str(), "puzzle" | "puzzles"))
+}
+
+/// `09:00` (or `9:00`, `0900`, `9`) as minutes after midnight.
+fn time_of_day(text: &str) -> Option<u16> {
+    let text = text.trim_end_matches("utc");
+    let (h, m) = match text.split_once(':') {
+        Some((h, m)) => (h, m),
+        None if text.len() == 4 => text.split_at(2),
+        None => (text, "0"),
+    };
+    let (h, m): (u16, u16) = (h.parse().ok()?, m.parse().ok()?);
+    (h < 24 && m < 60 && !text.is_empty()).then_some(h * 60 + m)
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub enum Word {
     Abort,
     Tournament,
     Standings,
+    Puzzle,
 }
 
 /// One command: its word, the other words that mean it, how to write it,
@@ -247,8 +248,8 @@ pub static WORDS: &[CommandWord] = &[
         word: Word::Settings,
         name: "settings",
         aliases: &["set"],
-        usage: "[bare-moves on|off] [theme classic|high-contrast] [threads on|off] [replays on|off] [flip auto|white|black]",
-        summary: "this channel's settings (`threads on`: on Discord, each new game here gets a thread of its own; `replays off`: no animated replay after each game), and your own boards' side (`flip white`: always from White's side)",
+        usage: "[bare-moves on|off] [theme classic|high-contrast] [threads on|off] [replays on|off] [daily-puzzle HH:MM|off] [flip auto|white|black]",
+        summary: "this channel's settings (`threads on`: on Discord, each new game here gets a thread of its own; `replays off`: no animated replay after each game; `daily-puzzle 09:00`: moderators have a puzzle posted here every day at that time, UTC), and your own boards' side (`flip white`: always from White's side)",
         slash: &["settings"],
     },
     CommandWord {
@@ -274,6 +275,14 @@ pub static WORDS: &[CommandWord] = &[
         usage: "[T3]",
         summary: "the standings of this channel's tournament",
         slash: &[],
+    },
+    CommandWord {
+        word: Word::Puzzle,
+        name: "puzzle",
+        aliases: &["puzzles", "tactic"],
+        usage: "[game] [easy|normal|hard|RATING] | MOVE | hint | solution | skip | next | daily",
+        summary: "a puzzle from this server's own games, rated for you: answer with moves (`Nf3`, or `puzzle Nf3` while you have a game to move in here); `puzzle hint` shows the piece to move (the puzzle then counts as failed), `puzzle solution`, `puzzle skip`, `puzzle next`; `puzzle daily` is this channel's puzzle of the day (`help puzzle`)",
+        slash: &["puzzle"],
     },
     CommandWord {
         word: Word::Help,

@@ -7,12 +7,15 @@
 
 pub(crate) mod after;
 pub(crate) mod challenge;
+pub(crate) mod daily;
 pub(crate) mod ending;
 pub(crate) mod info;
 pub(crate) mod moves;
 pub(crate) mod offers;
 pub(crate) mod play;
 pub(crate) mod programs;
+pub(crate) mod puzzle_ratings;
+pub(crate) mod puzzles;
 pub(crate) mod ratings;
 pub(crate) mod rounds;
 pub(crate) mod settings;

@@ -293,6 +293,13 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
             Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
         )
     };
+    if to_move.is_empty() {
+        // No game to move in here: a move is for the author's puzzle, or
+        // the channel's daily puzzle.
+        if let Some(done) = crate::handlers::puzzles::bare_answer(cx, text).await? {
+            return Ok(done);
+        }
+    }
     match to_move.len() {
         0 => match waiting.as_slice() {
             [g] if looks_like_move(g) => refuse(format!(

@@ -287,9 +287,10 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
             played.push((rec, side, ending.result, outcome));
         }
     }
+    let puzzles = crate::handlers::puzzle_ratings::profile_lines(cx, &community, &player).await?;
     if played.is_empty() {
         return Ok(Done::text(format!(
-            "{player} has no finished games here yet."
+            "{player} has no finished games here yet.{puzzles}"
         )));
     }
     let count = |games: &[&(_, _, _, SideResult)], what: SideResult| {
@@ -373,6 +374,7 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
             );
         }
     }
+    text.push_str(&puzzles);
     Ok(Done::text(text))
 }
 

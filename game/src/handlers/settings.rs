@@ -26,6 +26,9 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
     let flip_was = flip;
     for change in changes {
         match (change, threads_here) {
+            (Setting::DailyPuzzle(minute), _) => {
+                crate::handlers::daily::set(cx, *minute).await?;
+            }
             (Setting::Flip(f), _) => flip = *f,
             (Setting::Replays(on), _) => s.replays = *on,
             (Setting::BareMoves(on), _) => s.bare_moves = *on,
@@ -36,14 +39,17 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
             (Setting::Threads(Some(on)), true) => s.threads = *on,
             (Setting::Threads(None), true) | (Setting::Unreadable, _) => {
                 return refuse(if threads_here {
-                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings threads on|off`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`."
+                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings threads on|off`, `settings replays on|off`, `settings daily-puzzle 09:00|off`, or for your own boards `settings flip auto|white|black`."
                 } else {
-                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`."
+                    "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, `settings daily-puzzle 09:00|off`, or for your own boards `settings flip auto|white|black`."
                 })
             }
         }
     }
-    if changes.iter().any(|c| !matches!(c, Setting::Flip(_))) {
+    if changes
+        .iter()
+        .any(|c| !matches!(c, Setting::Flip(_) | Setting::DailyPuzzle(_)))
+    {
         store::save_settings(cx.tx, cx.channel, &s).await?;
         cx.view = None;
     }
@@ -61,6 +67,7 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
     if threads_here {
         let _ = write!(text, ", new games in their own thread {}", on(s.threads));
     }
+    text.push_str(&crate::handlers::daily::describe(cx).await?);
     let _ = write!(
         text,
         ". Your boards: {}.",

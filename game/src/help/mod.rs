@@ -188,6 +188,14 @@ pub const TOURNAMENTS: &str = "How tournaments work:
   Seeing it. `tournament` (the current round, its deadline, the players), `tournament pairings [round]`, `standings`, `tournament games`, `tournament history @player`, `tournament list`. Name a tournament by its number (`T3`) when more than one runs here.
   Organisers (its creator and this server's or room's moderators): `start`, `pause`, `resume`, `cancel`, `kick @player`, `forbid @a @b` (never paired together), `round next` (pair the next round early once every game is over).";
 
+/// How puzzles work, for `help puzzle`.
+pub const PUZZLES: &str = "How puzzles work:
+  Where they come from. After every finished game here (people or me, rated or casual) the engine looks for the moment one side went wrong and the other got a single winning line: a forced mate, or a position turned from roughly even to clearly won. That position, just after the mistake, is a puzzle. There are none until this server's or room's games have given some.
+  Solving. `puzzle` gives you one you have not seen, in the game played most here (`puzzle void`, `puzzle chess99`: a game of your choice). The board is drawn from your side, the mistake marked. Answer with a move as in a game (`Nf3`, `g1f3`). A right move is answered by the other side's reply, until the line is over; one wrong move ends the puzzle and shows the solution as an arrow. Any move that mates at once counts, even if the engine had another. `puzzle hint` names the piece to move, `puzzle solution` shows the answer, `puzzle skip` (or `puzzle next`) moves on.
+  Moves and games. One puzzle open at a time in each channel. A plain move is for your game while you have one to move in here; otherwise it is for your puzzle. Say `puzzle Nf3` to answer the puzzle whatever games you have.
+  Ratings. Each game has its own puzzle rating (Glicko-2, starting at 1500): solving a puzzle is a win against the puzzle, failing it a loss, and puzzles are rated by how often they are solved. Only your first try at a puzzle counts; asking for a hint, the solution or skipping counts as failed. `puzzle easy` and `puzzle hard` aim 600 below or above your rating, `puzzle 1800` at a rating; when nothing is left within 300 of the aim I say so and give the nearest. `rating puzzles`, `leaderboard puzzles [game]`, and `profile` show them.
+  Daily puzzle. Moderators: `settings daily-puzzle 09:00` posts a puzzle here every day at 09:00 UTC (`off` stops it). Anyone may answer; whoever finds a move first is credited, a wrong move is told to its author alone. It is not rated. `puzzle daily` shows it again; `profile` shows your streak of days in a row with a move found.";
+
 /// Help for one command word (or alias); the rating and tournament
 /// commands explain how those work as well.
 pub fn command_help(word: &str) -> Option<String> {
@@ -195,6 +203,7 @@ pub fn command_help(word: &str) -> Option<String> {
     crate::command::words::lookup(word).map(|c| match c.word {
         Word::Rating | Word::Leaderboard => format!("{}\n\n{RATINGS}", c.help_line()),
         Word::Tournament | Word::Standings => format!("{}\n\n{TOURNAMENTS}", c.help_line()),
+        Word::Puzzle => format!("{}\n\n{PUZZLES}", c.help_line()),
         _ => c.help_line(),
     })
 }
@@ -231,6 +240,27 @@ mod tests {
                 "tournament here",
                 "tournament rejoin",
                 "late",
+            ] {
+                assert!(text.contains(needed), "{word}: no {needed}");
+            }
+        }
+    }
+
+    /// `help puzzle` explains solving, the routing of moves, ratings and
+    /// the daily puzzle.
+    #[test]
+    fn puzzle_help_explains_solving_and_the_daily_puzzle() {
+        for word in ["puzzle", "puzzles", "tactic"] {
+            let text = command_help(word).expect(word);
+            for needed in [
+                "puzzle hint",
+                "puzzle solution",
+                "puzzle skip",
+                "puzzle Nf3",
+                "first try",
+                "daily-puzzle 09:00",
+                "credited",
+                "streak",
             ] {
                 assert!(text.contains(needed), "{word}: no {needed}");
             }

@@ -2,9 +2,10 @@
 //! on every process that runs adapters (`Core::tick`): engine work left
 //! waiting, deadlines and clocks, first moves that never came, its own
 //! heartbeat and report, pruning what only grows, and the notices owed to
-//! channels. Coming: tournament rounds and daily puzzles.
+//! channels. Tournament rounds and daily puzzles too.
 
 mod aborts;
+mod daily;
 mod deadlines;
 mod tournaments;
 
@@ -93,6 +94,9 @@ impl Core {
         // notices' claim.
         if let Err(e) = self.decide_tournaments().await {
             tracing::error!("tournament check failed: {e}");
+        }
+        if let Err(e) = self.decide_dailies().await {
+            tracing::error!("daily puzzle check failed: {e}");
         }
         self.resume_engine_turns().await;
         self.heartbeat().await;

@@ -23,6 +23,11 @@ pub const COPIED_TABLES: &[&str] = &[
     "review_positions",
     "puzzle_searches",
     "puzzles",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "daily_puzzles",
+    "daily_posts",
+    "daily_credits",
     "tournaments",
     "tournament_players",
     "tournament_rounds",
@@ -33,7 +38,14 @@ pub const COPIED_TABLES: &[&str] = &[
 
 /// Tables whose `id` the database hands out: the destination's counter
 /// continues after the copied ids.
-const IDENTITY_TABLES: &[&str] = &["games", "challenges", "outbox", "tournaments", "puzzles"];
+const IDENTITY_TABLES: &[&str] = &[
+    "games",
+    "challenges",
+    "outbox",
+    "tournaments",
+    "puzzles",
+    "puzzle_attempts",
+];
 
 /// A column's kind, as the destination declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

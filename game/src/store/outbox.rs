@@ -50,6 +50,9 @@ pub enum BoardKind {
     Replay = 1,
     /// The evaluation graph of its engine review.
     ReviewGraph = 2,
+    /// A puzzle's board (the "game" is the puzzle's id, the "ply" the
+    /// moves of its line on the board): a daily puzzle's post.
+    Puzzle = 3,
 }
 
 impl BoardKind {
@@ -57,6 +60,7 @@ impl BoardKind {
         match n {
             1 => BoardKind::Replay,
             2 => BoardKind::ReviewGraph,
+            3 => BoardKind::Puzzle,
             _ => BoardKind::Board,
         }
     }

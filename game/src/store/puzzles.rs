@@ -104,11 +104,22 @@ pub struct PuzzleRecord {
     pub moves: Vec<String>,
     pub score: i32,
     pub themes: Vec<String>,
-    pub rating: f64,
+    /// The puzzle's own Glicko-2 rating (a solver and a puzzle play one
+    /// game an attempt).
+    pub rating: crate::ratings::Rating,
+    /// The rated attempts at it.
+    pub plays: i64,
+}
+
+impl PuzzleRecord {
+    /// Its number as players see it: `P12`.
+    pub fn label(&self) -> String {
+        format!("P{}", self.id)
+    }
 }
 
 #[derive(sqlx::FromRow)]
-struct PuzzleRow {
+pub(super) struct PuzzleRow {
     id: i64,
     game_id: i64,
     ply: i64,
@@ -119,10 +130,13 @@ struct PuzzleRow {
     score: i64,
     themes: String,
     rating: f64,
+    deviation: f64,
+    volatility: f64,
+    plays: i64,
 }
 
 impl PuzzleRow {
-    fn typed(self) -> Result<PuzzleRecord, sqlx::Error> {
+    pub(super) fn typed(self) -> Result<PuzzleRecord, sqlx::Error> {
         let damaged = |why: String| {
             sqlx::Error::Decode(format!("puzzle {} is damaged: {why}", self.id).into())
         };
@@ -140,13 +154,18 @@ impl PuzzleRow {
             moves: self.moves.split_whitespace().map(str::to_string).collect(),
             score,
             themes: self.themes.split_whitespace().map(str::to_string).collect(),
-            rating: self.rating,
+            rating: crate::ratings::Rating {
+                rating: self.rating,
+                deviation: self.deviation,
+                volatility: self.volatility,
+            },
+            plays: self.plays,
         })
     }
 }
 
-const PUZZLE_COLUMNS: &str =
-    "id, game_id, ply, community, variant, fen, moves, score, themes, rating";
+pub(super) const PUZZLE_COLUMNS: &str =
+    "id, game_id, ply, community, variant, fen, moves, score, themes, rating, deviation, volatility, plays";
 
 /// The puzzles found in game `game_id`, in the order of the game.
 pub async fn puzzles_of_game(tx: &mut Tx, game_id: i64) -> Result<Vec<PuzzleRecord>, sqlx::Error> {
@@ -157,6 +176,17 @@ pub async fn puzzles_of_game(tx: &mut Tx, game_id: i64) -> Result<Vec<PuzzleReco
     .fetch_all(&mut **tx)
     .await?;
     rows.into_iter().map(PuzzleRow::typed).collect()
+}
+
+/// Puzzle `id`, if it exists.
+pub async fn puzzle(tx: &mut Tx, id: i64) -> Result<Option<PuzzleRecord>, sqlx::Error> {
+    let row: Option<PuzzleRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    row.map(PuzzleRow::typed).transpose()
 }
 
 /// Every puzzle, in the order they were found (`check-db`).

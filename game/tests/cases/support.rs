@@ -35,6 +35,9 @@ pub(crate) struct Bot {
 pub(crate) fn config(path: &Path) -> Config {
     let mut cfg = Config::default();
     cfg.database.path = path.to_path_buf();
+    // Puzzle searches only where a case asks for them: the others count
+    // the engine's work and the outbox exactly.
+    cfg.engine.puzzle_searches = false;
     if ON_POSTGRES {
         cfg.database.url = Some(postgres::database_for(path));
     }
@@ -238,6 +241,12 @@ pub(crate) async fn snapshot(core: &Core) -> String {
         ("SELECT tournament_id, player, status, joined_round FROM tournament_players ORDER BY tournament_id, player", 4),
         ("SELECT tournament_id, round FROM tournament_rounds ORDER BY tournament_id, round", 2),
         ("SELECT tournament_id, a, b FROM tournament_forbidden ORDER BY tournament_id, a, b", 3),
+        ("SELECT id, player, channel, progress, state, settled, hinted FROM puzzle_attempts ORDER BY id", 7),
+        ("SELECT community, variant, player, solved, failed FROM puzzle_ratings ORDER BY community, variant, player", 5),
+        ("SELECT id, plays FROM puzzles ORDER BY id", 2),
+        ("SELECT channel, minute, next_ms FROM daily_puzzles ORDER BY channel", 3),
+        ("SELECT channel, day, puzzle_id, progress FROM daily_posts ORDER BY channel, day", 4),
+        ("SELECT channel, day, player, moves FROM daily_credits ORDER BY channel, day, player", 4),
     ] {
         for row in sqlx::query(sql).fetch_all(pool).await.unwrap() {
             for i in 0..cols {
