@@ -2248,3 +2248,134 @@ async fn a_tournament_is_run_from_the_tournament_command_and_its_buttons() {
     }
     bot.abort();
 }
+
+/// Issue 49: a puzzle from the server's own game, solved through `/puzzle`:
+/// its board and Hint/Solution/Next buttons, the legal moves offered as the
+/// solver types, a button that acts for whoever presses it, and
+/// `/rating puzzles:true`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_is_solved_through_the_puzzle_command_and_its_buttons() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await;
+    let _bot = start_bot(&fake, dir.path(), "").await;
+    let registration = registration(&fake).await;
+    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let puzzle = registration
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "puzzle")
+        .expect("/puzzle registered")
+        .clone();
+    assert_eq!(puzzle["options"][0]["name"], "move");
+    assert_eq!(puzzle["options"][0]["autocomplete"], true);
+
+    // Nobody has finished a game here: no puzzles, said privately.
+    let id = fake.slash(CAROL, "puzzle", json!([]), json!({}));
+    let none = fake.callback(id).await;
+    assert!(
+        none.ephemeral() && none.content().starts_with("No puzzles here yet"),
+        "{}",
+        none.content()
+    );
+
+    // A game with a blunder (3...Nf6?? allows Qxf7#), resigned instead.
+    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    fake.callback(id).await;
+    let id = fake.slash(BOB, "accept", json!([]), json!({}));
+    fake.callback(id).await;
+    for (i, mv) in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"].iter().enumerate() {
+        let who = if i % 2 == 0 { ALICE } else { BOB };
+        let id = fake.slash(
+            who,
+            "move",
+            json!([option("move", 3, json!(mv))]),
+            json!({}),
+        );
+        fake.callback(id).await;
+    }
+    let id = fake.slash(ALICE, "resign", json!([]), json!({}));
+    fake.callback(id).await;
+
+    // The bot's periodic check searches the game; the puzzle is there soon.
+    let mut opened = None;
+    for _ in 0..600 {
+        let id = fake.slash(CAROL, "puzzle", json!([]), json!({}));
+        let answer = fake.callback(id).await;
+        if !answer.ephemeral() {
+            opened = Some(answer);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let opened = opened.expect("a puzzle within a minute");
+    assert!(
+        opened.content().starts_with("Puzzle P1 (Standard chess"),
+        "{}",
+        opened.content()
+    );
+    assert!(opened.png().is_some(), "its board");
+    assert_eq!(
+        opened.buttons(),
+        vec!["vm:p:hint:1", "vm:p:solution:1", "vm:p:next:standard"]
+    );
+
+    // The solver's legal moves as she types; nothing for someone without one.
+    let id = fake.autocomplete(CAROL, "puzzle", "move", "Qx");
+    let offered = fake.callback(id).await;
+    let offered: Vec<&str> = offered.json["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap())
+        .collect();
+    assert!(
+        offered.contains(&"Qxf7#") && offered.contains(&"Qxe5+"),
+        "{offered:?}"
+    );
+    let id = fake.autocomplete(BOB, "puzzle", "move", "");
+    assert_eq!(fake.callback(id).await.json["data"]["choices"], json!([]));
+
+    // Bob presses Carol's Hint: it is not his puzzle, and only he is told.
+    let id = fake.press(BOB, "vm:p:hint:1", 9100);
+    let refused = fake.callback(id).await;
+    assert!(
+        refused.ephemeral() && refused.content().contains("not solving here"),
+        "{}",
+        refused.content()
+    );
+    // Carol's answer, through the option: solved, rated, a Next button.
+    let id = fake.slash(
+        CAROL,
+        "puzzle",
+        json!([option("move", 3, json!("Qxf7#"))]),
+        json!({}),
+    );
+    let solved = fake.callback(id).await;
+    assert!(
+        solved.content().starts_with("Qxf7#: solved!"),
+        "{}",
+        solved.content()
+    );
+    assert_eq!(solved.buttons(), vec!["vm:p:next:standard"]);
+    let id = fake.press(CAROL, "vm:p:next:standard", 9200);
+    let next = fake.callback(id).await;
+    assert!(
+        next.ephemeral() && next.content().contains("tried every Standard chess puzzle"),
+        "{}",
+        next.content()
+    );
+    let id = fake.slash(
+        CAROL,
+        "rating",
+        json!([option("puzzles", 5, json!(true))]),
+        json!({}),
+    );
+    let rating = fake.callback(id).await;
+    assert!(
+        rating.content().contains("Puzzle ratings of carol")
+            && rating.content().contains("1 solved, 0 failed"),
+        "{}",
+        rating.content()
+    );
+}

@@ -167,6 +167,7 @@ impl Core {
                     thread: None,
                     table: None,
                     join: None,
+                    puzzle: None,
                     before: Vec::new(),
                 },
             });

@@ -4,7 +4,7 @@
 
 use crate::contract::{Player, Text};
 use crate::picture::Picture;
-use crate::reply::{Action, Audience, Direct, GameThread, Reply};
+use crate::reply::{Action, Audience, Direct, GameThread, PuzzleButtons, Reply};
 
 pub(crate) struct Done {
     pub text: Text,
@@ -22,6 +22,8 @@ pub(crate) struct Done {
     pub table: Option<crate::reply::Table>,
     /// A tournament to offer Join and Leave buttons for.
     pub join: Option<i64>,
+    /// A puzzle's buttons.
+    pub puzzle: Option<PuzzleButtons>,
 }
 
 impl Done {
@@ -38,6 +40,15 @@ impl Done {
             thread: None,
             table: None,
             join: None,
+            puzzle: None,
+        }
+    }
+
+    /// Offers a puzzle's buttons.
+    pub fn puzzle_buttons(self, buttons: PuzzleButtons) -> Done {
+        Done {
+            puzzle: Some(buttons),
+            ..self
         }
     }
 
@@ -99,6 +110,7 @@ impl Done {
             thread: self.thread,
             table: self.table,
             join: self.join,
+            puzzle: self.puzzle,
             before: Vec::new(),
         }
     }

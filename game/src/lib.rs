@@ -77,6 +77,6 @@ pub use lease::{Held, Leases, ENGINE_LEASE_MS, NOTICE_LEASE_MS};
 pub use migrate::Migration;
 pub use reply::{
     delivery_key, Action, Audience, BoardCard, Direct, GameThread, Image, ImageFormat, Notice,
-    Reply, Table, Threaded,
+    PuzzleButtons, Reply, Table, Threaded,
 };
 pub use time::Clock;

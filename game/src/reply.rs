@@ -198,6 +198,7 @@ impl Reply {
             thread: None,
             table: None,
             join: None,
+            puzzle: None,
             before: Vec::new(),
         }
     }
@@ -281,12 +282,27 @@ pub struct Reply {
     pub table: Option<Table>,
     /// A tournament anyone may join or leave with a button (Discord).
     pub join: Option<i64>,
+    /// Buttons for a puzzle being solved, or just solved (Discord).
+    pub puzzle: Option<PuzzleButtons>,
     /// Answers owed in this channel to earlier events and not yet posted
     /// (their process died, or their post is late): post each of these
     /// first, in order, confirming each ([`Core::delivered`](crate::Core::delivered) or
     /// [`Core::failed`](crate::Core::failed)), then this reply, so the channel reads its answers
     /// in the order of the events (issue 40, point 4).
     pub before: Vec<Notice>,
+}
+
+/// The buttons under a puzzle's board: each acts for whoever presses it,
+/// on their own puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleButtons {
+    /// Puzzle `id` is open: Hint, Solution and Next (another of `game`).
+    Open {
+        id: i64,
+        game: voidmate_rules::GameKind,
+    },
+    /// A puzzle just ended: Next (another of `game`).
+    Ended { game: voidmate_rules::GameKind },
 }
 
 /// What a thread is opened for.

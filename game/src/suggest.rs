@@ -77,6 +77,61 @@ impl Core {
     }
 }
 
+impl Core {
+    /// Legal moves, in SAN, of `author`'s open puzzle in `channel` (else
+    /// the channel's daily puzzle, if unsolved) that start with `typed`,
+    /// at most `limit`: the solution among every other legal move, so the
+    /// list gives nothing away.
+    pub async fn suggest_puzzle_moves(
+        &self,
+        channel: &str,
+        author: &PlayerId,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        isolate::isolated(self.puzzle_suggestions(channel, author, typed, limit))
+            .await
+            .unwrap_or_default()
+    }
+
+    async fn puzzle_suggestions(
+        &self,
+        channel: &str,
+        author: &PlayerId,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<String> {
+        let Ok(mut tx) = self.store.read().await else {
+            return Vec::new();
+        };
+        let (puzzle, progress) = match store::open_attempt(&mut tx, author, channel).await {
+            Ok(Some(a)) => (a.puzzle, a.progress),
+            Ok(None) => match store::latest_daily(&mut tx, channel).await {
+                Ok(Some(d)) if !d.solved => (d.puzzle, d.progress),
+                _ => return Vec::new(),
+            },
+            Err(_) => return Vec::new(),
+        };
+        let Ok(line) = crate::solving::Line::of(&puzzle) else {
+            return Vec::new();
+        };
+        let Some(pos) = line.positions.get(progress) else {
+            return Vec::new();
+        };
+        let typed = typed.trim().to_ascii_lowercase();
+        let groups: Vec<(String, Vec<String>)> = pos
+            .legal_moves()
+            .iter()
+            .filter(|mv| {
+                pos.san(mv).to_ascii_lowercase().starts_with(&typed)
+                    || pos.coordinate(mv).starts_with(&typed)
+            })
+            .map(|mv| (pos.san(mv), vec![pos.san(mv)]))
+            .collect();
+        round_robin(&groups, limit)
+    }
+}
+
 /// Up to `limit` moves, the groups taking turns.
 fn round_robin(groups: &[(String, Vec<String>)], limit: usize) -> Vec<String> {
     let mut out = Vec::new();

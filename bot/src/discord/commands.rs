@@ -9,8 +9,8 @@ use super::choices::{
 use super::responder::{run, run_as};
 use super::{player, Ctx, Data, Error};
 use crate::game::command::{
-    ChallengeOptions, ColorChoice, Command, Flip, OfferKind, Paint, ProgramMode, Setting, Someone,
-    TimeControl,
+    ChallengeOptions, ColorChoice, Command, Flip, OfferKind, Paint, ProgramMode, PuzzleAction,
+    Setting, Someone, TimeControl,
 };
 use crate::game::help;
 use crate::game::ratings::Pool;
@@ -259,9 +259,14 @@ async fn rating(
     ctx: Ctx<'_>,
     #[description = "Whose (yours if not given)"] user: Option<User>,
     #[description = "Which game (all you have played if not given)"] variant: Option<VariantChoice>,
+    #[description = "Puzzle ratings instead of game ratings"] puzzles: Option<bool>,
 ) -> Result<(), Error> {
     let who = user.map(|u| Someone::Known(player(&u)));
     let game = variant.map(GameKind::from);
+    if puzzles == Some(true) {
+        let action = PuzzleAction::Rating { who, game };
+        return run(ctx, Command::Puzzle { action }).await;
+    }
     run(ctx, Command::Rating { who, game }).await
 }
 
@@ -273,8 +278,13 @@ async fn leaderboard(
         VariantChoice,
     >,
     #[description = "Which pool (live if not given)"] pool: Option<PoolChoice>,
+    #[description = "The best puzzle solvers instead"] puzzles: Option<bool>,
 ) -> Result<(), Error> {
     let game = variant.map(GameKind::from);
+    if puzzles == Some(true) {
+        let action = PuzzleAction::Leaderboard { game };
+        return run(ctx, Command::Puzzle { action }).await;
+    }
     let pool = pool.map(Pool::from);
     run(ctx, Command::Leaderboard { game, pool }).await
 }
@@ -427,6 +437,7 @@ pub fn commands() -> Vec<poise::Command<Data, Error>> {
         roster(),
         colour(),
         super::tournament::tournament(),
+        super::puzzle::puzzle(),
     ]
 }
 

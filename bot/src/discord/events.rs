@@ -60,9 +60,11 @@ async fn on_button(
     press: &serenity::ComponentInteraction,
     data: &Data,
 ) -> Result<(), Error> {
-    if let Some(cmd) = tournament::parse_button(&press.data.custom_id) {
-        // Join/Leave: anyone may press, for themselves; the buttons stay
-        // for the next player.
+    let anyones = tournament::parse_button(&press.data.custom_id)
+        .or_else(|| super::puzzle::parse_button(&press.data.custom_id));
+    if let Some(cmd) = anyones {
+        // Join/Leave, a puzzle's Hint/Solution/Next: anyone may press, for
+        // themselves; the buttons stay for the next player.
         let respond = Responder {
             http: &ctx.http,
             id: press.id,

@@ -28,6 +28,7 @@ mod events;
 mod gateway;
 mod outgoing;
 mod patience;
+mod puzzle;
 mod responder;
 mod send;
 mod tournament;

@@ -158,6 +158,7 @@ impl Outgoing {
             files.push(CreateAttachment::bytes(image.png, name).description(image.alt));
         }
         let join = reply.join.map(super::tournament::buttons);
+        let puzzle = reply.puzzle.map(super::puzzle::buttons);
         let components = reply
             .actions
             .iter()
@@ -172,6 +173,7 @@ impl Outgoing {
                 ])
             })
             .chain(join)
+            .chain(puzzle)
             .collect();
         Outgoing {
             content,

@@ -246,10 +246,12 @@ pub fn parse(text: &str) -> Result<Command, CommandError> {
             let game = match &rest[1..] {
                 [] => None,
                 [w] if GameKind::from_name(w).is_some() => GameKind::from_name(w),
-                [w, ..] => return err(format!(
+                [w, ..] => {
+                    return err(format!(
                     "`{}`? Say `leaderboard puzzles` or name one game: `leaderboard puzzles void`",
                     short(w)
-                )),
+                ))
+                }
             };
             Command::Puzzle {
                 action: super::puzzle::PuzzleAction::Leaderboard { game },

@@ -67,10 +67,12 @@ pub enum PuzzleAction {
     },
     /// A move for the open puzzle (or the channel's daily puzzle).
     Move(String),
-    /// The piece to move; a rated attempt then counts as failed.
-    Hint,
+    /// The piece to move; a rated attempt then counts as failed. A button
+    /// names its puzzle (`puzzle`): pressed under an older puzzle, it does
+    /// nothing.
+    Hint { puzzle: Option<i64> },
     /// The solution; the attempt is failed.
-    Solution,
+    Solution { puzzle: Option<i64> },
     /// Gives the puzzle up without seeing the solution (failed, if rated).
     Skip,
     /// The channel's daily puzzle as it stands.
@@ -108,9 +110,9 @@ pub fn parse(rest: &[&str]) -> Result<PuzzleAction, CommandError> {
         }
     };
     match lower.first().map(String::as_str) {
-        Some("hint") => return only(PuzzleAction::Hint, "hint"),
+        Some("hint") => return only(PuzzleAction::Hint { puzzle: None }, "hint"),
         Some("solution" | "answer" | "solve" | "show") => {
-            return only(PuzzleAction::Solution, "solution")
+            return only(PuzzleAction::Solution { puzzle: None }, "solution")
         }
         Some("skip" | "giveup" | "give-up") => return only(PuzzleAction::Skip, "skip"),
         Some("daily" | "today") => return only(PuzzleAction::Daily, "daily"),
@@ -190,8 +192,11 @@ mod tests {
                 level: Some(Level::Easy)
             }
         );
-        assert_eq!(read("HINT").unwrap(), PuzzleAction::Hint);
-        assert_eq!(read("solution").unwrap(), PuzzleAction::Solution);
+        assert_eq!(read("HINT").unwrap(), PuzzleAction::Hint { puzzle: None });
+        assert_eq!(
+            read("solution").unwrap(),
+            PuzzleAction::Solution { puzzle: None }
+        );
         assert_eq!(read("skip").unwrap(), PuzzleAction::Skip);
         assert_eq!(read("daily").unwrap(), PuzzleAction::Daily);
         assert_eq!(read("Nf3").unwrap(), PuzzleAction::Move("Nf3".into()));

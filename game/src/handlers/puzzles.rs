@@ -9,6 +9,7 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::daily;
 use crate::ratings::{self, idle_days, Rating};
+use crate::reply::PuzzleButtons;
 use crate::solving::{to_move, Judgement, Line};
 use crate::store::{self, Attempt, AttemptEnd, PuzzleRecord, PuzzleResult};
 use std::fmt::Write as _;
@@ -43,12 +44,12 @@ pub(crate) async fn puzzle(cx: &mut Ctx<'_>, action: PuzzleAction) -> Result<Don
                 None => refuse("You have no puzzle open here: `puzzle` gives you one."),
             },
         },
-        PuzzleAction::Hint => {
-            let a = open_or_refuse(cx).await?;
+        PuzzleAction::Hint { puzzle } => {
+            let a = open_or_refuse(cx, puzzle).await?;
             hint(cx, a).await
         }
-        PuzzleAction::Solution => {
-            let a = open_or_refuse(cx).await?;
+        PuzzleAction::Solution { puzzle } => {
+            let a = open_or_refuse(cx, puzzle).await?;
             let words = give_up(cx, &a, AttemptEnd::Failed).await?;
             let line = line_of(&a.puzzle)?;
             let theme = cx.theme().await?;
@@ -66,15 +67,17 @@ pub(crate) async fn puzzle(cx: &mut Ctx<'_>, action: PuzzleAction) -> Result<Don
                     line.sans[a.progress..].join(" ")
                 ),
                 picture,
-            ))
+            )
+            .puzzle_buttons(ended(&a)))
         }
         PuzzleAction::Skip => {
-            let a = open_or_refuse(cx).await?;
+            let a = open_or_refuse(cx, None).await?;
             let words = give_up(cx, &a, AttemptEnd::Skipped).await?;
             Ok(Done::text(format!(
                 "{} skipped. {words} `puzzle` for another.",
                 a.puzzle.label()
-            )))
+            ))
+            .puzzle_buttons(ended(&a)))
         }
         PuzzleAction::Daily => daily::show(cx).await,
         PuzzleAction::Rating { who, game } => crate::handlers::puzzle_ratings::rating(cx, who, game).await,
@@ -116,10 +119,34 @@ async fn open(cx: &mut Ctx<'_>) -> Result<Option<Attempt>, Failure> {
     Ok(store::open_attempt(cx.tx, &me, cx.channel).await?)
 }
 
-async fn open_or_refuse(cx: &mut Ctx<'_>) -> Result<Attempt, Failure> {
-    match open(cx).await? {
-        Some(a) => Ok(a),
-        None => refuse("You have no puzzle open here: `puzzle` gives you one."),
+/// The author's open attempt here; with `only`, it must be that puzzle's
+/// (a button under an older puzzle does nothing).
+async fn open_or_refuse(cx: &mut Ctx<'_>, only: Option<i64>) -> Result<Attempt, Failure> {
+    match (open(cx).await?, only) {
+        (Some(a), Some(id)) if a.puzzle.id != id => refuse(format!(
+            "That button is for P{id}, which you are not solving here (yours is {}): `puzzle` shows it.",
+            a.puzzle.label()
+        )),
+        (Some(a), _) => Ok(a),
+        (None, Some(id)) => refuse(format!(
+            "That button is for P{id}, which you are not solving here: `puzzle` gives you a puzzle."
+        )),
+        (None, None) => refuse("You have no puzzle open here: `puzzle` gives you one."),
+    }
+}
+
+/// The buttons of an open attempt.
+fn open_buttons(a: &Attempt) -> PuzzleButtons {
+    PuzzleButtons::Open {
+        id: a.puzzle.id,
+        game: a.puzzle.kind,
+    }
+}
+
+/// The buttons once an attempt is over.
+fn ended(a: &Attempt) -> PuzzleButtons {
+    PuzzleButtons::Ended {
+        game: a.puzzle.kind,
     }
 }
 
@@ -256,7 +283,8 @@ async fn show(cx: &mut Ctx<'_>, a: &Attempt, intro: &str) -> Result<Done, Failur
             example(&line, a.progress),
         ),
         picture,
-    ))
+    )
+    .puzzle_buttons(open_buttons(a)))
 }
 
 /// A legal move's SAN in the position, not the solution's (an example of
@@ -298,7 +326,8 @@ async fn answer(cx: &mut Ctx<'_>, a: Attempt, text: &str) -> Result<Done, Failur
             Ok(Done::board(
                 format!("{san}: right! The answer is {reply}. {status}: keep going."),
                 picture,
-            ))
+            )
+            .puzzle_buttons(open_buttons(&a)))
         }
         Judgement::Right { san, solved: true } => {
             if !store::end_attempt(cx.tx, a.id, a.progress, AttemptEnd::Solved, cx.now_ms).await? {
@@ -325,7 +354,8 @@ async fn answer(cx: &mut Ctx<'_>, a: Attempt, text: &str) -> Result<Done, Failur
                     }
                 ),
                 picture,
-            ))
+            )
+            .puzzle_buttons(ended(&a)))
         }
         Judgement::Wrong { san } => {
             if !store::end_attempt(cx.tx, a.id, a.progress, AttemptEnd::Failed, cx.now_ms).await? {
@@ -345,7 +375,8 @@ async fn answer(cx: &mut Ctx<'_>, a: Attempt, text: &str) -> Result<Done, Failur
                     line.sans[a.progress..].join(" ")
                 ),
                 picture,
-            ))
+            )
+            .puzzle_buttons(ended(&a)))
         }
     }
 }
@@ -370,7 +401,8 @@ async fn hint(cx: &mut Ctx<'_>, a: Attempt) -> Result<Done, Failure> {
         "Hint for {}: move your {piece} on {}.{words}",
         a.puzzle.label(),
         mv.from
-    )))
+    ))
+    .puzzle_buttons(open_buttons(&a)))
 }
 
 /// Ends `a` as `end` (skipped or given up), settled as failed if rated.
