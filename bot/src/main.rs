@@ -3,7 +3,7 @@
 mod cluster;
 mod tools;
 
-use tools::{bench, inspect, play, proxy, tune, uci};
+use tools::{bench, inspect, play, proxy, puzzles, tune, uci};
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -84,6 +84,9 @@ enum PuzzlesCommand {
     /// Search the finished games not searched yet for puzzles (resumable: a
     /// game searched once is not searched again), with progress.
     Generate(GenerateArgs),
+    /// Measure, on stored games, how many puzzles each game gives and what
+    /// finding them costs against a review (no database).
+    Measure(puzzles::MeasureArgs),
 }
 
 #[derive(Args)]
@@ -499,6 +502,7 @@ fn main() -> ExitCode {
         Command::Puzzles(PuzzlesCommand::Generate(args)) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(generate_puzzles(args))),
+        Command::Puzzles(PuzzlesCommand::Measure(args)) => puzzles::measure(&args),
     };
     match result {
         Ok(text) => {

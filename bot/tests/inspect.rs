@@ -565,6 +565,105 @@ fn puzzles_generate_searches_past_games_once() {
     assert!(err.contains("`--since yesterday`?"), "{err}");
 }
 
+/// Issue 49, points 2 and 4: a puzzle solved in console mode, the same
+/// words as on every platform, its board saved as an image; a `kill -9`
+/// while the player solves leaves the puzzle open where it was.
+#[test]
+fn a_puzzle_survives_kill_9_in_console_mode() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    let path = db.to_str().unwrap();
+    // The search is the tool's here, not the consoles' periodic check's.
+    let config = dir.path().join("voidmate.toml");
+    std::fs::write(
+        &config,
+        "[engine]\npuzzle_nodes = 20000\npuzzle_searches = false\n",
+    )
+    .unwrap();
+    let images = dir.path().join("images");
+    let console = || {
+        let child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+            .args([
+                "console",
+                "--db",
+                path,
+                "--images",
+                images.to_str().unwrap(),
+            ])
+            .args(["--config", config.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A console that never says what is awaited must not hang the test.
+        let pid = child.id().to_string();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(120));
+            let _ = Command::new("kill").args(["-9", &pid]).status();
+        });
+        child
+    };
+    // A game in the console's community with a blunder (3...Nf6?? allows
+    // Qxf7#), resigned; then searched for puzzles.
+    let mut child = console();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"challenge @bob standard\nas bob\naccept\nas alice\ne4\nas bob\ne5\nas alice\nQh5\nas bob\nNc6\nas alice\nBc4\nas bob\nNf6\nas alice\nresign\nquit\n")
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let (ok, _, err) = voidmate(&[
+        "puzzles",
+        "generate",
+        "--db",
+        path,
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("1 puzzle found"), "{err}");
+    // Carol opens the puzzle; the process is killed once it has answered.
+    let mut child = console();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"as carol\npuzzle\n").unwrap();
+    stdin.flush().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let shown = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.contains("Puzzle P1"))
+        .expect("the puzzle is shown");
+    assert!(
+        shown.contains("after Nf6, White to move: find the move that mates"),
+        "{shown}"
+    );
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    // A new process: the puzzle is still hers, where it was.
+    let mut child = console();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"as carol\npuzzle\nQxf7#\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.contains("You have this puzzle open here"), "{out}");
+    assert!(
+        out.contains("Qxf7#: solved! Your Standard chess puzzle rating 1500? -> "),
+        "{out}"
+    );
+    let image = out
+        .lines()
+        .find(|l| l.starts_with("image: "))
+        .expect("the board saved");
+    let file = image["image: ".len()..].split(" (").next().unwrap();
+    assert!(std::fs::read(file).unwrap().starts_with(b"\x89PNG"));
+}
+
 /// Issue 49, point 4: `check-db` names a puzzle whose solution is not legal
 /// from its position.
 #[test]

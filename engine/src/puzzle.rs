@@ -96,7 +96,9 @@ impl Thresholds {
         }
     }
 
-    fn chances(&self, score: i32) -> f64 {
+    /// A score's winning chances on this curve.
+    #[must_use]
+    pub fn chances(&self, score: i32) -> f64 {
         winning_chances(score, self.curve)
     }
 }
@@ -118,6 +120,15 @@ pub enum Theme {
     Long,
     /// Four or more.
     VeryLong,
+    /// Our games': a solver's move leaves a new void in the board (Void
+    /// Chess's unstable tile collapsing, its own or one it stands a king
+    /// on).
+    VoidCollapse,
+    /// Black Holes: a solver's move goes through a black hole and out of a
+    /// white one.
+    HoleTransport,
+    /// Suicide Void Chess: a solver's capture moves the void.
+    VoidShift,
 }
 
 impl Theme {
@@ -132,6 +143,9 @@ impl Theme {
             Theme::Short => "short".into(),
             Theme::Long => "long".into(),
             Theme::VeryLong => "veryLong".into(),
+            Theme::VoidCollapse => "voidCollapse".into(),
+            Theme::HoleTransport => "holeTransport".into(),
+            Theme::VoidShift => "voidShift".into(),
         }
     }
 
@@ -145,6 +159,9 @@ impl Theme {
             "short" => Theme::Short,
             "long" => Theme::Long,
             "veryLong" => Theme::VeryLong,
+            "voidCollapse" => Theme::VoidCollapse,
+            "holeTransport" => Theme::HoleTransport,
+            "voidShift" => Theme::VoidShift,
             _ => {
                 let n: u8 = name.strip_prefix("mateIn")?.parse().ok()?;
                 if !(1..=5).contains(&n) {
@@ -358,6 +375,39 @@ pub fn themes(line_len: usize, score: i32, mated: bool, t: &Thresholds) -> Vec<T
     out
 }
 
+/// The themes of our own games in a line from `start` (the solver's moves
+/// at even indices): a void made by a solver's move, a journey through
+/// the holes, the void moved by a capture.
+#[must_use]
+pub fn game_themes(start: &Position, line: &[Move]) -> Vec<Theme> {
+    let mut out = Vec::new();
+    let mut pos = start.clone();
+    for (i, m) in line.iter().enumerate() {
+        let after = pos.after(m);
+        if i % 2 == 0 {
+            let found = [
+                (
+                    after.board().voids().len() > pos.board().voids().len(),
+                    Theme::VoidCollapse,
+                ),
+                (pos.holes_passed(m).is_some(), Theme::HoleTransport),
+                (
+                    m.via.is_some()
+                        && pos.rules().variant().voids() == voidmate_rules::variant::Voids::Placed,
+                    Theme::VoidShift,
+                ),
+            ];
+            for (yes, theme) in found {
+                if yes && !out.contains(&theme) {
+                    out.push(theme);
+                }
+            }
+        }
+        pos = after;
+    }
+    out
+}
+
 /// Every puzzle in a game: `positions` from the start (each carrying its
 /// history), `scores` each position's score for its side to move (from a
 /// review, or a quick scan); each candidate solved within `limits`.
@@ -374,7 +424,8 @@ pub fn find(
     while i < positions.len() {
         if is_candidate(positions, scores, i, t) {
             if let Some((line, score, mated)) = solve(&positions[i], limits, table, t) {
-                let themes = themes(line.len(), score, mated, t);
+                let mut themes = themes(line.len(), score, mated, t);
+                themes.extend(game_themes(&positions[i], &line));
                 let len = line.len();
                 out.push(Puzzle {
                     ply: i,
@@ -516,5 +567,36 @@ mod tests {
             pos = pos.after(m);
         }
         assert_eq!(pos.outcome().and_then(|o| o.winner()), Some(Color::White));
+    }
+
+    /// A Void Chess line in which the solver's capture leaves an unstable
+    /// tile that collapses at the end of the solver's next move: the
+    /// `voidCollapse` theme; a line of standard chess has none of ours.
+    #[test]
+    fn our_games_themes_are_read_from_the_line() {
+        let play = |pos: &Position, sans: &[&str]| -> (Position, Vec<Move>) {
+            let mut p = pos.clone();
+            let mut moves = Vec::new();
+            for san in sans {
+                let m = p.parse_move(san).unwrap();
+                p = p.after(&m);
+                moves.push(m);
+            }
+            (p, moves)
+        };
+        let void = Position::new(variants::by_name("void").unwrap());
+        let (start, _) = play(&void, &["e4", "d6", "d4", "e6", "e5"]);
+        let (end, line) = play(&start, &["dxe5", "a3", "a6"]);
+        assert!(end.board().voids().len() > start.board().voids().len());
+        assert_eq!(game_themes(&start, &line), vec![Theme::VoidCollapse]);
+        assert_eq!(Theme::from_name("voidCollapse"), Some(Theme::VoidCollapse));
+        assert_eq!(
+            Theme::from_name("holeTransport"),
+            Some(Theme::HoleTransport)
+        );
+        assert_eq!(Theme::VoidShift.name(), "voidShift");
+        let standard = Position::new(variants::standard());
+        let (_, line) = play(&standard, &["e4", "d5", "exd5"]);
+        assert!(game_themes(&standard, &line).is_empty());
     }
 }

@@ -1,11 +1,13 @@
-//! Our puzzles checked by an independent engine (issue 49, point 1):
+//! Our puzzles checked (issue 49, point 1). Standard chess and antichess:
 //! games of weak play (level 2 against itself, which blunders, after a few
-//! random opening moves) are searched for
-//! puzzles by `voidmate_engine::puzzle`, and every move of each solution is
-//! put to Fairy-Stockfish (`UCI_Variant`, MultiPV 2, a fixed depth): its
-//! best move must be ours (any mate in one where ours mates at once), and
-//! its second best must be clearly worse, so that the solver's move is the
-//! only good one by the other engine's judgement too.
+//! random opening moves) are searched for puzzles by
+//! `voidmate_engine::puzzle`, and every move of each solution is put to
+//! Fairy-Stockfish (`UCI_Variant`, MultiPV 2, a fixed depth): its best move
+//! must be ours (any mate in one where ours mates at once), and its second
+//! best must be clearly worse, so that the solver's move is the only good
+//! one by the other engine's judgement too. Our own games, which no other
+//! engine plays: the stored games of `game/tests/data/games/`, each
+//! solver's move searched again by our engine at four times the effort.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -254,4 +256,131 @@ fn antichess_puzzles_are_only_moves_for_fairy_stockfish() {
     let (puzzles, disagreements) = check_with_fairy_stockfish("antichess", "antichess", 0.002_529);
     assert!(puzzles >= 5, "too few puzzles to judge: {puzzles}");
     assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+/// Our own games' stored games (`game/tests/data/games/`, one a line, its
+/// moves in coordinates): every position from the start, with its history.
+fn stored_games(variant: &str, first: usize) -> Vec<Vec<Position>> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../game/tests/data/games")
+        .join(format!("{variant}.txt"));
+    let text = std::fs::read_to_string(&path).expect("the stored games");
+    let rules = variants::by_name(variant).unwrap();
+    text.lines()
+        .take(first)
+        .map(|line| {
+            let mut pos = Position::new(rules);
+            let mut out = vec![pos.clone()];
+            for mv in line.split_whitespace() {
+                pos = pos.after(&pos.parse_move(mv).unwrap());
+                out.push(pos.clone());
+            }
+            out
+        })
+        .collect()
+}
+
+/// Puzzles of `variant` found at the generator's effort (scan 5,000 nodes,
+/// lines 30,000), each solver's move searched again at four times the
+/// effort: still the best (or a mate in one where ours mates at once), and
+/// still the only good one (the second best at least 0.7 of winning
+/// chances behind, or no other move mates). Returns the puzzles and the
+/// disagreements.
+fn check_at_higher_effort(variant: &str, curve: f64, games: usize) -> (usize, Vec<String>) {
+    use voidmate_engine::{search, search_without, Features};
+    let t = Thresholds::for_curve(curve);
+    let kind = variants::by_name(variant).unwrap().kind();
+    let limits = |nodes: u64| Limits {
+        features: Features::for_game(kind),
+        nodes: Some(nodes),
+        time: None,
+        ..Limits::default()
+    };
+    let mut table = Table::new(1 << 18);
+    let (mut puzzles, mut disagreements) = (0, Vec::new());
+    for (g, game) in stored_games(variant, games).iter().enumerate() {
+        table.clear();
+        let scores = puzzle::scan(game, &limits(5_000), &mut table);
+        for p in puzzle::find(game, &scores, &limits(30_000), &mut table, &t) {
+            puzzles += 1;
+            let start = game[p.ply].clone();
+            let mut pos = Position::from_fen(start.shared_rules().clone(), &start.fen()).unwrap();
+            for (i, m) in p.line.iter().enumerate() {
+                if i % 2 == 0 {
+                    table.clear();
+                    let deep = limits(120_000);
+                    let best = search(&pos, &deep, &mut table).expect("a move");
+                    let second = search_without(&pos, &deep, &mut table, &[best.best]);
+                    let mates = |mv: &voidmate_rules::Move| {
+                        pos.after(mv)
+                            .outcome()
+                            .is_some_and(|o| o.winner() == Some(pos.turn()))
+                    };
+                    let same = best.best == *m || mates(m) && mates(&best.best);
+                    let unique = match &second {
+                        None => true,
+                        Some(s) if mates(&best.best) => {
+                            !mates(&s.best) && t.chances(s.score) <= 0.6 || mates(m)
+                        }
+                        Some(s) => t.chances(best.score) > t.chances(s.score) + 0.7,
+                    };
+                    if !same || !unique {
+                        disagreements.push(format!(
+                            "game {} ply {} move {}: ours {}, deeper {} ({}) then {:?} in {}",
+                            g + 1,
+                            p.ply,
+                            i / 2 + 1,
+                            pos.san(m),
+                            pos.san(&best.best),
+                            best.score,
+                            second.map(|s| (pos.san(&s.best), s.score)),
+                            pos.fen()
+                        ));
+                    }
+                }
+                pos = pos.after(m);
+            }
+        }
+    }
+    eprintln!(
+        "{variant}: {puzzles} puzzles; disagreements at four times the effort: {disagreements:#?}"
+    );
+    (puzzles, disagreements)
+}
+
+/// Checks `games` (variant, curve, how many stored games): at least
+/// `least` puzzles between them, none that the deeper search disputes.
+fn our_games_hold(games: &[(&str, f64, usize)], least: usize) {
+    let mut total = 0;
+    let mut all = Vec::new();
+    for &(variant, curve, n) in games {
+        let (puzzles, disagreements) = check_at_higher_effort(variant, curve, n);
+        total += puzzles;
+        all.extend(disagreements.into_iter().map(|d| format!("{variant}: {d}")));
+    }
+    assert!(total >= least, "too few puzzles to judge: {total}");
+    assert!(all.is_empty(), "{all:#?}");
+}
+
+/// Issue 49, point 1: for our own games, each puzzle's solution is checked
+/// with our engine at a higher effort than the generator's. The curves are
+/// the review's (`game/src/review.rs`). Two tests, to run side by side.
+#[test]
+fn void_chess_puzzles_hold_at_a_higher_effort() {
+    our_games_hold(
+        &[
+            ("void", 0.002_726, 24),
+            ("suicide-void", 0.003_892, 24),
+            ("super16", 0.001_556, 4),
+        ],
+        5,
+    );
+}
+
+#[test]
+fn chess99_and_black_holes_puzzles_hold_at_a_higher_effort() {
+    our_games_hold(
+        &[("chess99", 0.003_130, 24), ("black-holes", 0.002_118, 24)],
+        5,
+    );
 }

@@ -110,7 +110,8 @@ impl Core {
                         .solve_puzzle(all[i].clone(), self.puzzle_nodes(), t)
                         .await
                     {
-                        let themes = puzzle::themes(line.len(), score, mated, &t);
+                        let mut themes = puzzle::themes(line.len(), score, mated, &t);
+                        themes.extend(puzzle::game_themes(&all[i], &line));
                         let mut moves = vec![sans[i - 1].clone()];
                         let mut pos: Position = all[i].clone();
                         for m in &line {

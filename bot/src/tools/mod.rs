@@ -6,11 +6,14 @@
 //! - `tune`: self-play data and the evaluation's tuning;
 //! - `uci`: the engine over UCI, for other programs to play it;
 //! - `bench`: `voidmate bench`, the core's speed under load;
+//! - `puzzles`: `voidmate puzzles measure`, what puzzles our games give
+//!   and what finding them costs;
 //! - `proxy`: a latency proxy in front of a database, for the cluster bench.
 
 pub(crate) mod bench;
 pub(crate) mod inspect;
 pub(crate) mod play;
 pub(crate) mod proxy;
+pub(crate) mod puzzles;
 pub(crate) mod tune;
 pub(crate) mod uci;

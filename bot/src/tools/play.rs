@@ -2,7 +2,7 @@
 //! line.
 
 use crate::tools::inspect::{position, PositionArgs};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context as _, Result};
 use clap::Args;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -39,6 +39,13 @@ pub struct SelfplayArgs {
     /// Games longer than this many plies are scored as draws.
     #[arg(long = "max-plies", default_value_t = 300)]
     pub max_plies: u32,
+    /// The first plies of each game chosen at random (varied openings).
+    #[arg(long = "random-plies", default_value_t = 0)]
+    pub random_plies: u32,
+    /// Appends each game to this file: one line a game, its moves in
+    /// coordinates (the stored games the puzzle measurements read).
+    #[arg(long)]
+    pub save: Option<std::path::PathBuf>,
 }
 
 pub fn analyse(args: &AnalyseArgs) -> Result<String> {
@@ -133,11 +140,28 @@ pub fn selfplay(args: &SelfplayArgs) -> Result<String> {
         };
         let mut pos = Position::new(rules);
         let mut plies = 0;
+        let mut moves = Vec::new();
         while pos.outcome().is_none() && plies < args.max_plies {
-            let player = if pos.turn() == a_color { a } else { b };
+            let player = if plies < args.random_plies {
+                Player::Random
+            } else if pos.turn() == a_color {
+                a
+            } else {
+                b
+            };
             let mv = player.pick(&pos, time, &mut seed);
+            moves.push(pos.coordinate(&mv));
             pos.play(&mv).map_err(|e| anyhow::anyhow!("{e}"))?;
             plies += 1;
+        }
+        if let Some(path) = &args.save {
+            use std::io::Write as _;
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            writeln!(file, "{}", moves.join(" "))?;
         }
         let outcome = pos.outcome();
         let result = match outcome.and_then(|o: Outcome| o.winner()) {

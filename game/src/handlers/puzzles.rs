@@ -26,17 +26,15 @@ pub(crate) async fn puzzle(cx: &mut Ctx<'_>, action: PuzzleAction) -> Result<Don
             Some(a) => show(cx, &a, "You have this puzzle open here: answer with a move, or `puzzle hint`, `puzzle solution`, `puzzle skip`.").await,
             None => start(cx, game, level, String::new()).await,
         },
-        PuzzleAction::Next { game, level } => {
-            let before = match open(cx).await? {
-                Some(a) => {
-                    let game = game.or(Some(a.puzzle.kind));
-                    let words = give_up(cx, &a, AttemptEnd::Skipped).await?;
-                    return start(cx, game, level, words).await;
-                }
-                None => String::new(),
-            };
-            start(cx, game, level, before).await
-        }
+        PuzzleAction::Next { game, level } => match open(cx).await? {
+            Some(a) => {
+                let game = game.or(Some(a.puzzle.kind));
+                let words = give_up(cx, &a, AttemptEnd::Skipped).await?;
+                let before = format!("{} skipped. {words} ", a.puzzle.label());
+                start(cx, game, level, before).await
+            }
+            None => start(cx, game, level, String::new()).await,
+        },
         PuzzleAction::Move(text) => match open(cx).await? {
             Some(a) => answer(cx, a, &text).await,
             None => match daily::answer(cx, &text).await? {
@@ -189,10 +187,13 @@ async fn start(
     let kind = match game {
         Some(k) if games.iter().any(|(g, _)| *g == k) => k,
         Some(k) => {
-            return refuse(format!(
-                "{before}No puzzles for {} here yet: they come from this server's finished games, searched by the engine after each one.",
-                k.title()
-            ))
+            return nothing(
+                before,
+                format!(
+                    "No puzzles for {} here yet: they come from this server's finished games, searched by the engine after each one.",
+                    k.title()
+                ),
+            )
         }
         None => {
             let played = store::most_played(cx.tx, cx.channel).await?;
@@ -203,9 +204,10 @@ async fn start(
             {
                 Some(k) => k,
                 None => {
-                    return refuse(format!(
-                        "{before}No puzzles here yet: they come from this server's finished games, searched by the engine after each one."
-                    ))
+                    return nothing(
+                        before,
+                        "No puzzles here yet: they come from this server's finished games, searched by the engine after each one.".into(),
+                    )
                 }
             }
         }
@@ -215,10 +217,13 @@ async fn start(
     let target = level.target(own.after_idle(idle).rating);
     let me = cx.author.id.clone();
     let Some(p) = store::nearest_puzzle(cx.tx, &community, kind, &me, target).await? else {
-        return refuse(format!(
-            "{before}You have tried every {} puzzle here: new ones come with new games.",
-            kind.title()
-        ));
+        return nothing(
+            before,
+            format!(
+                "You have tried every {} puzzle here: new ones come with new games.",
+                kind.title()
+            ),
+        );
     };
     let rated = !store::attempted(cx.tx, p.id, &me).await?;
     let started =
@@ -248,6 +253,16 @@ async fn start(
         hinted: false,
     };
     show(cx, &a, &intro).await
+}
+
+/// No puzzle to give: refused, unless a puzzle was just given up (`before`
+/// says so), which stands.
+fn nothing(before: String, why: String) -> Result<Done, Failure> {
+    if before.is_empty() {
+        refuse(why)
+    } else {
+        Ok(Done::text(format!("{before}{why}")))
+    }
 }
 
 /// The attempt's board as it stands, `intro` said first.

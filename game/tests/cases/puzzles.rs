@@ -173,8 +173,10 @@ case! {
 
         // P2, two moves deep: the reply comes, a hint settles it as failed,
         // the rest still solves it (unrated now).
-        let r = bot.ok("carol", "puzzle").await;
-        assert!(r.text.as_str().contains("Puzzle P2") && r.text.as_str().contains("(2 moves of yours)"), "{}", r.text);
+        // Hard: 600 above her rating; nothing is near, so the nearest, said so.
+        let r = bot.ok("carol", "puzzle hard").await;
+        assert!(r.text.as_str().starts_with("No Standard chess puzzle you have not seen is left within 300 of 2"), "{}", r.text);
+        assert!(r.text.as_str().contains("(hard): here is the nearest. Puzzle P2") && r.text.as_str().contains("(2 moves of yours)"), "{}", r.text);
         let r = bot.ok("carol", "Rd8+").await;
         assert_eq!(r.text.as_str(), "Rd8+: right! The answer is Re8. White to move: keep going.");
         let r = bot.ok("carol", "puzzle hint").await;
@@ -192,8 +194,9 @@ case! {
         assert!(r.text.as_str().starts_with("d3 is not it: puzzle failed. The solution: Qxf7#."), "{}", r.text);
         assert!(r.image.is_some());
         bot.ok("dave", "puzzle").await;
-        let r = bot.ok("dave", "puzzle skip").await;
-        assert!(r.text.as_str().starts_with("P2 skipped."), "{}", r.text);
+        // `next` gives P2 up; none is left to give, and the skip stands.
+        let r = bot.ok("dave", "puzzle next").await;
+        assert!(r.text.as_str().starts_with("P2 skipped. Your Standard chess puzzle rating") && r.text.as_str().ends_with("You have tried every Standard chess puzzle here: new ones come with new games."), "{}", r.text);
         assert_eq!(rating_row(&bot, "dave").await.1, 2);
         bot.refused("dave", "Rd8+", "You have no game here to play Rd8+ in. Start one with `challenge @someone` (Void Chess on a 9x9 board unless you name another game; `variants` lists them).").await;
 
@@ -222,6 +225,11 @@ case! {
         assert_eq!(moves_in(&bot.core, 2).await, 1, "played in the game");
         let r = bot.ok("erin", "puzzle Qxf7#").await;
         assert!(r.text.as_str().starts_with("Qxf7#: solved!"), "{}", r.text);
+        let r = bot.ok("erin", "puzzle").await;
+        assert!(r.text.as_str().contains("Puzzle P2"), "{}", r.text);
+        let r = bot.ok("erin", "puzzle skip").await;
+        assert!(r.text.as_str().starts_with("P2 skipped. Your Standard chess puzzle rating"), "{}", r.text);
+        bot.refused("erin", "puzzle skip", "You have no puzzle open here: `puzzle` gives you one.").await;
     }
 }
 
