@@ -123,10 +123,24 @@ async fn generate_puzzles(args: GenerateArgs) -> Result<String> {
     let core = Core::open(&cfg).await?;
     let (searched, found) = core
         .generate_puzzles(since, args.limit, |done, total, found| {
-            eprintln!(
-                "searched {done}/{total} games, {} found",
+            // A bar redrawn in place on a terminal; a line a game otherwise
+            // (a log keeps every step).
+            const WIDTH: usize = 24;
+            let filled = done * WIDTH / total.max(1);
+            let line = format!(
+                "[{}{}] searched {done}/{total} games, {} found",
+                "#".repeat(filled),
+                "-".repeat(WIDTH - filled),
                 count(found, "puzzle")
             );
+            if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                eprint!("\r{line}");
+                if done == total {
+                    eprintln!();
+                }
+            } else {
+                eprintln!("{line}");
+            }
         })
         .await
         .map_err(|e| anyhow::anyhow!("the search stopped: {e}"))?;

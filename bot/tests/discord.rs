@@ -178,6 +178,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "moves",
             "profile",
             "program",
+            "puzzle",
             "rating",
             "rematch",
             "replay",

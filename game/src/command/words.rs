@@ -249,7 +249,7 @@ pub static WORDS: &[CommandWord] = &[
         name: "settings",
         aliases: &["set"],
         usage: "[bare-moves on|off] [theme classic|high-contrast] [threads on|off] [replays on|off] [daily-puzzle HH:MM|off] [flip auto|white|black]",
-        summary: "this channel's settings (`threads on`: on Discord, each new game here gets a thread of its own; `replays off`: no animated replay after each game; `daily-puzzle 09:00`: moderators have a puzzle posted here every day at that time, UTC), and your own boards' side (`flip white`: always from White's side)",
+        summary: "this channel's settings (`threads on`: on Discord, a thread for each new game; `replays off`: no animated replay after each game; `daily-puzzle 09:00`: a daily puzzle, UTC), and your boards' side (`flip white`)",
         slash: &["settings"],
     },
     CommandWord {
@@ -265,7 +265,7 @@ pub static WORDS: &[CommandWord] = &[
         name: "tournament",
         aliases: &["tourney"],
         usage: "[T3] [create|join|leave|withdraw|rejoin|here|info|list|pairings|standings|games|history|start|pause|resume|cancel|kick|forbid|round next]",
-        summary: "Swiss and round-robin tournaments over days: `tournament create swiss void 3d rounds 7 round-days 4`, `tournament join T3`, `tournament standings` (`help tournament`)",
+        summary: "Swiss and round-robin tournaments over days: `tournament create swiss void 3d`, `tournament join` (`help tournament`)",
         slash: &["tournament"],
     },
     CommandWord {
@@ -280,8 +280,8 @@ pub static WORDS: &[CommandWord] = &[
         word: Word::Puzzle,
         name: "puzzle",
         aliases: &["puzzles", "tactic"],
-        usage: "[game] [easy|normal|hard|RATING] | MOVE | hint | solution | skip | next | daily",
-        summary: "a puzzle from this server's own games, rated for you: answer with moves (`Nf3`, or `puzzle Nf3` while you have a game to move in here); `puzzle hint` shows the piece to move (the puzzle then counts as failed), `puzzle solution`, `puzzle skip`, `puzzle next`; `puzzle daily` is this channel's puzzle of the day (`help puzzle`)",
+        usage: "[game] [easy|hard|RATING] | hint | solution | skip | daily",
+        summary: "a puzzle from this server's games, rated (`help puzzle`)",
         slash: &["puzzle"],
     },
     CommandWord {
