@@ -82,4 +82,5 @@ bash scripts/prune-tests.sh
 if [ "$#" -gt 0 ]; then
     exec cargo test "$@"
 fi
-exec cargo test --workspace
+# Every test binary runs even after one fails: a run names all failures.
+exec cargo test --workspace --no-fail-fast

@@ -156,7 +156,7 @@ fn console_mode_plays_a_game_from_standard_input() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("console.db");
     let images = dir.path().join("images");
-    let script = "challenge @bob void\nas bob\naccept\nas alice\ne4\nhello\nquit\n";
+    let script = "challenge @bob void\nas bob\naccept\nas alice\ne4\ndance\nhello\nquit\n";
     let run = |script: &str| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
             .args([
@@ -188,7 +188,11 @@ fn console_mode_plays_a_game_from_standard_input() {
         "{out}"
     );
     assert!(
-        out.contains("I do not know the command `hello`. Say `help` for the list."),
+        out.contains("I do not know the command `dance`. Say `help` for the list."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Hello! I run chess-variant games here."),
         "{out}"
     );
     let image_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("image: ")).collect();

@@ -244,9 +244,12 @@ impl Core {
                 if let Err(e) = self.remember_only(&ev.event_id).await {
                     return Some(db_failure(e));
                 }
-                Some(error_reply(format!(
-                    "I do not know the command `{word}`. Say `help` for the list."
-                )))
+                Some(error_reply(match crate::help::did_you_mean(&word) {
+                    Some(meant) => format!(
+                        "I do not know the command `{word}`: did you mean `{meant}`? Say `help` for the list."
+                    ),
+                    None => format!("I do not know the command `{word}`. Say `help` for the list."),
+                }))
             }
             Err(Failure::Storage(e)) => give_up(tx, e).await,
         }

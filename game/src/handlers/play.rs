@@ -222,6 +222,10 @@ pub(crate) fn abort_window_ms(time: &TimeControl) -> i64 {
 pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<Done, Failure> {
     // A question said to the bot (`how does the minister move?`) is a
     // rules question, as if it began with `rules`.
+    // A greeting, a thank-you, "what can you do?": where to start.
+    if cx.addressed() && crate::help::first_contact(text) {
+        return Ok(Done::text(crate::help::INTRO));
+    }
     if cx.addressed() && crate::help::is_question(text) {
         return crate::handlers::info::rules(cx, None, text).await;
     }

@@ -4,9 +4,11 @@
 //! question in a player's words in `passages`; this module decides which
 //! one a question comes to.
 
+mod greeting;
 pub mod passages;
 mod topics;
 
+pub use greeting::{did_you_mean, first_contact, INTRO};
 pub use topics::{all_topics, topics_of, Diagram, Topic};
 use voidmate_rules::GameKind;
 

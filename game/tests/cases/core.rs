@@ -159,6 +159,22 @@ case! {
             "I do not know the command `dance`. Say `help` for the list.",
         )
         .await;
+        // A misspelt command word: the one meant.
+        for (typed, meant) in [("acept", "accept"), ("resing", "resign"), ("borad", "board")] {
+            bot.refused(
+                "alice",
+                typed,
+                &format!("I do not know the command `{typed}`: did you mean `{meant}`? Say `help` for the list."),
+            )
+            .await;
+        }
+        // First contact: where to start, not a rules passage.
+        for hello in ["hi", "hello voidmate", "thanks!", "what can you do?", "how do I start a game?"] {
+            let r = bot.ok("alice", hello).await;
+            for named in ["`challenge @someone`", "`rules`", "`help`"] {
+                assert!(r.text.contains(named), "{hello}: {}", r.text);
+            }
+        }
         bot.refused(
             "alice",
             "challenge @alice",
@@ -256,7 +272,7 @@ case! {
         bot.refused(
             "alice",
             "settings colour red",
-            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`.",
+            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, `settings daily-puzzle 09:00|off`, or for your own boards `settings flip auto|white|black`.",
         )
         .await;
         let long = "e4 ".repeat(300);
@@ -568,7 +584,7 @@ case! {
         let s = bot.ok("alice", "settings bare-moves off").await;
         assert_eq!(
             s.text,
-            "Settings here: bare moves off, theme classic, a replay after each game on. Your boards: from the side to move, or your side when you ask (auto)."
+            "Settings here: bare moves off, theme classic, a replay after each game on, no daily puzzle. Your boards: from the side to move, or your side when you ask (auto)."
         );
         // Issue 43, point 5: said to the bot, a move alone gets the hint.
         bot.refused(

@@ -62,7 +62,7 @@ case! {
         bot.refused(
             "bob",
             "settings flip",
-            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, or for your own boards `settings flip auto|white|black`.",
+            "Settings: `settings bare-moves on|off`, `settings theme classic|high-contrast`, `settings replays on|off`, `settings daily-puzzle 09:00|off`, or for your own boards `settings flip auto|white|black`.",
         )
         .await;
         let long = format!("settings flip {}", "й".repeat(200));
