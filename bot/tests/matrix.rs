@@ -138,7 +138,8 @@ async fn a_game_in_a_room_through_a_real_homeserver() {
         .unwrap();
     assert!(gif.starts_with(b"GIF89a"), "a GIF");
     assert!(
-        img.body.contains("animated replay of 2 moves"),
+        img.body
+            .contains("an animated replay (GIF) of 1 move (2 plies)"),
         "{}",
         img.body
     );

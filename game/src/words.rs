@@ -27,6 +27,17 @@ pub(crate) fn clock_face(ms: i64) -> String {
 }
 
 /// "alice", "alice and bob", "alice, bob and carol".
+/// A game's length, counted one way everywhere: "1 move (1 ply)", "2 moves
+/// (4 plies)" (a move is a full move, White's and Black's plies).
+pub(crate) fn moves_and_plies(plies: i64) -> String {
+    let moves = (plies + 1) / 2;
+    format!(
+        "{moves} move{} ({plies} pl{})",
+        if moves == 1 { "" } else { "s" },
+        if plies == 1 { "y" } else { "ies" }
+    )
+}
+
 pub(crate) fn and_list(players: &[Player]) -> String {
     let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
     match names.split_last() {
@@ -80,4 +91,17 @@ pub(crate) fn table(rows: &[Vec<String>]) -> String {
     }
     out.pop();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_games_length_is_counted_in_moves_and_plies() {
+        assert_eq!(moves_and_plies(1), "1 move (1 ply)");
+        assert_eq!(moves_and_plies(2), "1 move (2 plies)");
+        assert_eq!(moves_and_plies(3), "2 moves (3 plies)");
+        assert_eq!(moves_and_plies(0), "0 moves (0 plies)");
+    }
 }

@@ -88,9 +88,9 @@ async fn queue_replay(cx: &mut Ctx<'_>, g: &Game) -> Result<(), Failure> {
         return Ok(());
     }
     let text = format!(
-        "Replay of {} ({} moves). `settings replays off` turns these off.",
+        "Replay of {}: {}. `settings replays off` turns these off.",
         g.title(),
-        (g.ply() + 1) / 2
+        crate::words::moves_and_plies(g.ply())
     );
     store::queue_board_notice(
         cx.tx,

@@ -62,10 +62,21 @@ pub(crate) async fn board(
 pub(crate) async fn replay(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Failure> {
     let g = cx.pick_any(game).await?;
     if g.moves.is_empty() {
-        return refuse(format!(
-            "Game #{} has no moves yet: there is nothing to replay.",
-            g.id()
-        ));
+        let aborted = g
+            .rec
+            .ending()
+            .is_some_and(|e| e.result == crate::record::GameResult::NoResult);
+        return refuse(if aborted {
+            format!(
+                "Game #{} was aborted before any move: there is nothing to replay.",
+                g.id()
+            )
+        } else {
+            format!(
+                "Game #{} has no moves yet: there is nothing to replay.",
+                g.id()
+            )
+        });
     }
     let viewer = cx.author.id.clone();
     let mut picture = cx.picture(&g, &viewer, None).await?;
@@ -73,18 +84,13 @@ pub(crate) async fn replay(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fail
     if picture.replay.is_none() {
         return refuse(format!("Game #{} does not replay.", g.id()));
     }
+    let length = crate::words::moves_and_plies(g.ply());
     picture.alt = format!(
-        "Game #{}: an animated replay of {} moves, {}",
+        "Game #{}: an animated replay (GIF) of {length}, {}",
         g.id(),
-        g.moves.len(),
         g.status()
     );
-    let text = format!(
-        "Replay of {} ({} moves, {}).",
-        g.title(),
-        (g.ply() + 1) / 2,
-        g.status()
-    );
+    let text = format!("Replay of {}: {length}, {}.", g.title(), g.status());
     Ok(Done::board(text, picture))
 }
 

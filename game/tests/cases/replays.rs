@@ -41,13 +41,23 @@ case! {
             let (frames, w, h) = gif_frames(&image.png);
             assert_eq!(frames, 4, "the start and three moves");
             assert_eq!(image.size(), Some((w as u32, h as u32)));
-            assert!(r.text.starts_with("Replay of #1 alice vs bob (Void Chess) (2 moves"), "{}", r.text);
-            assert!(image.alt.contains("animated replay of 3 moves"), "{}", image.alt);
+            assert!(r.text.starts_with("Replay of #1 alice vs bob (Void Chess): 2 moves (3 plies), "), "{}", r.text);
+            assert!(image.alt.contains("an animated replay (GIF) of 2 moves (3 plies)"), "{}", image.alt);
         }
         // The board is still a PNG.
         let board = bot.ok("bob", "board").await;
         assert_eq!(board.image.unwrap().format, voidmate_game::ImageFormat::Png);
         bot.refused("bob", "replay #9", "There is no game #9 in this channel.").await;
+        // A game aborted before any move is said to be aborted.
+        bot.ok("carol", "challenge @dave void").await;
+        bot.ok("dave", "accept").await;
+        bot.ok("carol", "abort").await;
+        bot.refused(
+            "carol",
+            "replay #2",
+            "Game #2 was aborted before any move: there is nothing to replay.",
+        )
+        .await;
     }
 }
 
@@ -75,7 +85,7 @@ case! {
         assert_eq!(notices.len(), 1, "{notices:?}");
         let r = &notices[0].reply;
         assert!(
-            r.text.as_str().starts_with("Replay of #1 alice vs bob (Standard chess) (2 moves)."),
+            r.text.as_str().starts_with("Replay of #1 alice vs bob (Standard chess): 2 moves ("),
             "{}",
             r.text.as_str()
         );
