@@ -34,6 +34,11 @@ async fn complete_move(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
             MAX_SUGGESTIONS,
         )
         .await;
+    move_choices(moves)
+}
+
+/// Moves offered as an autocomplete's choices, each its own value.
+pub(super) fn move_choices(moves: Vec<String>) -> CreateAutocompleteResponse {
     CreateAutocompleteResponse::new().set_choices(
         moves
             .into_iter()

@@ -56,12 +56,7 @@ async fn complete_puzzle_move(ctx: Ctx<'_>, partial: &str) -> CreateAutocomplete
         .core
         .suggest_puzzle_moves(&ctx.channel_id().to_string(), &me.id, partial, 25)
         .await;
-    CreateAutocompleteResponse::new().set_choices(
-        moves
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect(),
-    )
+    super::commands::move_choices(moves)
 }
 
 /// A puzzle from this server's own games, or your move in the one you solve.

@@ -465,6 +465,11 @@ fn is_puzzles(rest: &[&str]) -> bool {
 
 /// `09:00` (or `9:00`, `0900`, `9`) as minutes after midnight.
 fn time_of_day(text: &str) -> Option<u16> {
+    // Digits and a colon only: anything else (multi-byte text included,
+    // where splitting by bytes could cut a character) is no time.
+    if !text.is_ascii() {
+        return None;
+    }
     let text = text.trim_end_matches("utc");
     let (h, m) = match text.split_once(':') {
         Some((h, m)) => (h, m),
@@ -477,6 +482,30 @@ fn time_of_day(text: &str) -> Option<u16> {
 
 #[cfg(test)]
 mod tests {
+    /// A time of day reads as 24-hour UTC; odd text (multi-byte, empty,
+    /// oversized) is no time, and never panics.
+    #[test]
+    fn a_daily_puzzles_time_is_read_or_refused() {
+        assert_eq!(super::time_of_day("09:00"), Some(540));
+        assert_eq!(super::time_of_day("0930"), Some(570));
+        assert_eq!(super::time_of_day("9"), Some(540));
+        assert_eq!(super::time_of_day("23:59utc"), Some(1439));
+        for bad in [
+            "",
+            "24:00",
+            "9:60",
+            "€a",
+            "жж",
+            "時間",
+            "ab:cd",
+            &"9".repeat(5000),
+        ] {
+            assert_eq!(super::time_of_day(bad), None, "{bad}");
+        }
+        let e = super::parse("settings daily-puzzle €a").unwrap_err().0;
+        assert!(e.contains("`€a` is no time of day"), "{e}");
+    }
+
     use super::*;
 
     /// `thread` and `no-thread` ask for a game's own thread or none; said

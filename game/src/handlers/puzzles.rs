@@ -8,6 +8,7 @@ use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::handlers::daily;
+use crate::picture::Picture;
 use crate::ratings::{self, idle_days, Rating};
 use crate::reply::PuzzleButtons;
 use crate::solving::{to_move, Judgement, Line};
@@ -51,18 +52,11 @@ pub(crate) async fn puzzle(cx: &mut Ctx<'_>, action: PuzzleAction) -> Result<Don
             let words = give_up(cx, &a, AttemptEnd::Failed).await?;
             let line = line_of(&a.puzzle)?;
             let theme = cx.theme().await?;
-            let picture = line.picture(
-                &a.puzzle,
-                a.progress,
-                theme,
-                "the solution".into(),
-                Some(a.progress),
-            );
+            let (moves, picture) = solution(&line, &a, theme);
             Ok(Done::board(
                 format!(
-                    "The solution of {}: {}. {words} `puzzle` for another.",
-                    a.puzzle.label(),
-                    line.sans[a.progress..].join(" ")
+                    "The solution of {}: {moves}. {words} `puzzle` for another.",
+                    a.puzzle.label()
                 ),
                 picture,
             )
@@ -377,23 +371,29 @@ async fn answer(cx: &mut Ctx<'_>, a: Attempt, text: &str) -> Result<Done, Failur
                 return Err(changed());
             }
             let words = settle(cx, &a, false, false).await?;
-            let picture = line.picture(
-                &a.puzzle,
-                a.progress,
-                theme,
-                "the solution".into(),
-                Some(a.progress),
-            );
+            let (moves, picture) = solution(&line, &a, theme);
             Ok(Done::board(
                 format!(
-                    "{san} is not it: puzzle failed. The solution: {}. {words} `puzzle` for another.",
-                    line.sans[a.progress..].join(" ")
+                    "{san} is not it: puzzle failed. The solution: {moves}. {words} `puzzle` for another."
                 ),
                 picture,
             )
             .puzzle_buttons(ended(&a)))
         }
     }
+}
+
+/// The rest of `a`'s solution in SAN, and the board with its next move as
+/// an arrow.
+fn solution(line: &Line, a: &Attempt, theme: voidmate_render::Theme) -> (String, Picture) {
+    let picture = line.picture(
+        &a.puzzle,
+        a.progress,
+        theme,
+        "the solution".into(),
+        Some(a.progress),
+    );
+    (line.sans[a.progress..].join(" "), picture)
 }
 
 /// `puzzle hint`: the piece to move. A rated attempt is settled as failed.
