@@ -47,9 +47,88 @@ pub fn prune_images(dir: &std::path::Path, max_age: std::time::Duration) -> usiz
 /// The console's namespace of identities.
 pub const PLATFORM: &str = "console";
 
-/// Someone in the terminal, whose name is their identity.
+/// Someone in the terminal, whose name is their identity: ignoring case
+/// (`@Bob` is `@bob`, as a chat platform's handle is one person however it
+/// is written) and with any spaces as `_` (`"عبد الله"` is `عبد_الله`).
 pub fn console_player(name: &str) -> Player {
-    Player::new(PlayerId::new(PLATFORM, name), name)
+    Player::new(console_id(name), name)
+}
+
+fn console_id(name: &str) -> PlayerId {
+    let words: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    PlayerId::new(PLATFORM, &words.join("_"))
+}
+
+/// The longest name `as` takes, in characters.
+const MAX_NAME_CHARS: usize = 64;
+
+/// The name in `as NAME`: `bob`, `@Bob`, `"عبد الله"` (quotes for a name
+/// with spaces; a name with spaces without them is taken whole too).
+fn speaker_name(rest: &str) -> Result<String, String> {
+    let name = rest.trim().trim_start_matches('@');
+    let name = unquoted(name).unwrap_or(name).trim();
+    if name.is_empty() {
+        return Err("`as` needs a name, like `as bob` or `as \"Mary Ann\"`.".into());
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(format!(
+            "That name is too long: at most {MAX_NAME_CHARS} characters."
+        ));
+    }
+    if name.contains(['@', '#', '"']) || name.chars().any(char::is_control) {
+        return Err("A name cannot hold `@`, `#` or quotes.".into());
+    }
+    Ok(name.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The text inside straight or curly double quotes, if `s` is quoted.
+fn unquoted(s: &str) -> Option<&str> {
+    let s = s.strip_prefix(['"', '“'])?;
+    s.strip_suffix(['"', '”'])
+}
+
+/// A line as the core reads it and who it mentions: `@"Mary Ann"` (a name
+/// with spaces, quoted) becomes the handle `@mary_ann`, and every handle
+/// names the console identity of its name, whatever its case.
+fn with_mentions(line: &str) -> (String, Vec<contract::Mentioned>) {
+    let mut text = String::with_capacity(line.len());
+    let mut spoken: Vec<(String, String)> = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("@\"").or_else(|| rest.find("@“")) {
+        let open = at + 1 + rest[at + 1..].chars().next().map_or(1, char::len_utf8);
+        let Some(len) = rest[open..].find(['"', '”']) else {
+            break;
+        };
+        let name: String = rest[open..open + len]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let close = open + len + rest[open + len..].chars().next().map_or(1, char::len_utf8);
+        text.push_str(&rest[..at]);
+        if name.is_empty() {
+            text.push_str(&rest[at..close]);
+        } else {
+            let handle = format!("@{}", console_id(&name).local());
+            text.push_str(&handle);
+            spoken.push((handle, name));
+        }
+        rest = &rest[close..];
+    }
+    text.push_str(rest);
+    let mentions = contract::handles(&text, PLATFORM)
+        .into_iter()
+        .map(|m| {
+            let name = spoken
+                .iter()
+                .find(|(handle, _)| *handle == m.written)
+                .map_or(m.who.name.clone(), |(_, name)| name.clone());
+            contract::Mentioned {
+                written: m.written,
+                who: console_player(&name),
+            }
+        })
+        .collect();
+    (text, mentions)
 }
 
 pub struct Console {
@@ -120,13 +199,13 @@ impl Console {
             if line == "quit" || line == "exit" {
                 break;
             }
-            if let Some(name) = line.strip_prefix("as ") {
-                let name = name.trim().trim_start_matches('@');
-                if name.is_empty() || name.contains(char::is_whitespace) {
-                    writeln!(out, "`as` needs one name, like `as bob`.")?;
-                } else {
-                    self.speaker = name.to_string();
-                    writeln!(out, "(now speaking as {name})")?;
+            if let Some(rest) = line.strip_prefix("as ").or((line == "as").then_some("")) {
+                match speaker_name(rest) {
+                    Ok(name) => {
+                        writeln!(out, "(now speaking as {name})")?;
+                        self.speaker = name;
+                    }
+                    Err(why) => writeln!(out, "{why}")?,
                 }
                 continue;
             }
@@ -134,10 +213,16 @@ impl Console {
             // `dm TEXT` says TEXT to the bot privately (a direct message):
             // how Super Chess programs are sent.
             let (channel, text, private) = match line.strip_prefix("dm ") {
-                Some(rest) => (format!("dm:{}", self.speaker), rest.trim(), true),
+                Some(rest) => (
+                    format!("dm:{}", console_id(&self.speaker).local()),
+                    rest.trim(),
+                    true,
+                ),
                 None => ("console".to_string(), line, false),
             };
             // In the terminal a name is an identity: `@bob` is console:bob.
+            let (text, mentions) = with_mentions(text);
+            let text = text.as_str();
             let ev = Incoming {
                 // The person at the terminal runs the whole place.
                 moderator: true,
@@ -145,7 +230,7 @@ impl Console {
                 channel,
                 author: console_player(&self.speaker),
                 input: Input::Line(text.to_string()),
-                mentions: contract::handles(text, PLATFORM),
+                mentions,
                 addressed: true,
                 private,
                 // The terminal is one community; its direct messages none.
@@ -219,6 +304,27 @@ impl Console {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_ignore_case_and_may_hold_spaces() {
+        assert_eq!(console_player("Bob").id, console_player("bob").id);
+        assert_eq!(console_player("Bob").name, "Bob");
+        assert_eq!(speaker_name(" \"عبد الله\" "), Ok("عبد الله".to_string()));
+        assert_eq!(speaker_name("@Mary  Ann"), Ok("Mary Ann".to_string()));
+        assert_eq!(console_player("عبد الله").id.local(), "عبد_الله");
+        for bad in ["", "@", "\"\"", "a#b", &"ж".repeat(65)] {
+            assert!(speaker_name(bad).is_err(), "{bad}");
+        }
+        let (text, mentions) = with_mentions("challenge @\"عبد الله\" void, or @Bob");
+        assert_eq!(text, "challenge @عبد_الله void, or @Bob");
+        assert_eq!(mentions.len(), 2);
+        assert_eq!(mentions[0].written, "@عبد_الله");
+        assert_eq!(mentions[0].who, console_player("عبد الله"));
+        assert_eq!(mentions[0].who.name, "عبد الله");
+        assert_eq!(mentions[1].who.id, console_player("bob").id);
+        // An unclosed quote is left as written.
+        assert_eq!(with_mentions("say @\"bob").0, "say @\"bob");
+    }
     use std::time::{Duration, SystemTime};
 
     #[test]

@@ -337,6 +337,9 @@ async fn console(args: ConsoleArgs) -> Result<String> {
     }
     let image_dir = args.images.unwrap_or(cfg.console.image_dir.clone());
     let core = Core::open(&cfg).await?;
+    for warning in voidmate::font_warnings() {
+        eprintln!("note: {warning}");
+    }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     Console {
         core,
@@ -385,6 +388,9 @@ async fn run(args: RunArgs) -> Result<String> {
     };
     let core = Core::open(&cfg).await?;
     core.set_process_kind("run");
+    for warning in voidmate::font_warnings() {
+        tracing::warn!("{warning}");
+    }
     // What a process that replaces this one runs too (`health`).
     let mut role = Vec::new();
     if let Some(d) = &discord {

@@ -868,7 +868,19 @@ fn check_db_replays_every_game_and_names_a_damaged_one() {
             !err.contains('\x1b') && !err.contains("sqlx"),
             "{command}: {err}"
         );
+        // Issue 53: nor the driver's framing of it.
+        assert!(
+            !err.contains("error with configuration"),
+            "{command}: {err}"
+        );
     }
+    // A folder is no database either.
+    let (ok, _, err) = voidmate(&["check-db", "--db", dir.path().to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("is a folder, not a database file"),
+        "{err}"
+    );
+    assert!(!err.contains("error returned from database"), "{err}");
 }
 
 /// Issue 20, point 10: the console runs the periodic check by itself, as

@@ -89,10 +89,19 @@ impl Flip {
         }
     }
 
+    /// `auto`, `white`, `black`; Super Chess's `player1` (or `p1`, `1`)
+    /// and `player2` for White and Black.
     pub fn from_name(name: &str) -> Option<Flip> {
-        Flip::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
+        let name: String = name
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        match name.as_str() {
+            "player1" | "p1" | "1" => Some(Flip::White),
+            "player2" | "p2" | "2" => Some(Flip::Black),
+            _ => Flip::ALL.into_iter().find(|f| f.name() == name),
+        }
     }
 }
 

@@ -32,10 +32,7 @@ impl Drawing {
                 }
             }
             let (bytes, format) = match (&p.graph, p.replay.as_deref().and_then(|f| r.replay(f))) {
-                (Some((chances, marks)), _) => (
-                    voidmate_render::eval_graph(chances, marks, p.opts.theme),
-                    ImageFormat::Png,
-                ),
+                (Some(graph), _) => (r.eval_graph(graph, p.opts.theme), ImageFormat::Png),
                 (None, Some(replay)) => (replay.gif, ImageFormat::Gif),
                 (None, None) => (r.render(&p.pos, &p.opts), ImageFormat::Png),
             };

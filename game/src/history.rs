@@ -4,7 +4,7 @@
 use crate::command::{ProgramMode, TimeControl};
 use crate::game::Game;
 use std::fmt::Write as _;
-use voidmate_rules::{Color, Position};
+use voidmate_rules::{Color, GameKind, Position};
 
 /// The game's moves, numbered, for `history`.
 pub(crate) fn history_text(g: &Game) -> String {
@@ -25,9 +25,10 @@ pub(crate) fn numbered(g: &Game) -> String {
     let mut white_to_move = start.turn() == Color::White;
     let mut out = String::new();
     for (i, m) in g.moves.iter().enumerate() {
+        // Placing the void (`@e5`) comes before move 1: it has no number.
         if white_to_move {
             let _ = write!(out, "{number}. ");
-        } else if i == 0 {
+        } else if i == 0 && !m.san.starts_with('@') {
             let _ = write!(out, "{number}... ");
         }
         out.push_str(&m.san);
@@ -90,7 +91,13 @@ pub(crate) fn pgn_text_reviewed(
     if let Some(e) = ending {
         tags.push(("Termination", e.termination.to_string()));
     }
-    if g.rec.start_fen != g.pos.rules().definition().start_fen {
+    // The start, wherever it is not chess's: a position set up, or a game
+    // whose readers do not know its start (every game of ours but standard
+    // chess and antichess; Suicide Void Chess's, with Black to place the
+    // void, too).
+    let chess_start = matches!(g.kind(), GameKind::Standard | GameKind::Antichess)
+        && g.rec.start_fen == g.pos.rules().definition().start_fen;
+    if !chess_start {
         tags.push(("SetUp", "1".into()));
         tags.push(("FEN", g.rec.start_fen.clone()));
     }

@@ -57,6 +57,7 @@ mod reply;
 mod resolve;
 mod review_flow;
 mod solving;
+mod spoken;
 mod startup;
 mod suggest;
 mod time;

@@ -123,8 +123,11 @@ pub fn movetext_annotated(
             let _ = write!(out, "{{ {comment} }} ");
             after_comment = true;
         }
-        // Placing the void comes before move 1 and does not count.
-        if !white_to_move && !san.starts_with('@') {
+        // As the PGN standard counts: a number for each White move, up by
+        // one after each Black move (Suicide Void Chess's placement of the
+        // void, Black's, is `1... V@e5`, and White's first move `2. e4`),
+        // so that no number repeats.
+        if !white_to_move {
             number += 1;
         }
         white_to_move = !white_to_move;

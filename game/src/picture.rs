@@ -8,7 +8,7 @@ use crate::contract::PlayerId;
 use crate::game::Game;
 use crate::reply::BoardCard;
 use crate::review::{Mark, Review};
-use voidmate_render::{Caption, RenderOptions, ReplayFrame, Severity, Theme};
+use voidmate_render::{Caption, GraphMark, RenderOptions, ReplayFrame, Severity, Theme};
 use voidmate_rules::{Color, Position, Square};
 
 /// A board to draw after the transaction.
@@ -49,8 +49,8 @@ impl Picture {
 }
 
 /// A review's evaluation graph: White's winning chances (the start, then
-/// after each move) and the marked moves.
-pub(crate) type Graph = (Vec<f64>, Vec<(usize, voidmate_render::Severity)>);
+/// after each move), the marked moves with their words, the move numbers.
+pub(crate) type Graph = voidmate_render::EvalGraph;
 
 /// The evaluation graph of `g`'s review, in `theme`: drawn as boards are
 /// (off the async workers, by `draw`), whether `analysis` shows it or its
@@ -59,27 +59,63 @@ pub(crate) fn graph_picture(g: &Game, review: &Review, theme: Theme) -> Picture 
     let mut picture = game_picture(g, theme, &PlayerId::from_stored(""), None, Flip::Auto);
     picture.at = None;
     picture.board = None;
-    picture.graph = Some((review.white_chances.clone(), graph_marks(review)));
+    picture.graph = Some(eval_graph(g, review));
     picture.alt = format!(
-        "Evaluation graph of game #{}: White's winning chances above the middle, Black's below, marked moves as dots",
+        "Evaluation graph of game #{}: White's winning chances above the centre line, Black's below, move numbers along the bottom, marked moves as dots with their moves written beside them",
         g.id()
     );
     picture
 }
 
-/// The marked moves for the graph: (position after the move, severity).
-fn graph_marks(r: &Review) -> Vec<(usize, Severity)> {
-    r.moves
+/// What `g`'s graph shows: its review's chances, each marked move with its
+/// words as a game score writes them (`12. Nxe5??`), and move numbers along
+/// the bottom, at most a dozen (every move, or every 2, 5, 10... moves).
+fn eval_graph(g: &Game, r: &Review) -> Graph {
+    let steps = g.steps().unwrap_or_default();
+    // The position before the move that led to index `i`.
+    let before = |i: usize| i.checked_sub(1).and_then(|b| steps.get(b)).map(|s| &s.pos);
+    let marks = r
+        .moves
         .iter()
         .filter_map(|m| {
-            let s = match m.mark? {
-                Mark::Inaccuracy => Severity::Inaccuracy,
-                Mark::Mistake => Severity::Mistake,
-                Mark::Blunder => Severity::Blunder,
+            let (severity, sign) = match m.mark? {
+                Mark::Inaccuracy => (Severity::Inaccuracy, "?!"),
+                Mark::Mistake => (Severity::Mistake, "?"),
+                Mark::Blunder => (Severity::Blunder, "??"),
             };
-            Some((m.ply, s))
+            let san = format!("{}{sign}", m.san.trim_end_matches(['?', '!']));
+            let label = match before(m.ply) {
+                Some(pos) => numbered(pos, &san),
+                None => san,
+            };
+            Some(GraphMark {
+                index: m.ply,
+                severity,
+                label,
+            })
         })
-        .collect()
+        .collect();
+    // Where each White move starts a new move number.
+    let starts: Vec<(usize, u16)> = (1..r.white_chances.len())
+        .filter_map(|i| {
+            let pos = before(i)?;
+            (pos.turn() == Color::White).then(|| (i, pos.board().fullmove_number()))
+        })
+        .collect();
+    let every = [1u16, 2, 5, 10, 20, 50, 100, 200, 500]
+        .into_iter()
+        .find(|k| starts.len() / usize::from(*k) <= 12)
+        .unwrap_or(1000);
+    let ticks = starts
+        .into_iter()
+        .filter(|(_, n)| n % every == 0)
+        .map(|(i, n)| (i, n.to_string()))
+        .collect();
+    Graph {
+        chances: r.white_chances.clone(),
+        marks,
+        ticks,
+    }
 }
 
 /// The picture of `g` as `viewer` sees it: from the side they chose
@@ -156,20 +192,60 @@ pub(crate) fn replay_frames(g: &Game, opts: &RenderOptions) -> Option<Vec<Replay
         zoom: None,
         ..opts.clone()
     };
-    let frames = g
-        .steps()?
-        .into_iter()
-        .map(|step| ReplayFrame {
-            opts: match &step.by {
+    let steps = g.steps()?;
+    let last = steps.len().saturating_sub(1);
+    let end = plain
+        .caption
+        .as_ref()
+        .map(|c| c.status.clone())
+        .unwrap_or_default();
+    // Each frame says where it is: the start, then each move numbered as in
+    // a game score (`12. Nf3`, `12... Nf6`); the last one holds the result
+    // too (what the board's own caption said of the game).
+    let frames = steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let label = match (&step.by, i.checked_sub(1)) {
+                (Some(played), Some(before)) => numbered(&steps[before].pos, &played.san),
+                _ => "Starting position".to_string(),
+            };
+            let status = if i == last && !end.is_empty() {
+                format!("{label}; {end}")
+            } else {
+                label
+            };
+            let caption = plain
+                .caption
+                .clone()
+                .map(|c| voidmate_render::Caption { status, ..c });
+            let opts = match &step.by {
                 Some(played) => RenderOptions {
                     last_move: Some((played.mv.from, played.mv.to)),
                     through: played.through,
+                    caption,
                     ..plain.clone()
                 },
-                None => plain.clone(),
-            },
-            pos: step.pos,
+                None => RenderOptions {
+                    caption,
+                    ..plain.clone()
+                },
+            };
+            ReplayFrame {
+                opts,
+                pos: step.pos.clone(),
+            }
         })
         .collect();
     Some(frames)
+}
+
+/// `san` as a game score numbers it, from the position it was played in:
+/// `12. Nf3` for White, `12... Nf6` for Black.
+fn numbered(before: &voidmate_rules::Position, san: &str) -> String {
+    let n = before.board().fullmove_number();
+    match before.turn() {
+        Color::White => format!("{n}. {san}"),
+        Color::Black => format!("{n}... {san}"),
+    }
 }

@@ -36,7 +36,11 @@ impl Core {
         let store = Store::open_config(&cfg.database)
             .await
             .map_err(|e| {
-                anyhow::anyhow!("cannot open the database {}: {e}", cfg.database.describe())
+                anyhow::anyhow!(
+                    "cannot open the database {}: {}",
+                    cfg.database.describe(),
+                    crate::store::opening_failure(&e)
+                )
             })?
             .with_clock(time.clone());
         let leases = Leases::new(store.clone(), time.clone(), lease::claimant());

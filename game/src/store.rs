@@ -111,7 +111,7 @@ pub use challenges::{
     close_challenge, insert_challenge, pending_challenges, set_challenge_program,
     set_challenge_rating, set_challenge_thread,
 };
-pub use connect::{PoolSizes, PING_AFTER_IDLE};
+pub use connect::{opening_failure, PoolSizes, PING_AFTER_IDLE};
 pub use copy::{copy_database, count_rows, COPIED_TABLES};
 pub use daily::{
     advance_daily, any_daily_due, choose_daily, clear_daily, credit_daily, credited_days,
@@ -123,8 +123,8 @@ pub use games::{
     abort, active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,
     finished_games, finished_games_of, game, game_anywhere, games_in_play, games_to_abort,
     latest_game, private_games_of, rated_between, rated_games, recent_games_of, set_abort_at,
-    set_colour, set_engine_turn, set_offer, set_programs, start_game, Finish, NewGame, Opening,
-    Read, StartClocks, Venue,
+    set_colour, set_engine_turn, set_offer, set_programs, start_game, unrated_by_ending, Finish,
+    NewGame, Opening, Read, StartClocks, Venue,
 };
 use games::{bump, one, records, GAME_COLUMNS};
 pub use leases::{Claim, LeaseKind};
@@ -142,8 +142,8 @@ pub use puzzles::{
     queue_puzzle_search, save_puzzle, NewPuzzle, PuzzleRecord,
 };
 pub use ratings::{
-    all_changes, all_ratings, apply, leaderboard, most_played, rank_above, rating, ratings_of,
-    Board, Change, RecordedChange, StoredRating,
+    all_changes, all_ratings, apply, best_rating, leaderboard, most_played, rank_above, rating,
+    ratings_of, Board, Change, RecordedChange, StoredRating,
 };
 pub use reviews::{
     finish_review, queue_review, review_of, review_positions, save_review_position, ReviewRow,

@@ -67,7 +67,10 @@ async fn handlers_run_on_an_in_memory_database() {
         r.text
     );
     let r = say(&core, 5, "bob", "resign").await;
-    assert_eq!(r.text, "bob resigns game #1. alice wins (1-0).");
+    assert_eq!(
+        r.text,
+        "bob resigns game #1. alice wins (1-0). Not rated: it ended before both sides had moved."
+    );
     // A redelivered event is recognised in memory too.
     assert!(core
         .handle(&event(5, "bob", "resign", true))
@@ -242,7 +245,10 @@ async fn resignations_and_agreed_draws_show_the_final_board_and_notify() {
     say(&core, 1, "alice", "challenge @bob standard").await;
     say(&core, 2, "bob", "accept").await;
     let r = say(&core, 3, "alice", "resign").await;
-    assert_eq!(r.text, "alice resigns game #1. bob wins (0-1).");
+    assert_eq!(
+        r.text,
+        "alice resigns game #1. bob wins (0-1). Not rated: it ended before both sides had moved."
+    );
     let names: Vec<&str> = r.notify.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["bob"]);
     let image = r.image.expect("the final board");
@@ -340,4 +346,102 @@ async fn a_panic_in_one_event_leaves_the_bot_running() {
     assert!(r.text.starts_with("Game #1"), "{}", r.text);
     let r = core.handle(&event(5, "alice", "e4", true)).await.unwrap();
     assert!(!r.is_error, "{}", r.text);
+}
+
+/// Issue 53: a replay's frames say where they are. The first shows the
+/// start (not the result), each later one its move as a game score numbers
+/// it, and the last one holds the result as well.
+#[tokio::test]
+async fn replay_frames_name_their_moves_and_the_last_holds_the_result() {
+    let core = memory_core().await;
+    for (n, (who, text)) in [
+        ("alice", "challenge @bob standard"),
+        ("bob", "accept"),
+        ("alice", "e4"),
+        ("bob", "e5"),
+        ("alice", "Nf3"),
+        ("bob", "resign"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert!(!say(&core, n as u64, who, text).await.is_error, "{text}");
+    }
+    let mut tx = core.store().begin().await.unwrap();
+    let rec = store::game(&mut tx, "room", 1).await.unwrap().unwrap();
+    let g = core.load(&mut tx, rec).await.unwrap();
+    let picture = crate::picture::game_picture(
+        &g,
+        voidmate_render::Theme::Classic,
+        &PlayerId::new("test", "alice"),
+        None,
+        crate::command::Flip::Auto,
+    );
+    let frames = crate::picture::replay_frames(&g, &picture.opts).unwrap();
+    let said: Vec<String> = frames
+        .iter()
+        .map(|f| f.opts.caption.as_ref().unwrap().status.clone())
+        .collect();
+    let end = picture.opts.caption.as_ref().unwrap().status.clone();
+    assert!(end.contains("resign"), "{end}");
+    assert_eq!(
+        said,
+        [
+            "Starting position".to_string(),
+            "1. e4".to_string(),
+            "1... e5".to_string(),
+            format!("2. Nf3; {end}"),
+        ]
+    );
+}
+
+/// Issue 53: a review's graph writes each marked move as a game score
+/// numbers it, beside its dot, and numbers the moves along the bottom.
+#[tokio::test]
+async fn the_review_graph_names_its_marked_moves_and_numbers_the_moves() {
+    use crate::review::{Eval, Review};
+    let core = memory_core().await;
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5"];
+    for (n, (who, text)) in [("alice", "challenge @bob standard"), ("bob", "accept")]
+        .into_iter()
+        .chain(
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (if i % 2 == 0 { "alice" } else { "bob" }, *m)),
+        )
+        .enumerate()
+    {
+        assert!(!say(&core, n as u64, who, text).await.is_error, "{text}");
+    }
+    let mut tx = core.store().begin().await.unwrap();
+    let rec = store::game(&mut tx, "room", 1).await.unwrap().unwrap();
+    let g = core.load(&mut tx, rec).await.unwrap();
+    // Level, until White's 4. Nxe5 throws a piece away (a blunder), and
+    // Black's 3... Nd4 before it was level too.
+    let evals: Vec<Eval> = [0, 0, 0, 0, 0, 0, 0, 900, -900]
+        .into_iter()
+        .map(Eval::Cp)
+        .collect();
+    let sans: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    let review = Review::new(
+        g.kind(),
+        voidmate_rules::Color::White,
+        &sans,
+        &evals,
+        &vec![None; evals.len()],
+    );
+    let picture = crate::picture::graph_picture(&g, &review, voidmate_render::Theme::Classic);
+    let graph = picture.graph.unwrap();
+    assert_eq!(graph.chances.len(), moves.len() + 1);
+    let labels: Vec<&str> = graph.marks.iter().map(|m| m.label.as_str()).collect();
+    assert_eq!(labels, ["4. Nxe5??"], "{:?}", graph.marks);
+    assert_eq!(graph.marks[0].index, 7);
+    let ticks: Vec<(usize, &str)> = graph.ticks.iter().map(|(i, s)| (*i, s.as_str())).collect();
+    assert_eq!(ticks, [(1, "1"), (3, "2"), (5, "3"), (7, "4")]);
+    assert!(
+        picture.alt.contains("move numbers along the bottom"),
+        "{}",
+        picture.alt
+    );
 }

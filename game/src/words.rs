@@ -3,17 +3,25 @@
 
 use crate::contract::Player;
 
-/// "2 days", "5 hours", "40 minutes" in units of the configured day.
+/// "2 days 23 hours", "5 hours 20 minutes", "40 minutes" in units of the
+/// configured day, to the nearest hour (past a day) or minute: a deadline
+/// three days off, seconds after a move, is "3 days", never "2 days".
 pub(crate) fn human_duration(seconds: i64, day: i64) -> String {
-    let hour = (day / 24).max(1);
-    let (n, unit) = if seconds >= day {
-        (seconds / day, "day")
-    } else if seconds >= hour {
-        (seconds / hour, "hour")
-    } else {
-        ((seconds * 60 / hour).max(1), "minute")
+    let (seconds, day) = (seconds.max(0), day.max(1));
+    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let both = |n: i64, big: &str, m: i64, small: &str| match (n, m) {
+        (0, m) => unit(m, small),
+        (n, 0) => unit(n, big),
+        (n, m) => format!("{} {}", unit(n, big), unit(m, small)),
     };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+    // Units of a day, rounded to the nearest.
+    let rounded = |per_day: i64| (seconds.saturating_mul(per_day * 2) + day) / (2 * day);
+    let hours = rounded(24);
+    if hours >= 24 {
+        return both(hours / 24, "day", hours % 24, "hour");
+    }
+    let minutes = rounded(24 * 60).max(1);
+    both(minutes / 60, "hour", minutes % 60, "minute")
 }
 
 /// `4:05`, `0:09`, `1:02:03` (never negative).
@@ -96,6 +104,26 @@ pub(crate) fn table(rows: &[Vec<String>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_left_is_said_in_days_and_hours() {
+        const DAY: i64 = 86_400;
+        assert_eq!(human_duration(3 * DAY, DAY), "3 days");
+        assert_eq!(human_duration(3 * DAY - 5, DAY), "3 days");
+        assert_eq!(human_duration(3 * DAY - 3600, DAY), "2 days 23 hours");
+        assert_eq!(human_duration(DAY + 3 * 3600 + 1000, DAY), "1 day 3 hours");
+        assert_eq!(human_duration(DAY - 10, DAY), "1 day");
+        assert_eq!(
+            human_duration(5 * 3600 + 20 * 60, DAY),
+            "5 hours 20 minutes"
+        );
+        assert_eq!(human_duration(3600, DAY), "1 hour");
+        assert_eq!(human_duration(40 * 60, DAY), "40 minutes");
+        assert_eq!(human_duration(3, DAY), "1 minute");
+        assert_eq!(human_duration(-7, DAY), "1 minute");
+        // A test day of 100 seconds: 150 seconds are a day and a half.
+        assert_eq!(human_duration(150, 100), "1 day 12 hours");
+    }
 
     #[test]
     fn a_games_length_is_counted_in_moves_and_plies() {

@@ -11,6 +11,8 @@ use voidmate_rules::GameKind;
 enum Expect {
     Topic(GameKind, String),
     Doc(GameKind, String, String),
+    /// Our text had no passage answering it when the question was written.
+    Missing,
 }
 
 fn game(name: &str) -> GameKind {
@@ -20,6 +22,7 @@ fn game(name: &str) -> GameKind {
 fn expectation(text: &str) -> Expect {
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
+        ["missing"] => Expect::Missing,
         ["topic", g, key] => Expect::Topic(game(g).base(), key.to_string()),
         ["doc", g, section, phrase @ ..] if !phrase.is_empty() => {
             Expect::Doc(game(g).base(), section.to_string(), phrase.join(" "))
@@ -61,9 +64,9 @@ fn describe(found: &Found) -> String {
     }
 }
 
-#[test]
-fn players_questions_find_the_passage_that_answers_them() {
-    let set = include_str!("data/rules_questions.txt");
+/// How many questions of `set` find a passage their expectation names;
+/// the misses, described.
+fn score(set: &str) -> (usize, Vec<String>) {
     let (mut asked, mut misses) = (0, Vec::new());
     for line in set.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -85,15 +88,72 @@ fn players_questions_find_the_passage_that_answers_them() {
             ));
         }
     }
-    assert!(asked >= 80, "only {asked} questions");
+    (asked, misses)
+}
+
+/// Prints a set's score and misses; the number right.
+fn report(name: &str, asked: usize, misses: &[String]) -> usize {
     let right = asked - misses.len();
-    println!("{right} of {asked} questions found their passage; misses:");
-    for m in &misses {
+    println!("{name}: {right} of {asked} questions found their passage; misses:");
+    for m in misses {
         println!("  {m}");
     }
+    right
+}
+
+#[test]
+fn players_questions_find_the_passage_that_answers_them() {
+    let (asked, misses) = score(include_str!("../src/help/asked/issue43.txt"));
+    assert!(asked >= 80, "only {asked} questions");
+    let right = report("issue 43's set", asked, &misses);
     assert!(
         right * 10 >= asked * 9,
         "{right} of {asked} right (under 90%); misses:\n{}",
         misses.join("\n")
+    );
+}
+
+/// Issue 53: a fresh set written from the seed pages alone, in players'
+/// styles (terse, chatty, non-native, misspelt), used for tuning.
+#[test]
+fn a_fresh_set_of_questions_finds_its_passages() {
+    let (asked, misses) = score(include_str!("../src/help/asked/fresh_a.txt"));
+    assert!(asked >= 60, "only {asked} questions");
+    let right = report("the tuning set", asked, &misses);
+    assert!(
+        right * 10 >= asked * 9,
+        "{right} of {asked} right (under 90%); misses:\n{}",
+        misses.join("\n")
+    );
+}
+
+/// Issue 53: a second set written the same way, also used for tuning.
+#[test]
+fn a_second_fresh_set_finds_its_passages() {
+    let (asked, misses) = score(include_str!("../src/help/asked/fresh_b.txt"));
+    assert!(asked >= 60, "only {asked} questions");
+    let right = report("the second tuning set", asked, &misses);
+    assert!(
+        right * 10 >= asked * 9,
+        "{right} of {asked} right (under 90%); misses:\n{}",
+        misses.join("\n")
+    );
+}
+
+/// Issue 53: the held-out set, written from the seed pages alone by someone
+/// who had seen neither our text nor the other sets, and never tuned on:
+/// its score is what a new player can expect (docs/rules-questions.md).
+/// It scores 71 of 80 (89%): under the issue's aim of 90%, and said so.
+/// The test holds that level, so a change that loses ground on questions
+/// nobody tuned for fails here; its misses are printed (`-- --nocapture`)
+/// but were never read to tune by.
+#[test]
+fn the_held_out_questions_score_as_reported() {
+    let (asked, misses) = score(include_str!("data/rules_questions_heldout.txt"));
+    assert!(asked >= 80, "only {asked} questions");
+    let right = report("the held-out set", asked, &misses);
+    assert!(
+        right * 100 >= asked * 88,
+        "{right} of {asked} right (under the 88% measured)"
     );
 }

@@ -55,12 +55,19 @@ struct Name {
     /// Cut short (too long, or shortened to fit).
     cut: bool,
     side: String,
+    /// A name no font here can draw: shown as `?` marks (one a letter, at
+    /// most three), never as the side alone (`Black` is nobody's name).
+    undrawable: usize,
 }
 
 impl Name {
     fn new(name: &str, side: &str, text: &Text, size: u32) -> Name {
         // One past the most shown, to know whether it was cut: a name of
         // any length costs no more than that.
+        let letters = || {
+            name.graphemes(true)
+                .filter(|g| !g.chars().any(char::is_control) && !g.trim().is_empty())
+        };
         let drawable: Vec<String> = name
             .graphemes(true)
             .filter(|g| !g.chars().any(char::is_control))
@@ -68,6 +75,7 @@ impl Name {
             .take(MAX_NAME_GRAPHEMES + 1)
             .map(str::to_string)
             .collect();
+        let undrawable = letters().take(3).count();
         let cut = drawable.len() > MAX_NAME_GRAPHEMES;
         let mut graphemes: Vec<String> = drawable.into_iter().take(MAX_NAME_GRAPHEMES).collect();
         // Nothing but spaces left: no name to show.
@@ -78,13 +86,14 @@ impl Name {
             graphemes,
             cut,
             side: side.to_string(),
+            undrawable,
         }
     }
 
     /// The runs that name the player: `name`, ` (White)`; or the side alone
     /// when no letter of the name can be drawn.
     fn runs(&self) -> Vec<String> {
-        if self.graphemes.is_empty() {
+        if self.graphemes.is_empty() && self.undrawable == 0 {
             return vec![self.side.clone()];
         }
         vec![self.shown(), format!(" ({})", self.side)]
@@ -93,6 +102,9 @@ impl Name {
     /// The name as drawn: its kept clusters, and an ellipsis if it was cut;
     /// empty when none can be drawn.
     fn shown(&self) -> String {
+        if self.graphemes.is_empty() {
+            return "?".repeat(self.undrawable);
+        }
         let mut shown = self.graphemes.concat().trim().to_string();
         if self.cut && !shown.is_empty() {
             shown.push('…');
@@ -152,6 +164,48 @@ pub(crate) fn fit_line(text: &Text, s: &str, size: u32, room: f32) -> String {
     shown
 }
 
+/// A caption's status fitted to `room`: a long name in it is cut first
+/// (the longer of the two, a cluster at a time), so that what the line says
+/// of the game ("… to move", "1-0 checkmate") stays whole; only a status
+/// still too wide is cut at its end.
+fn fit_status(text: &Text, c: &Caption, size: u32, room: f32) -> String {
+    let whole = fit_line(text, &c.status, size, f32::INFINITY);
+    if text.width(&whole, size) <= room {
+        return whole;
+    }
+    let mut names: Vec<(&str, Name)> = [c.white.as_str(), c.black.as_str()]
+        .into_iter()
+        .filter(|n| n.graphemes(true).count() >= 2 && c.status.contains(*n))
+        .map(|n| (n, Name::new(n, "", text, size)))
+        .collect();
+    // The longer name first, so both end up about as long.
+    names.sort_by_key(|(n, _)| std::cmp::Reverse(n.graphemes(true).count()));
+    loop {
+        let longest = names
+            .iter_mut()
+            .max_by_key(|(_, name)| name.graphemes.len())
+            .map(|(_, name)| name);
+        if !longest.is_some_and(Name::shorten) {
+            break;
+        }
+        let mut status = c.status.clone();
+        for (original, name) in &names {
+            status = status.replace(original, &name.shown());
+        }
+        let shown = fit_line(text, &status, size, f32::INFINITY);
+        if text.width(&shown, size) <= room {
+            return shown;
+        }
+    }
+    // Still too wide with the names at their shortest: cut the end of
+    // what is left (a clock or two), not the names' verb.
+    let mut status = c.status.clone();
+    for (original, name) in &names {
+        status = status.replace(original, &name.shown());
+    }
+    fit_line(text, &status, size, room)
+}
+
 /// `c` fitted to `room` pixels at `size` px.
 pub(crate) fn fit(text: &Text, c: &Caption, size: u32, room: f32, gap: f32) -> Vec<Line> {
     let (a, b) = match &c.sides {
@@ -160,7 +214,7 @@ pub(crate) fn fit(text: &Text, c: &Caption, size: u32, room: f32, gap: f32) -> V
     };
     let mut white = Name::new(&c.white, a, text, size);
     let mut black = Name::new(&c.black, b, text, size);
-    let status = fit_line(text, &c.status, size, room);
+    let status = fit_status(text, c, size, room);
     let players = |w: &Name, k: &Name| {
         let mut runs = w.runs();
         runs.push(VS.to_string());

@@ -31,34 +31,55 @@ pub(crate) fn build(layout: &Layout, theme: Theme, palette: &Palette) -> Vec<u8>
     }
 
     let font = font();
-    let scale = PxScale::from(layout.margin as f32 * 0.8);
-    let scaled = font.as_scaled(scale);
-    let text_width = |s: &str| -> f32 {
+    let m = layout.margin as f32;
+    let (first_file, first_rank) = layout.first;
+    let ranks: Vec<String> = (first_rank..first_rank + layout.shown.1)
+        .map(|r| (r + 1).to_string())
+        .collect();
+    // Coordinates are four fifths of the margin tall. Rank numbers of two
+    // digits (10 to 16) would not fit that margin at that size: they keep
+    // their height, so they stay readable, and are drawn narrower, so that
+    // every number keeps room on both sides, as one digit has.
+    let width_at = |scale: PxScale, s: &str| -> f32 {
+        let scaled = font.as_scaled(scale);
         s.chars()
             .map(|ch| scaled.h_advance(font.glyph_id(ch)))
             .sum()
     };
+    let scale = PxScale::from(m * 0.8);
+    let widest = ranks.iter().map(|r| width_at(scale, r)).fold(0.0, f32::max);
+    let rank_scale = PxScale {
+        x: scale.x * (m * 0.8 / widest).min(1.0),
+        y: scale.y,
+    };
+    let widest = ranks
+        .iter()
+        .map(|r| width_at(rank_scale, r))
+        .fold(0.0, f32::max);
+    let scaled = font.as_scaled(scale);
     let height = scaled.ascent() - scaled.descent();
-    let mut label = |text: &str, cx: f32, cy: f32| {
-        let x = (cx - text_width(text) / 2.0).round() as i32;
+    let mut label = |text: &str, left: f32, cy: f32, scale: PxScale| {
         let y = (cy - height / 2.0).round() as i32;
+        let x = left.round() as i32;
         draw_text_mut(&mut img, px(c.coords), x, y, scale, &font, text);
     };
-    let m = layout.margin as f32;
     let board_top = (layout.caption + layout.margin) as f32;
     let board_bottom = board_top + layout.shown.1 as f32 * layout.square as f32;
-    let (first_file, first_rank) = layout.first;
     for file in first_file..first_file + layout.shown.0 {
         let (cx, _) = layout.center(Square::new(file, first_rank));
         let letter = file_char(file).to_string();
-        label(&letter, cx, board_top - m / 2.0);
-        label(&letter, cx, board_bottom + m / 2.0);
+        let left = cx - width_at(scale, &letter) / 2.0;
+        label(&letter, left, board_top - m / 2.0, scale);
+        label(&letter, left, board_bottom + m / 2.0, scale);
     }
-    for rank in first_rank..first_rank + layout.shown.1 {
+    // Rank numbers keep one gap to the board whatever their digits: set
+    // against the board on the left, from it on the right.
+    let gap = (m - widest) / 2.0;
+    for (rank, number) in (first_rank..).zip(&ranks) {
         let (_, cy) = layout.center(Square::new(first_file, rank));
-        let number = (rank + 1).to_string();
-        label(&number, m / 2.0, cy);
-        label(&number, layout.width as f32 - m / 2.0, cy);
+        let left = m - gap - width_at(rank_scale, number);
+        label(number, left, cy, rank_scale);
+        label(number, layout.width as f32 - m + gap, cy, rank_scale);
     }
 
     img.pixels()

@@ -46,7 +46,7 @@ mod tiles;
 pub use caption::{Caption, MAX_NAME_GRAPHEMES};
 pub use crosstable::{CrossRow, Crosstable, CrosstableError};
 pub use gif::{Replay, ReplayFrame};
-pub use graph::{eval_graph, Severity, GRAPH_SIZE};
+pub use graph::{EvalGraph, GraphMark, Severity, GRAPH_SIZE};
 pub use layout::Layout;
 pub use options::{RenderOptions, ZOOM};
 pub use renderer::{CaptionGlyph, CaptionRun, Renderer};

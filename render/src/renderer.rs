@@ -78,6 +78,25 @@ impl Renderer {
         self.fitted(pos, opts).0
     }
 
+    /// The kinds of names this machine's fonts cannot draw, each with the
+    /// package that draws them: what `run` and `console` warn of at start
+    /// (captions then show `?` for what they cannot draw).
+    pub fn missing_fonts(&self) -> Vec<(&'static str, &'static str)> {
+        const NEEDS: [(&str, &str, &str); 2] = [
+            (
+                "名前",
+                "Chinese, Japanese and Korean names",
+                "fonts-noto-cjk",
+            ),
+            ("😀", "emoji in names", "fonts-noto-color-emoji"),
+        ];
+        NEEDS
+            .into_iter()
+            .filter(|(sample, _, _)| !self.text.drawable(sample, 16))
+            .map(|(_, what, package)| (what, package))
+            .collect()
+    }
+
     /// How many lines the caption of `pos` with `opts` takes.
     /// The caption's lines as drawn on an image of `pos` with `opts`.
     pub fn caption_lines(&self, pos: &Position, opts: &RenderOptions) -> Vec<String> {

@@ -282,8 +282,8 @@ fn two_different_cjk_names_draw_different_captions() {
 }
 
 /// A name of characters no font has is not drawn as boxes: the letters that
-/// can be drawn stay, and a name with none left is replaced by its side
-/// ("White").
+/// can be drawn stay, and a name with none left is shown as `?` marks (issue
+/// 53: never as its side alone, "White" is nobody's name).
 #[test]
 #[cfg_attr(
     not(voidmate_fonts),
@@ -294,7 +294,10 @@ fn a_name_no_font_can_draw_falls_back_to_its_side_or_its_drawable_letters() {
     let pos = Position::new(variants::standard());
     let nothing = "\u{10FFFD}\u{10FFFC}";
     let lines = r.caption_lines(&pos, &opts(nothing, "bob", "White to move"));
-    assert!(lines[0].starts_with("White  vs  bob (Black)"), "{lines:?}");
+    assert!(
+        lines[0].starts_with("?? (White)  vs  bob (Black)"),
+        "{lines:?}"
+    );
     let some = "ab\u{10FFFD}c";
     let lines = r.caption_lines(&pos, &opts(some, "bob", "White to move"));
     assert!(lines[0].starts_with("abc (White)"), "{lines:?}");
@@ -407,5 +410,74 @@ fn the_caption_of_a_16x16_board_is_readable_at_400_px() {
     assert!(
         at_400 >= 7.5,
         "capitals {rows} px tall, {at_400:.1} px at 400"
+    );
+}
+
+/// Issue 53: the status line never loses its verb. A long name is cut
+/// inside the status as in the players' line, so "… to move" (or the
+/// result) stays whole, in every script and on the narrow 5x8 board.
+#[test]
+#[cfg_attr(
+    not(voidmate_fonts),
+    ignore = "the CJK and colour emoji fonts are not installed: `apt-get install fonts-noto-cjk fonts-noto-color-emoji` (or `scripts/test.sh`) runs this"
+)]
+fn the_status_line_keeps_its_verb_when_a_name_is_long() {
+    let r = Renderer::shared();
+    for pos in [
+        Position::new(variants::black_holes()),
+        Position::new(variants::standard()),
+    ] {
+        for unit in ["Ж", "名", "ب", "e\u{301}", "👍🏽", "W"] {
+            let long = unit.repeat(40);
+            for status in [
+                format!("{long} to move"),
+                format!("1-0 checkmate, {long} wins"),
+                format!("{long} to move; clocks {long} 4:52, bob 5:00"),
+            ] {
+                let lines = r.caption_lines(&pos, &opts(&long, "bob", &status));
+                let last = lines.last().unwrap();
+                // What the line says of the game; the clocks after it may
+                // be cut on the narrowest board, never the verb.
+                let said = match status.split_once("; ") {
+                    Some((head, _)) => head.rsplit(&long).next().unwrap().to_string(),
+                    None => status.rsplit(&long).next().unwrap().to_string(),
+                };
+                assert!(
+                    last.contains(&said),
+                    "{unit}: {status:?} drawn as {lines:?}"
+                );
+                if !status.contains("; ") {
+                    assert!(
+                        last.ends_with(&said),
+                        "{unit}: {status:?} drawn as {lines:?}"
+                    );
+                }
+                if unit == "Ж" {
+                    assert!(last.contains('…'), "{unit}: the name is cut: {lines:?}");
+                }
+            }
+        }
+    }
+    // Short names and a status that fits are drawn whole.
+    let pos = Position::new(variants::standard());
+    let lines = r.caption_lines(&pos, &opts("alice", "bob", "alice to move"));
+    assert!(
+        lines.iter().any(|l| l.ends_with("alice to move")),
+        "{lines:?}"
+    );
+}
+
+/// Issue 53: fonts for names in CJK scripts and emoji are the machine's;
+/// where they are installed nothing is missing, and the start-up warning
+/// (`voidmate::font_warnings`) has nothing to say.
+#[test]
+#[cfg_attr(
+    not(voidmate_fonts),
+    ignore = "the CJK and colour emoji fonts are not installed: `apt-get install fonts-noto-cjk fonts-noto-color-emoji` (or `scripts/test.sh`) runs this"
+)]
+fn with_the_fonts_installed_none_is_missing() {
+    assert_eq!(
+        Renderer::shared().missing_fonts(),
+        Vec::<(&str, &str)>::new()
     );
 }

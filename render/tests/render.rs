@@ -495,9 +495,17 @@ fn captions_fit_narrow_boards_and_long_names() {
         );
         assert_eq!(layout.caption_lines, lines.len() as u32);
         if lines.len() > 1 {
+            // The status whole, or with a long name in it cut (issue 53:
+            // what follows the name, the verb, stays whole), or cut at
+            // its end.
             let status = lines.last().unwrap();
+            let tail = [&c.white, &c.black]
+                .iter()
+                .filter_map(|n| c.status.rsplit_once(n.as_str()).map(|(_, t)| t))
+                .min_by_key(|t| t.len())
+                .unwrap_or(&c.status);
             assert!(
-                c.status.starts_with(status.trim_end_matches('…')),
+                status.ends_with(tail) || c.status.starts_with(status.trim_end_matches('…')),
                 "{lines:?}"
             );
         }
@@ -637,4 +645,56 @@ fn coordinates_and_dots_stay_readable_on_big_boards_at_chat_size() {
         "a dot {dot} px wide, {:.1} at 400 px",
         dot as f32 * scale
     );
+}
+
+/// Issue 53: on a 16x16 board the rank numbers 10 to 16 keep the margins
+/// that 1 to 9 have: every number fits inside its margin, none touches the
+/// picture's edge, and each stands at one distance from the board.
+#[test]
+fn rank_numbers_of_two_digits_keep_the_margins_of_one() {
+    let pos = Position::new(variants::super16());
+    let (img, layout) = draw(&pos, &RenderOptions::default());
+    let bg = luma(img.get_pixel(0, layout.height - 1).0);
+    let m = layout.margin;
+    // The columns of ink in the margin beside rank `rank`, on the left
+    // (x from 0) or the right (x from the board's right edge).
+    let ink = |rank: u8, right: bool| -> Vec<u32> {
+        let (_, y0) = layout.origin(Square::new(0, rank));
+        let x0 = if right { layout.width - m } else { 0 };
+        (x0..x0 + m)
+            .filter(|&x| {
+                (y0..y0 + layout.square).any(|y| (luma(img.get_pixel(x, y).0) - bg).abs() > 60.0)
+            })
+            .collect()
+    };
+    let mut gaps_left = Vec::new();
+    let mut gaps_right = Vec::new();
+    for rank in 0..16u8 {
+        let left = ink(rank, false);
+        let right = ink(rank, true);
+        assert!(
+            !left.is_empty() && !right.is_empty(),
+            "rank {} has its numbers",
+            rank + 1
+        );
+        // Inside the picture with room to spare on its outer side.
+        assert!(
+            left[0] >= 2,
+            "rank {}: the left number touches the edge ({left:?})",
+            rank + 1
+        );
+        assert!(
+            *right.last().unwrap() <= layout.width - 3,
+            "rank {}: the right number touches the edge ({right:?})",
+            rank + 1
+        );
+        gaps_left.push(m - 1 - left.last().unwrap());
+        gaps_right.push(right[0] - (layout.width - m));
+    }
+    // One gap to the board for every number, one digit or two.
+    for gaps in [&gaps_left, &gaps_right] {
+        let (lo, hi) = (gaps.iter().min().unwrap(), gaps.iter().max().unwrap());
+        assert!(hi - lo <= 2, "gaps to the board differ: {gaps:?}");
+        assert!(*lo >= 2, "numbers touch the board: {gaps:?}");
+    }
 }

@@ -258,7 +258,6 @@ async fn tick_and_suggestions(dir: &std::path::Path) -> Result<String> {
                     deadline: None,
                     clocks: Some(store::StartClocks {
                         base_ms: 3_600_000,
-                        started_ms: now_ms,
                         // No abort due during the bench.
                         first_move_by_ms: now_ms + 86_400_000,
                     }),

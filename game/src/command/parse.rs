@@ -435,12 +435,12 @@ fn setting(words: &[&str]) -> Result<Option<Setting>, CommandError> {
                 Some(b) => Setting::Replays(b),
                 None => Setting::Unreadable,
             },
-            (Some("flip"), Some(v)) => match Flip::from_name(v) {
+            (Some("flip"), Some(_)) => match Flip::from_name(&lower[1..].join(" ")) {
                 Some(f) => Setting::Flip(f),
                 None => {
                     return err(format!(
-                        "`{}` is not a way to turn your boards; use auto, white or black.",
-                        short(v)
+                        "`{}` is not a way to turn your boards; use auto, white or black (player1 or player2 in Super Chess).",
+                        short(&lower[1..].join(" "))
                     ))
                 }
             },
@@ -806,6 +806,23 @@ mod tests {
             vec![Setting::Flip(Flip::Auto)]
         );
         assert_eq!(changes("settings flip"), vec![Setting::Unreadable]);
+        // Super Chess's sides by its own names.
+        assert_eq!(
+            changes("settings flip player 2"),
+            vec![Setting::Flip(Flip::Black)]
+        );
+        assert_eq!(
+            changes("settings flip Player1"),
+            vec![Setting::Flip(Flip::White)]
+        );
+        assert_eq!(
+            changes("settings flip p2"),
+            vec![Setting::Flip(Flip::Black)]
+        );
+        assert!(parse("settings flip player 3")
+            .unwrap_err()
+            .0
+            .contains("player1 or player2"));
         assert_eq!(
             changes("settings replays OFF"),
             vec![Setting::Replays(false)]
@@ -821,7 +838,7 @@ mod tests {
         assert_eq!(changes(&long), vec![Setting::Unreadable]);
         assert_eq!(
             parse("settings flip upside-down").unwrap_err().0,
-            "`upside-down` is not a way to turn your boards; use auto, white or black."
+            "`upside-down` is not a way to turn your boards; use auto, white or black (player1 or player2 in Super Chess)."
         );
         let board = |text: &str| match parse(text).unwrap() {
             Command::Board { zoom, game } => (zoom, game),

@@ -78,6 +78,8 @@ pub(crate) async fn rematch(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fai
         ));
     }
     let opponent = g.player(!side);
+    // An abort clears a game's rating; the players' wish stands.
+    let rated = g.rec.rated || store::unrated_by_ending(cx.tx, id).await?;
     let options = ChallengeOptions {
         variant: Some(g.kind()),
         time: Some(g.rec.clock.clone()),
@@ -89,7 +91,7 @@ pub(crate) async fn rematch(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fai
         level: g.rec.engine_level,
         mode: Some(g.rec.mode),
         thread: None,
-        rated: Some(g.rec.rated),
+        rated: Some(rated),
     };
     let mut done = challenge(cx, &opponent, options).await?;
     if g.rec.mode == ProgramMode::Symmetric {
@@ -101,6 +103,9 @@ pub(crate) async fn rematch(cx: &mut Ctx<'_>, game: GameRef) -> Result<Done, Fai
     }
     let mut text = Text::from(format!("Rematch of game #{id}: "));
     text.push_text(&done.text);
+    if !rated && cx.community().is_some() {
+        text.push_str(&format!(" Casual, as game #{id} was."));
+    }
     done.text = text;
     Ok(done)
 }

@@ -231,7 +231,7 @@ async fn play_the_bot(
     let picture = cx.picture(&g, &me.id, None).await?;
     let thread = game_thread(cx, options.thread, id, seats, kind).await?;
     let intro = format!(
-        "Game #{id} begins: {}, {} ({}) vs {} ({}), {time}, casual; I play at level {level}.",
+        "Game #{id} begins: {}, {} ({}) vs {} ({}), {time}, casual (games against me are not rated); I play at level {level}.",
         kind.title(),
         seats.white,
         g.side(Color::White),

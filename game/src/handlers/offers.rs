@@ -156,6 +156,9 @@ async fn the_bot_answers(
             }
             take_back(cx, g, color).await
         }
+        OfferKind::Draw if bot_moves(&g, !color) == 0 => refuse(format!(
+            "I have not made my first move in game #{id} yet: offer a draw once the game has begun, or `abort` it."
+        )),
         OfferKind::Draw => {
             // The score for the side to move (the player), searched on the
             // engine's threads: the bot's is its opposite.
@@ -171,7 +174,19 @@ async fn the_bot_answers(
             let mine = -score;
             let late = g.ply() >= 60;
             if mine <= -50 || (late && mine.abs() <= 20) {
-                agree_draw(cx, &g, cx.author.clone()).await
+                let why = if mine <= -50 {
+                    "I think I stand worse"
+                } else {
+                    "the game is level and long enough"
+                };
+                let mut done = agree_draw(cx, &g, cx.author.clone()).await?;
+                let mut text = crate::contract::Text::from(format!(
+                    "I accept the draw in game #{id}: {why} ({:+.1} for me). ",
+                    f64::from(mine) / 100.0
+                ));
+                text.push_text(&done.text);
+                done.text = text;
+                Ok(done)
             } else {
                 refuse(format!(
                     "I decline the draw in game #{id}: I think {} ({:+.1} for me). Play on, or `resign`.",
@@ -180,6 +195,18 @@ async fn the_bot_answers(
                 ))
             }
         }
+    }
+}
+
+/// How many moves `side` has made in `g` (the side to move now is the
+/// other one): the sides alternate from the start.
+fn bot_moves(g: &Game, side: Color) -> usize {
+    let ply = g.ply() as usize;
+    let first = if ply.is_multiple_of(2) { !side } else { side };
+    if first == side {
+        ply.div_ceil(2)
+    } else {
+        ply / 2
     }
 }
 

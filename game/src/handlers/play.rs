@@ -54,6 +54,24 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
             return Ok(Done::text(text).notifying(notify));
         }
     }
+    // A move said in words (`knight to f3`, `e7 e5`) is read against the
+    // position: the one legal move the words describe.
+    let said;
+    let text = match crate::spoken::form(text) {
+        Some(spoken) => match crate::spoken::read(&g.pos, &spoken) {
+            Ok(notation) => {
+                said = notation;
+                said.as_str()
+            }
+            Err(_) if g.rec.mode == crate::command::ProgramMode::Private => {
+                return refuse(format!(
+                    "That is not a legal move in game #{id}. In a game of private programs I do not say why in public: `moves #{id}` in a direct message to me lists yours."
+                ));
+            }
+            Err(why) => return refuse(why),
+        },
+        None => text,
+    };
     let mv = g.pos.parse_move(text).map_err(|e| {
         if g.rec.mode == crate::command::ProgramMode::Private {
             // Why a move is refused could tell what the pieces can do.
@@ -97,12 +115,18 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     let clocks = match (increment, left) {
         (Some(inc), Some(left)) => {
             let mut seats = g.rec.seats.clone();
+            // A first move is not timed, so it earns no increment.
+            let inc = if ply <= 2 { 0 } else { inc };
             seats[color].clock_ms = Some(left + inc);
             Some(store::Clocks {
                 white_ms: seats.white.clock_ms.unwrap_or(0),
                 black_ms: seats.black.clock_ms.unwrap_or(0),
                 mover_ms: left + inc,
-                started_ms: over.is_none().then_some(g.now_ms),
+                // A side's clock runs from its first move on (as on
+                // lichess): none before both sides have moved, so a player
+                // accepted while away loses no time (the first move's
+                // window, `abort_at_ms`, covers the wait).
+                started_ms: (over.is_none() && ply >= 2).then_some(g.now_ms),
             })
         }
         _ => None,
@@ -196,7 +220,6 @@ pub(crate) fn opening(cx: &Ctx<'_>, time: &TimeControl) -> store::Opening {
     let clocks = match time {
         TimeControl::Clock { minutes, .. } => Some(store::StartClocks {
             base_ms: *minutes as i64 * 60_000,
-            started_ms: cx.now_ms,
             first_move_by_ms: cx.now_ms + abort_window_ms(time),
         }),
         TimeControl::None | TimeControl::Days(_) => None,
@@ -237,14 +260,18 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
         .split_whitespace()
         .filter(|w| w.chars().any(|c| c.is_ascii_alphanumeric()))
         .collect();
+    // Words that say a move (`pawn to d6`, `e7 e5`) are read by the game
+    // they are for; only when said to the bot, as chatter may look alike.
+    let spoken = cx.addressed() && crate::spoken::form(text).is_some();
+    let mut two_moves = None;
     let text = match words.as_slice() {
         [one] => *one,
+        _ if spoken => text,
         [first, second, ..]
             if cx.addressed() && looks_like_a_move(first) && looks_like_a_move(second) =>
         {
-            return refuse(format!(
-                "One move at a time: play {first} now, and {second} on your next turn."
-            ));
+            two_moves = Some((*first, *second));
+            text
         }
         _ => text,
     };
@@ -253,7 +280,7 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
         .map(|s| s.bare_moves)
         .unwrap_or(cx.core.settings.bare_moves);
     if !bare_on {
-        if cx.addressed() && looks_like_a_move(text) {
+        if cx.addressed() && (spoken || looks_like_a_move(text)) {
             return refuse(format!(
                 "Moves alone are not read here: say `move {text}` (or turn them on with `settings bare-moves on`)."
             ));
@@ -291,11 +318,24 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
             waiting.push(g);
         }
     }
+    if let Some((first, second)) = two_moves {
+        if let ([], [g, ..]) = (to_move.as_slice(), waiting.as_slice()) {
+            return refuse(format!(
+                "It is not your turn in game #{}: {} is to move.",
+                g.id(),
+                g.name(g.pos.turn())
+            ));
+        }
+        return refuse(format!(
+            "One move at a time: play {first} now, and {second} on your next turn."
+        ));
+    }
     let looks_like_move = |g: &Game| {
-        !matches!(
-            g.pos.parse_move(text).map_err(|e| e.kind),
-            Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
-        )
+        spoken
+            || !matches!(
+                g.pos.parse_move(text).map_err(|e| e.kind),
+                Err(MoveErrorKind::Malformed | MoveErrorKind::TooLong)
+            )
     };
     if to_move.is_empty() {
         // No game to move in here: a move is for the author's puzzle, or
@@ -313,7 +353,7 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
             )),
             // Someone who speaks to the bot with a move and has no game
             // here is told what to do next (chatter stays unanswered).
-            [] if cx.addressed() && looks_like_a_move(text) => {
+            [] if cx.addressed() && (spoken || looks_like_a_move(text)) => {
                 let waiting = pending(cx).await?;
                 if let Some(c) = waiting.iter().find(|c| &c.challenged == me) {
                     refuse(format!(
@@ -339,15 +379,29 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
             play_if_move(cx, g, text).await
         }
         _ => {
-            // Legal in one of them only: name it, rather than ask which.
-            let legal: Vec<&Game> = to_move
+            // Legal in one of them only: name it, rather than ask which;
+            // legal in none: say why in each.
+            let tried: Vec<(&Game, Result<(), String>)> =
+                to_move.iter().map(|g| (g, legal_in(g, text))).collect();
+            let legal: Vec<&Game> = tried
                 .iter()
-                .filter(|g| g.pos.parse_move(text).is_ok())
+                .filter(|(_, r)| r.is_ok())
+                .map(|(g, _)| *g)
                 .collect();
             if let [g] = legal.as_slice() {
                 return refuse(format!(
                     "{text} is legal only in #{id}: `move {text} #{id}`.",
                     id = g.id()
+                ));
+            }
+            if legal.is_empty() {
+                let why: Vec<String> = tried
+                    .iter()
+                    .filter_map(|(g, r)| r.as_ref().err().map(|e| format!("#{}: {e}", g.id())))
+                    .collect();
+                return refuse(format!(
+                    "{text} is legal in none of your games here. {}",
+                    why.join(" ")
                 ));
             }
             let ids: Vec<String> = to_move.iter().map(|g| format!("#{}", g.id())).collect();
@@ -363,11 +417,35 @@ pub(crate) async fn bare(cx: &mut Ctx<'_>, text: &str, game: GameRef) -> Result<
 /// A bare move in `g`: text that is no move at all is no command either;
 /// anything else is played, or refused with its reason.
 async fn play_if_move(cx: &mut Ctx<'_>, g: Game, text: &str) -> Result<Done, Failure> {
+    if cx.addressed() && crate::spoken::form(text).is_some() {
+        return play(cx, g, text).await;
+    }
     match g.pos.parse_move(text) {
         Err(e) if matches!(e.kind, MoveErrorKind::Malformed | MoveErrorKind::TooLong) => Err(
             Failure::NotACommand(text.split_whitespace().next().unwrap_or(text).to_string()),
         ),
         _ => play(cx, g, text).await,
+    }
+}
+
+/// Whether `text` (in notation or in words) is a legal move in `g`, or
+/// why not. A game of private programs says nothing of why.
+fn legal_in(g: &Game, text: &str) -> Result<(), String> {
+    let notation = match crate::spoken::form(text) {
+        Some(spoken) => crate::spoken::read(&g.pos, &spoken),
+        None => Ok(text.to_string()),
+    };
+    let found = notation.and_then(|t| {
+        g.pos
+            .parse_move(&t)
+            .map(|_| ())
+            .map_err(|e| format!("{e}."))
+    });
+    match found {
+        Err(_) if g.rec.mode == crate::command::ProgramMode::Private => {
+            Err("not legal (a game of private programs says no more).".to_string())
+        }
+        found => found,
     }
 }
 

@@ -92,8 +92,11 @@ pub(crate) async fn rate(
     else {
         return Ok(String::new());
     };
-    if !g.rec.rated || g.ply() < 2 {
+    if !g.rec.rated {
         return Ok(String::new());
+    }
+    if g.ply() < 2 {
+        return Ok(" Not rated: it ended before both sides had moved.".to_string());
     }
     let (kind, pool) = (g.kind(), Pool::of(&g.rec.clock));
     // Each rating is read, then written: two games of one player ending at
@@ -317,17 +320,12 @@ pub(crate) async fn profile(cx: &mut Ctx<'_>, who: Option<Someone>) -> Result<Do
         " Streak: {streak} {}.",
         if streak == 1 { noun } else { plural }
     );
-    let best = store::ratings_of(cx.tx, &community, &player.id)
-        .await?
-        .into_iter()
-        .max_by(|a, b| a.best.total_cmp(&b.best));
-    if let Some(b) = best {
+    if let Some((kind, pool, best)) = store::best_rating(cx.tx, &community, &player.id).await? {
         let _ = write!(
             text,
-            " Best rating: {} ({}, {}).",
-            b.best.round() as i64,
-            b.kind.title(),
-            b.pool.name()
+            " Best rating: {best} ({}, {}).",
+            kind.title(),
+            pool.name()
         );
     }
     for kind in GameKind::ALL {

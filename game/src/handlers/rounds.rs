@@ -328,7 +328,6 @@ async fn new_round_game(
     let clocks = match &t.time {
         TimeControl::Clock { minutes, .. } => Some(store::StartClocks {
             base_ms: i64::from(*minutes) * 60_000,
-            started_ms: now,
             first_move_by_ms: now + abort_window_ms(&t.time),
         }),
         _ => None,

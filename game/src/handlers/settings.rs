@@ -7,6 +7,7 @@ use crate::done::Done;
 use crate::error::{refuse, Failure};
 use crate::store::{self, Settings};
 use std::fmt::Write as _;
+use voidmate_rules::{Color, GameKind};
 
 /// `settings`: show them (no changes), or apply the changes in order and
 /// show the result.
@@ -68,13 +69,33 @@ pub(crate) async fn settings(cx: &mut Ctx<'_>, changes: &[Setting]) -> Result<Do
         let _ = write!(text, ", new games in their own thread {}", on(s.threads));
     }
     text.push_str(&crate::handlers::daily::describe(cx).await?);
+    // Super Chess calls its sides Player 1 and Player 2: said so where
+    // the author plays it here.
+    let numbered = store::active_games(cx.tx, cx.channel)
+        .await?
+        .into_iter()
+        .flatten()
+        .any(|g| {
+            g.kind.has_numbered_players()
+                && [g.player(Color::White), g.player(Color::Black)]
+                    .iter()
+                    .any(|p| p.id == cx.author.id)
+        });
+    let side = |c: Color| match numbered {
+        true => format!(
+            "always from {}'s side ({}'s in other games)",
+            GameKind::Super16.side_name(c),
+            c.name()
+        ),
+        false => format!("always from {}'s side", c.name()),
+    };
     let _ = write!(
         text,
         ". Your boards: {}.",
         match flip {
-            Flip::Auto => "from the side to move, or your side when you ask (auto)",
-            Flip::White => "always from White's side",
-            Flip::Black => "always from Black's side",
+            Flip::Auto => "from the side to move, or your side when you ask (auto)".to_string(),
+            Flip::White => side(Color::White),
+            Flip::Black => side(Color::Black),
         }
     );
     if s.bare_moves && !style.reads_chat {

@@ -4,8 +4,10 @@
 //! question in a player's words in `passages`; this module decides which
 //! one a question comes to.
 
+mod asked;
 mod greeting;
 pub mod passages;
+mod spelling;
 mod topics;
 
 pub use greeting::{did_you_mean, first_contact, INTRO};
@@ -61,9 +63,23 @@ pub fn answer(query: &str, context: Option<GameKind>) -> Found {
     }
     let named = take_game(&mut words);
     let game = named.or(context).unwrap_or(GameKind::DEFAULT).base();
-    // A topic named by its key: `rules void castling`, `rules minister-blocked`.
+    // A topic named by its key: `rules void castling`, `rules minister-blocked`;
+    // a key of two words or more anywhere in a question names it too
+    // (`what does promotion wins mean?`).
     let joined = words.join("-");
-    if let Some(t) = topics_of(game).into_iter().find(|t| t.key == joined) {
+    let stemmed = |text: &str| {
+        let stems: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(passages::stem)
+            .collect();
+        format!("-{}-", stems.join("-"))
+    };
+    let said = stemmed(&joined);
+    if let Some(t) = topics_of(game)
+        .into_iter()
+        .find(|t| t.key == joined || (t.key.contains('-') && said.contains(&stemmed(t.key))))
+    {
         return Found::Topic(t);
     }
     // Only words that say nothing left (`rules standard chess`): the game.
@@ -124,6 +140,31 @@ fn take_game(words: &mut Vec<String>) -> Option<GameKind> {
             fold(k.name()) == fold(text) || fold(k.title()) == fold(text)
         })
     };
+    // `a black hole` (one of Black Holes' pieces) names that game; the
+    // hole stays in the question.
+    if let Some(i) = words
+        .windows(2)
+        .position(|w| w[0] == "black" && w[1] == "hole")
+    {
+        words.remove(i);
+        return Some(GameKind::BlackHoles);
+    }
+    // Chess as everyone knows it, named as players name it.
+    const PLAIN_CHESS: &[&str] = &[
+        "normal", "regular", "classic", "ordinary", "standard", "usual",
+    ];
+    let first_game = words
+        .windows(2)
+        .position(|w| PLAIN_CHESS.contains(&w[0].as_str()) && w[1] == "chess");
+    let other_game = (0..words.len()).find(|&i| {
+        GAME_WORDS.iter().any(|(w, _)| *w == words[i])
+            || (i + 1 < words.len()
+                && GameKind::from_name(&format!("{} {}", words[i], words[i + 1])).is_some())
+    });
+    if let Some(i) = first_game.filter(|i| other_game.is_none_or(|o| o > *i)) {
+        words.drain(i..i + 2);
+        return Some(GameKind::Standard);
+    }
     for i in 0..words.len() {
         if i + 1 < words.len() {
             let two = format!("{} {}", words[i], words[i + 1]);
@@ -270,7 +311,7 @@ mod tests {
     }
 
     /// Questions in players' words land in the right game and passage
-    /// (the full set is `tests/data/rules_questions.txt`).
+    /// (the full set is `src/help/asked/issue43.txt`).
     #[test]
     fn free_form_questions_find_their_passage() {
         let at = |q: &str| landing(q, None).unwrap_or_else(|| panic!("{q}: nothing"));

@@ -66,11 +66,12 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "minister",
         title: "The Minister",
-        keywords: &["minister", "m", "move", "moves", "walk", "step", "steps", "two", "reach"],
+        keywords: &["minister", "m", "move", "moves", "walk", "step", "steps", "two", "reach", "jump", "over", "blocked"],
         text: "The Minister takes one or two king steps. The first step goes to any neighbouring square that is \
                empty or void, or captures an enemy there (a capture ends its move). After a free first step it \
                may take a second step in any direction, except back to where it started. On an open board that \
-               reaches all 24 squares of the 5x5 block around it.",
+               reaches all 24 squares of the 5x5 block around it. It never jumps over a piece: one on its \
+               first square stops it there.",
         diagram: Some(Diagram {
             fen: "4k4/9/9/9/4M4/9/9/9/4K4 w - - 0 1",
             select: Some("e5"),
@@ -95,7 +96,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "healing",
         title: "The Minister heals and crosses voids",
-        keywords: &["minister", "heal", "heals", "healing", "cross", "crosses", "crossing", "immune", "repair", "fix"],
+        keywords: &["minister", "heal", "heals", "healing", "cross", "crosses", "crossing", "immune", "repair", "fix", "close", "closes", "destroyed", "safe"],
         text: "The Minister is the only piece that may step onto a void or walk across one. The square it lands \
                on becomes normal again: a void closes, an unstable tile calms down, and its own captures leave \
                no unstable tile. Squares it only passes over stay as they are. Tiles never destroy a Minister.",
@@ -109,7 +110,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "unstable",
         title: "Captures make unstable tiles",
-        keywords: &["capture", "captures", "unstable", "red", "glow", "tile", "tiles", "destroyed", "destroy", "collapse"],
+        keywords: &["capture", "captures", "unstable", "red", "glow", "tile", "tiles", "destroyed", "destroy", "collapse", "become", "becomes", "made", "create", "appear"],
         text: "Every capture (except a Minister's) leaves the square unstable, owned by the side that captured. \
                When that side makes its next move, the tile collapses into a void. A piece still standing on it \
                falls in and is lost; a piece that moved away is safe. Capturing on an unstable tile hands it to \
@@ -125,7 +126,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "voids",
         title: "Void tiles",
-        keywords: &["void", "voids", "hole", "holes", "block", "blocks", "jump", "knight", "permanent"],
+        keywords: &["void", "voids", "hole", "holes", "block", "blocks", "jump", "knight", "permanent", "forever", "through", "pass", "bishop", "rook", "slide", "cross"],
         text: "A void is a hole in the board and stays one unless a Minister lands on it. No other piece may land \
                on a void or pass along one: rooks, bishops, queens and pawns are stopped by it, and a knight may \
                jump over it but not onto it.",
@@ -139,7 +140,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "king",
         title: "The king and the void",
-        keywords: &["king", "kings", "lost", "trapped", "escape", "must"],
+        keywords: &["king", "kings", "lost", "trapped", "escape", "must", "unstable", "forced", "other", "instead", "different", "standing"],
         text: "If your king starts your turn on an unstable tile, you must move the king. If it has no move, it \
                falls into the void and you lose, unless it is also in check, in which case it is simply \
                checkmate.",
@@ -161,7 +162,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "promotion",
         title: "Promotion",
-        keywords: &["promote", "promotion", "promoting", "queen", "last", "rank"],
+        keywords: &["promote", "promotion", "promoting", "queen", "last", "rank", "back", "again", "new"],
         text: "A pawn reaching the far rank becomes a queen, rook, bishop, knight or Minister: write `e9=M` for a \
                Minister. Promoting to a Minister heals the square the pawn lands on.",
         diagram: None,
@@ -170,7 +171,7 @@ const VOID: &[Topic] = &[
         variant: GameKind::Void,
         key: "endings",
         title: "How a game of Void Chess ends",
-        keywords: &["end", "ends", "win", "draw", "draws", "checkmate", "stalemate", "repetition", "fifty", "50", "fortress", "siege", "result"],
+        keywords: &["end", "ends", "win", "lose", "loss", "draw", "draws", "checkmate", "stalemate", "repetition", "fifty", "50", "fortress", "siege", "result"],
         text: "You win by checkmate, or when the enemy king is lost to the void. It is a draw by stalemate, \
                threefold repetition (tiles count), 50 moves without a capture, pawn move or loss to the void, \
                bare kings, or a void fortress: a king walled in by voids that no enemy piece can ever reach, \
@@ -214,7 +215,7 @@ const SUICIDE_VOID: &[Topic] = &[
         variant: GameKind::SuicideVoid,
         key: "rules",
         title: "Suicide Void Chess",
-        keywords: &["suicide", "rules", "overview", "basics", "win", "goal", "aim", "compulsory", "king"],
+        keywords: &["suicide", "rules", "overview", "basics", "win", "goal", "aim", "compulsory", "king", "check", "checkmate", "royal", "taken"],
         text: "Giveaway chess with a hole in the board. Lose all your pieces, or be left without a move, and \
                you win. A capture is compulsory when one is possible (any capture will do). The king is an \
                ordinary piece: no check, no castling, and pawns may promote to a king. Repetition three \
@@ -225,7 +226,7 @@ const SUICIDE_VOID: &[Topic] = &[
         variant: GameKind::SuicideVoid,
         key: "void",
         title: "The void square",
-        keywords: &["void", "place", "placing", "placement", "start", "first", "setup", "coin", "land", "jump", "knight", "pass"],
+        keywords: &["void", "place", "placing", "placement", "start", "first", "setup", "coin", "land", "jump", "knight", "pass", "put", "puts"],
         text: "The game opens with Black putting the void on any empty square: write `@e5`. Then White \
                makes the first real move. No piece may stop on the void, and only a knight may get past \
                it: a rook, bishop, queen or a pawn's double step is blocked by it, as by a wall.",
@@ -268,7 +269,7 @@ const CHESS99: &[Topic] = &[
         variant: GameKind::Chess99,
         key: "rules",
         title: "Chess 99",
-        keywords: &["99", "chess99", "rules", "overview", "basics", "setup", "goal", "aim", "win", "capture", "king"],
+        keywords: &["99", "chess99", "rules", "overview", "basics", "setup", "goal", "aim", "win", "capture", "king", "leave", "illegal"],
         text: "Chess 99 is played on 9x9 with a new piece, the paladin (written A), which moves as a knight \
                and as a bishop. The queens stand to the left of their kings and do not face each other. The \
                goal is to capture the enemy king, not to mate it: you may leave your own king attacked, at \
@@ -337,10 +338,11 @@ const CHESS99: &[Topic] = &[
         variant: GameKind::Chess99,
         key: "draws",
         title: "How Chess 99 games end",
-        keywords: &["draw", "draws", "end", "claim", "99", "pyrrhic", "stalemate", "repetition", "check"],
+        keywords: &["draw", "draws", "end", "claim", "99", "pyrrhic", "stalemate", "repetition", "check", "king", "capture", "attacked", "win", "material", "lone", "bare"],
         text: "Capturing the king wins, except when your own king stands attacked after that capture, or \
                when your king is all you have left (a Pyrrhic victory): both are draws. There is no \
-               stalemate, repetition or 50-move rule. With both kings attacked the player to move may \
+               stalemate, repetition or 50-move rule, and no draw for lack of material: a lone king plays on. \
+               With both kings attacked the player to move may \
                `claim` a draw; once the opponent has made 99 moves, the player to move may claim with a \
                move (`claim Ke2`), which stands if that move leaves the claimer's king safe.",
         diagram: None,
@@ -426,7 +428,7 @@ const SUPER16: &[Topic] = &[
                diagonally, then one square up, down, left or right; every square on the way must be empty. \
                Super Knight (U): three squares straight, then one diagonally, jumping (so it also moves like \
                a knight). Fortress (F): one square any way. Programmable Piece (G), unprogrammed: one square \
-               straight.",
+               straight. Losing a prince, princess or any piece but the king does not end the game.",
         diagram: Some(Diagram {
             fen: "k15/16/16/16/16/16/16/16/7H8/16/16/16/16/16/16/15K w - - 0 1",
             select: Some("h8"),
@@ -437,7 +439,7 @@ const SUPER16: &[Topic] = &[
         variant: GameKind::Super16,
         key: "fortress",
         title: "Fortress protection and castling",
-        keywords: &["fortress", "protect", "protection", "shelter", "castle", "castling", "destruction", "mutual"],
+        keywords: &["fortress", "protect", "protection", "shelter", "castle", "castling", "destruction", "mutual", "point", "purpose", "useful"],
         text: "A piece standing next to a Fortress of its own side may be captured by an enemy King, Queen, \
                Prince or Princess as usual; any other capturer is removed together with its victim. Castling \
                is as in chess (`O-O`, `O-O-O`); the set-up puts a Fortress in front of each square the king \

@@ -220,6 +220,11 @@ pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 /// fail only after the pool's retries, with the driver's words in the log.
 fn not_another_kind_of_file(path: &Path) -> Result<(), sqlx::Error> {
     use std::io::Read as _;
+    if path.is_dir() {
+        return Err(sqlx::Error::Configuration(
+            format!("{} is a folder, not a database file", path.display()).into(),
+        ));
+    }
     let Ok(mut file) = std::fs::File::open(path) else {
         // Missing (to be created) or unreadable: the driver says which.
         return Ok(());
@@ -239,6 +244,33 @@ fn not_another_kind_of_file(path: &Path) -> Result<(), sqlx::Error> {
     Err(sqlx::Error::Configuration(
         format!("{} is not an SQLite database", path.display()).into(),
     ))
+}
+
+/// Why a database could not be opened, in words for whoever runs the bot:
+/// what we found wrong ourselves as we said it, the database's own message
+/// without the driver's framing (`error with configuration:`, `error
+/// returned from database:`), an I/O error as the system says it.
+pub fn opening_failure(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Configuration(why) => why.to_string(),
+        sqlx::Error::Database(db) => {
+            let message = db.message();
+            match db.code().as_deref() {
+                // SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY
+                Some("14") | Some("3") | Some("8") => format!(
+                    "{message} (check that the folder exists and that this user may write there)"
+                ),
+                _ => message.to_string(),
+            }
+        }
+        sqlx::Error::Io(io) => io.to_string(),
+        sqlx::Error::Tls(tls) => format!("TLS: {tls}"),
+        sqlx::Error::PoolTimedOut => {
+            "the database did not answer in time (is it running, and is the address right?)"
+                .to_string()
+        }
+        other => other.to_string(),
+    }
 }
 
 /// `path` for a `sqlite://` URL: every byte but plain ones percent-encoded,

@@ -54,6 +54,16 @@ pub async fn active_games(
     .map(records)
 }
 
+/// Whether game `id` was to be rated and lost its rating by how it ended
+/// (an abort): a rematch of it is rated again.
+pub async fn unrated_by_ending(tx: &mut Tx, id: i64) -> Result<bool, sqlx::Error> {
+    let flag: Option<i64> = sqlx::query_scalar("SELECT unrated_by_ending FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(flag == Some(1))
+}
+
 pub async fn game(tx: &mut Tx, channel: &str, id: i64) -> Result<Option<GameRecord>, sqlx::Error> {
     sqlx::query_as::<_, GameRow>(sqlx::AssertSqlSafe(format!(
         "SELECT {GAME_COLUMNS} FROM games WHERE channel = $1 AND id = $2"
@@ -138,8 +148,6 @@ pub struct Opening {
 pub struct StartClocks {
     /// Each side's time.
     pub base_ms: i64,
-    /// When White's clock starts.
-    pub started_ms: i64,
     /// When the game is aborted if the first move has not come.
     pub first_move_by_ms: i64,
 }
@@ -174,7 +182,8 @@ pub async fn start_game(tx: &mut Tx, game: &NewGame<'_>) -> Result<i64, sqlx::Er
     .bind(deadline.map(|d| d.at))
     .bind(deadline.map(|d| d.remind_at))
     .bind(clocks.map(|c| c.base_ms))
-    .bind(clocks.map(|c| c.started_ms))
+    // No clock runs before its side's first move (see `handlers::play`).
+    .bind(None::<i64>)
     .bind(clocks.map(|c| c.first_move_by_ms))
     .bind(game.engine.map(|(since, _)| since))
     .bind(claim.map(|c| c.by))
@@ -196,7 +205,7 @@ pub async fn begin(tx: &mut Tx, game_id: i64, opening: &Opening) -> Result<(), s
     .bind(deadline.map(|d| d.at))
     .bind(deadline.map(|d| d.remind_at))
     .bind(clocks.map(|c| c.base_ms))
-    .bind(clocks.map(|c| c.started_ms))
+    .bind(None::<i64>)
     .bind(clocks.map(|c| c.first_move_by_ms))
     .bind(game_id)
     .execute(&mut **tx)
@@ -248,7 +257,8 @@ pub async fn finish(
          draw_offer_by = NULL, draw_offer_ply = NULL, undo_by = NULL, undo_ply = NULL, updated_at = $3, \
          finished_ms = $4, abort_at_ms = NULL, deadline_at = NULL, remind_at = NULL, \
          turn_started_ms = NULL, white_ms = COALESCE($5, white_ms), black_ms = COALESCE($6, black_ms), \
-         rated = CASE WHEN $7 = 1 THEN 0 ELSE rated END \
+         rated = CASE WHEN $7 = 1 THEN 0 ELSE rated END, \
+         unrated_by_ending = CASE WHEN $7 = 1 AND rated = 1 THEN 1 ELSE 0 END \
          WHERE id = $8 AND status = 'active'",
     )
     .bind(end.ending.result.code())

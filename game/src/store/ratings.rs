@@ -120,6 +120,41 @@ pub async fn ratings_of(
     ratings(rows)
 }
 
+/// A player's best rating in a community: the highest any rated game left
+/// them with (the starting rating, never reached by a game, does not
+/// count), as it was then (provisional or not), with its game and pool.
+pub async fn best_rating(
+    tx: &mut Tx,
+    community: &str,
+    player: &PlayerId,
+) -> Result<Option<(GameKind, Pool, Rating)>, sqlx::Error> {
+    let row: Option<(String, String, f64, f64, f64)> = sqlx::query_as(
+        "SELECT g.variant, g.time_control, c.after_rating, c.after_deviation, c.after_volatility \
+         FROM rating_changes c JOIN games g ON g.id = c.game_id \
+         WHERE g.community = $1 AND c.player = $2 \
+         ORDER BY c.after_rating DESC, c.game_id LIMIT 1",
+    )
+    .bind(community)
+    .bind(player.as_str())
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(
+        row.and_then(|(variant, time, rating, deviation, volatility)| {
+            let kind = GameKind::from_name(&variant)?;
+            let pool = Pool::of(&crate::command::TimeControl::parse(&time)?);
+            Some((
+                kind,
+                pool,
+                Rating {
+                    rating,
+                    deviation,
+                    volatility,
+                },
+            ))
+        }),
+    )
+}
+
 /// What a rated game did to one player.
 #[derive(Debug, Clone, Copy)]
 pub struct Change<'a> {
@@ -172,7 +207,8 @@ pub async fn apply(tx: &mut Tx, c: Change<'_>) -> Result<bool, sqlx::Error> {
     .bind(c.after.rating)
     .bind(c.after.deviation)
     .bind(c.after.volatility)
-    .bind(c.after.rating.max(c.before.rating))
+    // Best: ratings reached after a game only, never the start.
+    .bind(c.after.rating)
     .bind(c.at_ms)
     .execute(&mut **tx)
     .await?;

@@ -531,7 +531,7 @@ case! {
             r.text
         );
         let r = bot.ok("alice", "resign #2").await;
-        assert_eq!(r.text, "alice resigns game #2. bob wins (0-1).");
+        assert_eq!(r.text, "alice resigns game #2. bob wins (0-1). Not rated: it ended before both sides had moved.");
         let games = bot.ok("bob", "games").await;
         assert!(
             games.text.contains("#3 carol vs alice") && !games.text.contains("#2 "),
@@ -651,7 +651,7 @@ case! {
         assert!(reminded, "a reminder before the deadline");
         assert_eq!(
             forfeited.as_deref(),
-            Some("Game #1: bob did not move in time. alice wins on time (1-0).")
+            Some("Game #1: bob did not move in time. alice wins on time (1-0). Not rated: it ended before both sides had moved.")
         );
         let status: String = sqlx::query_scalar("SELECT status FROM games WHERE id = 1")
             .fetch_one(bot.core.store().pool())
@@ -857,7 +857,7 @@ case! {
         );
         let history = bot.ok("alice", "history").await;
         assert!(
-            history.text.ends_with("1... @e5 1. e4 d5 2. exd5@e4"),
+            history.text.ends_with(": @e5 1. e4 d5 2. exd5@e4"),
             "{}",
             history.text
         );
@@ -888,7 +888,7 @@ case! {
         let drawn = bot.ok("alice", "claim").await;
         assert_eq!(
             drawn.text,
-            "alice claims a draw in game #1: both kings are attacked. Drawn (1/2-1/2)."
+            "alice claims a draw in game #1: both kings are attacked. Drawn (1/2-1/2). Not rated: it ended before both sides had moved."
         );
 
         // 99 moves: the claim comes with a move that must leave the king safe.
@@ -910,7 +910,7 @@ case! {
         let claimed = bot.ok("alice", "claim Ke2").await;
         assert_eq!(
             claimed.text,
-            "#2: alice played Ke2 and claims the 99-move draw. Drawn (1/2-1/2)."
+            "#2: alice played Ke2 and claims the 99-move draw. Drawn (1/2-1/2). Not rated: it ended before both sides had moved."
         );
         assert!(claimed.image.is_some());
         let games = bot.ok("alice", "games").await;
@@ -942,7 +942,7 @@ case! {
             .await;
         assert!(
             start.text.starts_with(
-                "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit, casual; I play at level 1. voidmate played "
+                "Game #1 begins: Standard chess, voidmate (White) vs alice (Black), no time limit, casual (games against me are not rated); I play at level 1. voidmate played "
             ) && start.text.ends_with("alice, your move."),
             "{}",
             start.text
@@ -1025,7 +1025,7 @@ case! {
         assert!(
             moved
                 .text
-                .ends_with("bob, your move. Clocks alice 2:52, bob 3:00."),
+                .ends_with("bob, your move. Clocks alice 3:00, bob 3:00."),
             "{}",
             moved.text
         );
@@ -1034,7 +1034,7 @@ case! {
         assert!(
             board
                 .text
-                .ends_with("bob to move; clocks alice 2:52, bob 2:55."),
+                .ends_with("bob to move; clocks alice 3:00, bob 3:00."),
             "{}",
             board.text
         );
@@ -1042,17 +1042,22 @@ case! {
         assert!(
             replied
                 .text
-                .ends_with("alice, your move. Clocks alice 2:52, bob 2:57."),
+                .ends_with("alice, your move. Clocks alice 3:00, bob 3:00."),
             "{}",
             replied.text
         );
-        // Low time (a tenth of 3 minutes is 18 s): one warning, not two.
-        advance(160);
+        // Issue 53: no clock ran before each side's first move (as on
+        // lichess); alice's runs now. Low time (a tenth of 3 minutes is
+        // 18 s): one warning, not two.
+        advance(5);
+        let board = bot.ok("bob", "board").await;
+        assert!(board.text.ends_with("alice to move; clocks alice 2:55, bob 3:00."), "{}", board.text);
+        advance(165);
         let notices = bot.core.tick().await;
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert_eq!(
             notices[0].reply.text,
-            "@alice, you have 0:12 left on your clock in game #1."
+            "@alice, you have 0:10 left on your clock in game #1."
         );
         bot.core.delivered(notices[0].id).await;
         assert!(bot.core.tick().await.is_empty());
@@ -1087,7 +1092,7 @@ case! {
         bot.n = 1000; // new event ids after the restart
         let board = bot.ok("alice", "board #2").await;
         assert!(
-            board.text.contains("alice 0:55, bob 1:00"),
+            board.text.contains("alice 1:00, bob 1:00"),
             "{}",
             board.text
         );
@@ -1130,7 +1135,7 @@ case! {
         let drawn = bot.ok("alice", "claim").await;
         assert_eq!(
             drawn.text,
-            "alice claims a draw in game #1: claimed under the 100-move rule. Drawn (1/2-1/2)."
+            "alice claims a draw in game #1: claimed under the 100-move rule. Drawn (1/2-1/2). Not rated: it ended before both sides had moved."
         );
     }
 }
@@ -1852,7 +1857,7 @@ case! {
         clock.advance(150_000);
         let board = bot.ok("alice", "board").await;
         assert!(
-            board.text.contains("alice to move; 1 day left"),
+            board.text.contains("alice to move; 1 day 12 hours left"),
             "{}",
             board.text
         );
@@ -2721,17 +2726,15 @@ case! {
         let mut bot = Bot::with(cfg).await;
         bot.core.add_bot(console_player("voidmate")).await.unwrap();
         bot.ok("alice", "challenge @voidmate standard 1").await;
+        // Issue 53: no draw before the bot's own first move.
+        bot.refused(
+            "alice",
+            "draw",
+            "I have not made my first move in game #1 yet: offer a draw once the game has begun, or `abort` it.",
+        )
+        .await;
         bot.ok("alice", "e4").await;
-        // The engine answers; then it is alice's turn again.
-        let mut answered = false;
-        for _ in 0..200 {
-            if bot.ok("alice", "board").await.text.contains("alice to move") {
-                answered = true;
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        assert!(answered, "the engine never answered");
+        answered(&mut bot).await;
         let back = bot.ok("alice", "undo").await.text.to_string();
         assert!(back.contains("taken back in game #1. alice, your move."), "{back}");
         let h = bot.ok("alice", "history").await;
@@ -2750,6 +2753,8 @@ case! {
         };
         // The bot (Black) has a queen against a lone king: it plays on.
         set("4k2q/8/8/8/8/8/8/4K3 w - - 0 40").await;
+        bot.ok("alice", "Kd1").await;
+        answered(&mut bot).await;
         let r = bot.say("alice", "draw").await;
         assert!(r.is_error);
         assert!(
@@ -2758,10 +2763,33 @@ case! {
             r.text
         );
         // A lone king against a queen and a rook: it takes the draw.
+        sqlx::query("DELETE FROM moves WHERE game_id = 1")
+            .execute(&pool)
+            .await
+            .unwrap();
         set("4k3/8/8/8/8/8/8/R3K2Q w - - 0 40").await;
-        let r = bot.ok("alice", "draw").await;
-        assert_eq!(r.text.to_string(), "Game #1 is drawn by agreement (1/2-1/2).");
+        bot.ok("alice", "Kd1").await;
+        answered(&mut bot).await;
+        let r = bot.ok("alice", "draw").await.text.to_string();
+        assert!(r.starts_with("I accept the draw in game #1: I think I stand worse (-"), "{r}");
+        assert!(r.ends_with("Game #1 is drawn by agreement (1/2-1/2)."), "{r}");
     }
+}
+
+/// Waits for the engine's answer in the bot's game: alice to move again.
+async fn answered(bot: &mut Bot) {
+    for _ in 0..200 {
+        if bot
+            .ok("alice", "board")
+            .await
+            .text
+            .contains("alice to move")
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the engine never answered");
 }
 
 case! {

@@ -457,7 +457,7 @@ case! {
         // Against the bot.
         bot.core.add_bot(console_player("voidmate")).await.unwrap();
         let s = bot.ok("alice", "challenge @voidmate standard 1").await;
-        assert!(s.text.to_string().contains("casual; I play at level 1"), "{}", s.text);
+        assert!(s.text.to_string().contains("casual (games against me are not rated); I play at level 1"), "{}", s.text);
         let end = bot.ok("alice", "resign").await;
         assert_eq!(ratings_words(&end), "");
 
@@ -497,7 +497,10 @@ case! {
         bot.ok("bob", "accept").await;
         bot.ok("alice", "e4").await;
         let end = bot.ok("bob", "resign").await;
-        assert_eq!(end.text.to_string(), "bob resigns game #4. alice wins (1-0).");
+        assert_eq!(
+            end.text.to_string(),
+            "bob resigns game #4. alice wins (1-0). Not rated: it ended before both sides had moved."
+        );
         assert_eq!(count(&bot, "SELECT COUNT(*) FROM ratings").await, 0);
         assert_eq!(count(&bot, "SELECT COUNT(*) FROM games WHERE rated = 1").await, 0);
 
@@ -789,6 +792,13 @@ case! {
         let p = bot.ok("bob", "profile @alice").await.text.to_string();
         assert!(p.starts_with("alice here: 4 games, 3 won, 1 drawn, 0 lost. Streak: 2 wins."), "{p}");
         assert!(p.contains(" Best rating: "), "{p}");
+        // Issue 53: the best rating is one a game left; carol lost her only
+        // rated game, so hers is under the start and still provisional.
+        let c = bot.ok("bob", "profile @carol").await.text.to_string();
+        let best = c.split_once(" Best rating: ").unwrap().1;
+        let (number, rest) = best.split_at(best.find(|ch: char| !ch.is_ascii_digit()).unwrap());
+        assert!(number.parse::<i64>().unwrap() < 1500, "{c}");
+        assert!(rest.starts_with("? (Standard chess, correspondence)."), "{c}");
         assert!(p.contains("\n  Standard chess  4 games: 3 won, 1 drawn, 0 lost"), "{p}");
         let last = p.split_once("\nLast games:").unwrap().1;
         assert_eq!(last.lines().filter(|l| !l.is_empty()).count(), 4, "{p}");
@@ -822,6 +832,37 @@ case! {
             "Game #5 is still going: a rematch comes after it ends.",
         )
         .await;
+    }
+}
+
+case! {
+    /// Issue 53, point 2: a rematch of a rated game that was aborted is
+    /// rated again (the abort cleared the game's rating, not the players'
+    /// wish); a rematch of a casual game is casual and says why.
+    #[tokio::test]
+    async fn a_rematch_keeps_the_wish_for_a_rated_game_through_an_abort() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        bot.ok("alice", "challenge @bob standard").await;
+        bot.ok("bob", "accept").await;
+        let a = bot.ok("alice", "abort").await.text.to_string();
+        assert!(a.contains("no result, not rated"), "{a}");
+        assert_eq!(count(&bot, "SELECT COUNT(*) FROM games WHERE rated = 1").await, 0);
+        let m = bot.ok("alice", "rematch").await.text.to_string();
+        assert!(m.contains("(no time limit, rated)"), "{m}");
+        assert!(!m.contains("Casual"), "{m}");
+        let s = bot.ok("bob", "accept").await.text.to_string();
+        assert!(s.contains(", rated ("), "{s}");
+        bot.ok("bob", "abort").await;
+
+        bot.ok("alice", "challenge @bob standard casual").await;
+        bot.ok("bob", "accept").await;
+        bot.ok("alice", "e4").await;
+        bot.ok("bob", "e5").await;
+        bot.ok("alice", "resign").await;
+        let m = bot.ok("bob", "rematch").await.text.to_string();
+        assert!(m.contains("(no time limit, casual)"), "{m}");
+        assert!(m.ends_with("Casual, as game #3 was."), "{m}");
     }
 }
 

@@ -125,3 +125,109 @@ async fn pillow_reads_a_replays_frames_loop_and_durations() {
         "{said}"
     );
 }
+
+/// A short game of `kind` between alice (White) and bob, its moves picked
+/// from the legal ones in turn, ended by a resignation: its PGN and the
+/// position it ended in.
+async fn finished_game(kind: voidmate_rules::GameKind, dir: &Path) -> (String, String) {
+    use voidmate_rules::{Color, Position};
+    let mut bot = Bot::open(&dir.join(format!("{}.db", kind.name()))).await;
+    bot.ok("alice", &format!("challenge @bob {}", kind.name()))
+        .await;
+    bot.ok("bob", "accept").await;
+    let mut pos = Position::new(kind.rules());
+    for ply in 0..10usize {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut sans: Vec<String> = pos.legal_moves().iter().map(|m| pos.san(m)).collect();
+        sans.sort();
+        let san = sans[(ply * 7 + 3) % sans.len()].clone();
+        let who = if pos.turn() == Color::White {
+            "alice"
+        } else {
+            "bob"
+        };
+        bot.ok(who, &format!("move {san}")).await;
+        pos.play_text(&san).unwrap();
+    }
+    if pos.outcome().is_none() {
+        let who = if pos.turn() == Color::White {
+            "alice"
+        } else {
+            "bob"
+        };
+        bot.ok(who, "resign").await;
+    }
+    let text = bot.ok("alice", "pgn").await.text.to_string();
+    let pgn = text[text.find("[Event").unwrap_or_else(|| panic!("{text}"))..].to_string();
+    (pgn, pos.fen())
+}
+
+/// Issue 53, point 4: every game's PGN numbers its moves as the PGN
+/// standard does (a Black move that opens the movetext is `1...`, numbers
+/// never repeat), states its start in a `SetUp`/`FEN` pair wherever it is
+/// not chess's (Suicide Void Chess's, with Black to place the void, too),
+/// and reads back, by our reader, to where the game ended.
+#[tokio::test]
+async fn every_games_pgn_numbers_its_moves_and_states_its_start() {
+    use voidmate_game::pgn;
+    use voidmate_rules::{Color, GameKind, Position};
+    let dir = tempfile::tempdir().unwrap();
+    for kind in GameKind::ALL {
+        let (text, end) = finished_game(kind, dir.path()).await;
+        let start = Position::new(kind.rules());
+        let chess_start = matches!(kind, GameKind::Standard | GameKind::Antichess);
+        let fen_tag = format!("[FEN \"{}\"]", start.fen());
+        assert_eq!(text.contains(&fen_tag), !chess_start, "{kind:?}\n{text}");
+        assert_eq!(
+            text.contains("[SetUp \"1\"]"),
+            !chess_start,
+            "{kind:?}\n{text}"
+        );
+        let movetext = text.split_once("\n\n").unwrap().1;
+        let numbers: Vec<&str> = movetext
+            .split_whitespace()
+            .filter(|t| t.starts_with(|c: char| c.is_ascii_digit()) && t.ends_with('.'))
+            .collect();
+        // The first number: `1.` with White to move, `1...` with Black.
+        let first = if start.turn() == Color::White {
+            "1."
+        } else {
+            "1..."
+        };
+        assert_eq!(
+            numbers.first().copied(),
+            Some(first),
+            "{kind:?}: {movetext}"
+        );
+        // Then `2.`, `3.`, ...: each once, in order, never `N...` again.
+        for (i, n) in numbers.iter().enumerate().skip(1) {
+            assert_eq!(*n, format!("{}.", i + 1), "{kind:?}: {movetext}");
+        }
+        let record = pgn::read(&text).unwrap_or_else(|e| panic!("{kind:?}: {e}\n{text}"));
+        let back = pgn::replay(&record).unwrap_or_else(|e| panic!("{kind:?}: {e}\n{text}"));
+        assert_eq!(back.fen(), end, "{kind:?}\n{text}");
+    }
+}
+
+/// Issue 53, point 4: python-chess still reads a finished game of standard
+/// chess and of antichess from the bot without an error, to where it ended.
+#[tokio::test]
+#[cfg_attr(
+    not(voidmate_readers),
+    ignore = "python-chess and Pillow are not installed: `bash scripts/pgn-read.sh install` (or `scripts/test.sh`) runs these"
+)]
+async fn python_chess_reads_finished_standard_and_antichess_games() {
+    use voidmate_rules::GameKind;
+    let dir = tempfile::tempdir().unwrap();
+    for kind in [GameKind::Standard, GameKind::Antichess] {
+        let (text, end) = finished_game(kind, dir.path()).await;
+        let file = dir.path().join(format!("{}.pgn", kind.name()));
+        std::fs::write(&file, &text).unwrap();
+        let said = python_reads(&file, None);
+        let first = said.lines().next().unwrap_or_default();
+        let board = end.split(' ').next().unwrap();
+        assert!(first.contains(board), "{kind:?}: {said}\n{text}");
+    }
+}

@@ -56,7 +56,7 @@ case! {
         bot.refused(
             "bob",
             "settings flip sideways",
-            "`sideways` is not a way to turn your boards; use auto, white or black.",
+            "`sideways` is not a way to turn your boards; use auto, white or black (player1 or player2 in Super Chess).",
         )
         .await;
         bot.refused(
@@ -70,6 +70,16 @@ case! {
         assert!(r.text.contains("is not a way to turn your boards"), "{}", r.text);
         assert!(r.text.chars().count() < 200, "{}", r.text);
         assert!(bot.ok("bob", "settings").await.text.contains("(auto)"));
+
+        // Issue 53: in Super Chess the sides are Player 1 and Player 2.
+        bot.ok("alice", "resign").await;
+        bot.ok("alice", "challenge @bob super16").await;
+        bot.ok("bob", "accept").await;
+        let set = bot.ok("bob", "settings flip player 2").await.text.to_string();
+        assert!(
+            set.contains("Your boards: always from Player 2's side (Black's in other games)."),
+            "{set}"
+        );
     }
 }
 
