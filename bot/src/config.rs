@@ -21,6 +21,8 @@ pub struct Config {
     pub engine: Engine,
     pub discord: DiscordSection,
     pub matrix: MatrixSection,
+    /// Games this server defines in files (`docs/variants.md`).
+    pub variants: crate::variants::VariantsSection,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -82,10 +84,11 @@ impl Config {
             engine: read(&file, "engine", section("engine")?)?,
             discord: read(&file, "discord", section("discord")?)?,
             matrix: read(&file, "matrix", section("matrix")?)?,
+            variants: read(&file, "variants", section("variants")?)?,
         };
         if let Some(unknown) = table.keys().next() {
             bail!(
-                "bad configuration in {file}: there is no section [{unknown}] (the sections are database, chat, render, console, clock, engine, discord and matrix)"
+                "bad configuration in {file}: there is no section [{unknown}] (the sections are database, chat, render, console, clock, engine, discord, matrix and variants)"
             );
         }
         Ok(cfg)

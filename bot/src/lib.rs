@@ -10,6 +10,7 @@ pub mod discord;
 pub use voidmate_game as game;
 pub mod matrix;
 pub mod secret;
+pub mod variants;
 
 /// What the machine's fonts cannot draw in captions, one sentence each with
 /// the package to install: said once as the bot starts (`run`, `console`),

@@ -77,6 +77,33 @@ enum Command {
     /// Puzzles from the stored games.
     #[command(subcommand)]
     Puzzles(PuzzlesCommand),
+    /// Games defined in files: check a file, show or list the games.
+    #[command(subcommand)]
+    Variants(VariantsCommand),
+}
+
+#[derive(Subcommand)]
+enum VariantsCommand {
+    /// Read variants files and name every error with its file, line and
+    /// field (a failing exit status if any file is refused).
+    Check {
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print a game as the bot reads it from its file.
+    Show {
+        name: String,
+        /// Variants files to read first.
+        #[arg(long = "variants-file")]
+        variants_file: Vec<PathBuf>,
+    },
+    /// Every game: built in, shipped, and from the files given.
+    List {
+        /// Variants files to read first.
+        #[arg(long = "variants-file")]
+        variants_file: Vec<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -340,6 +367,13 @@ async fn console(args: ConsoleArgs) -> Result<String> {
     for warning in voidmate::font_warnings() {
         eprintln!("note: {warning}");
     }
+    for (path, errors) in voidmate::variants::load(&cfg.variants).refused {
+        eprintln!(
+            "note: variants file {} refused: {}",
+            path.display(),
+            errors.join("; ")
+        );
+    }
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
     Console {
         core,
@@ -391,6 +425,7 @@ async fn run(args: RunArgs) -> Result<String> {
     for warning in voidmate::font_warnings() {
         tracing::warn!("{warning}");
     }
+    voidmate::variants::load_and_log(&cfg.variants);
     // What a process that replaces this one runs too (`health`).
     let mut role = Vec::new();
     if let Some(d) = &discord {
@@ -523,6 +558,14 @@ fn main() -> ExitCode {
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(generate_puzzles(args))),
         Command::Puzzles(PuzzlesCommand::Measure(args)) => puzzles::measure(&args),
+        Command::Variants(VariantsCommand::Check { files }) => voidmate::variants::check(&files),
+        Command::Variants(VariantsCommand::Show {
+            name,
+            variants_file,
+        }) => voidmate::variants::show(&name, &variants_file),
+        Command::Variants(VariantsCommand::List { variants_file }) => {
+            voidmate::variants::list(&variants_file)
+        }
     };
     match result {
         Ok(text) => {

@@ -345,9 +345,9 @@ fn console_plays_a_whole_game_with(
     let end = format!("played {last}. {outcome}. Result: {}.", outcome.score());
     assert!(out.contains(&end), "no `{end}` in:\n{out}");
     // The record starts at move 1; in Suicide Void Chess with Black's
-    // placement, before White's first move.
+    // placement, unnumbered, before White's first move.
     let start = if variant.starts_with("suicide-void") {
-        format!("1... {} 1. {} ", moves[0], moves[1])
+        format!(": {} 1. {} ", moves[0], moves[1])
     } else {
         format!("1. {} {} ", moves[0], moves[1])
     };
@@ -1183,4 +1183,86 @@ fn the_tools_help_names_every_game() {
             );
         }
     }
+}
+
+/// Issue 50: games defined in a file, from the command line. The shipped
+/// fairy games need no file (`perft --variant capablanca` from a fresh
+/// checkout, Fairy-Stockfish's count); a file of one's own is checked with
+/// every error named by file, line and field, shown as read, and played by
+/// `perft --variants-file`; a bad file fails the command, saying why.
+#[test]
+fn variants_files_are_checked_shown_and_played_from_the_command_line() {
+    let (ok, out, err) = voidmate(&[
+        "perft",
+        "--variant",
+        "capablanca",
+        "--moves",
+        "e4 e5",
+        "--depth",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    let (_, direct, _) = voidmate(&["perft", "--variant", "capablanca", "--depth", "4"]);
+    assert_eq!(
+        direct.lines().last(),
+        Some("805128"),
+        "Fairy-Stockfish's count"
+    );
+    assert!(out.lines().last().unwrap().parse::<u64>().unwrap() > 0);
+
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("mine.toml");
+    std::fs::write(
+        &good,
+        "[wazir-chess]\ninherits = \"standard\"\ntitle = \"Wazir Chess\"\nstart = \"rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1\"\n\n[wazir-chess.pieces]\nN = false\nW = { moves = \"W\", name = \"wazir\" }\n",
+    )
+    .unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[tiny]\ntitle = \"Tiny\"\nboard = \"17x5\"\n").unwrap();
+    let (ok, out, _) = voidmate(&["variants", "check", good.to_str().unwrap()]);
+    assert!(ok);
+    assert!(out.contains("ok: wazir-chess (Wazir Chess)"), "{out}");
+    let (ok, _, err) = voidmate(&[
+        "variants",
+        "check",
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("bad.toml:3: tiny.board: `17x5`"), "{err}");
+    assert!(err.contains("1 of 2 files refused"), "{err}");
+    let file = good.to_str().unwrap();
+    let (ok, out, err) = voidmate(&["variants", "show", "wazir-chess", "--variants-file", file]);
+    assert!(ok, "{err}");
+    assert!(out.contains("W  wazir: W"), "{out}");
+    assert!(
+        out.contains("castling: king from e to g (rook h to f) or c (rook a to d)"),
+        "{out}"
+    );
+    let (ok, out, err) = voidmate(&[
+        "perft",
+        "--variant",
+        "wazir-chess",
+        "--variants-file",
+        file,
+        "--depth",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().last(), Some("16"));
+    let (ok, _, err) = voidmate(&[
+        "perft",
+        "--variant",
+        "tiny",
+        "--variants-file",
+        bad.to_str().unwrap(),
+        "--depth",
+        "1",
+    ]);
+    assert!(!ok && err.contains("from 5x5 to 16x16"), "{err}");
+    let (ok, out, _) = voidmate(&["variants", "list"]);
+    assert!(
+        ok && out.contains("courier  Courier Chess (variants/courier.toml)"),
+        "{out}"
+    );
 }

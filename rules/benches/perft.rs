@@ -1,6 +1,9 @@
 //! Perft speed in nodes per second: our engine on standard chess and Void
 //! Chess, and shakmaty (a specialised 8x8 bitboard generator) on the same
-//! standard positions, measured in the same run.
+//! standard positions, measured in the same run; and games defined in a
+//! file (issue 50) beside built-in games of the same size: standard chess
+//! read from its file, antichess (built in, 8x8, on the same general route
+//! as every defined game), Capablanca Chess (10x8) and Chess 99 (9x9).
 //!
 //! `cargo bench -p voidmate-rules --bench perft`; figures go to
 //! `docs/performance.md`.
@@ -55,6 +58,26 @@ fn bench(c: &mut Criterion) {
         let pos = Position::from_fen(variants::void(), fen).unwrap();
         group.throughput(Throughput::Elements(pos.perft(depth)));
         group.bench_function(format!("void/{name}/d{depth}/voidmate"), |b| {
+            b.iter(|| pos.perft(depth))
+        });
+    }
+    // Games defined in a file, and built-in games of the same size.
+    let defined_standard = voidmate_rules::defined::twin("standard").unwrap();
+    let cases: [(&str, &'static voidmate_rules::Rules, u32); 5] = [
+        ("standard-from-file/start", defined_standard, 4),
+        ("standard-built-in/start", variants::standard(), 4),
+        ("antichess-built-in/start", variants::antichess(), 4),
+        (
+            "capablanca-from-file/start",
+            variants::by_name("capablanca").unwrap(),
+            4,
+        ),
+        ("chess99-built-in/start", variants::chess99(), 4),
+    ];
+    for (name, rules, depth) in cases {
+        let pos = Position::new(rules);
+        group.throughput(Throughput::Elements(pos.perft(depth)));
+        group.bench_function(format!("defined/{name}/d{depth}"), |b| {
             b.iter(|| pos.perft(depth))
         });
     }

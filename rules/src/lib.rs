@@ -24,10 +24,12 @@
 //! tile field), [`san`] (notation out, forgiving notation in), [`variants`]
 //! (the games and their registry).
 
+pub mod betza;
 mod bitboard;
 mod bits;
 mod board;
 mod color;
+pub mod defined;
 pub mod fen;
 mod game;
 mod legal;

@@ -468,7 +468,9 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
     let one = from.offset(fwd);
     if cells[one.index()] == EMPTY {
         push(one, MoveKind::Normal, out);
-        if from.rank() == rules.double_step_rank(us) || rules.double_step_anywhere {
+        if (from.rank() == rules.double_step_rank(us) || rules.double_step_anywhere)
+            && rules.pawn_double_step
+        {
             let two = one.offset(fwd);
             if cells[two.index()] == EMPTY {
                 // On a tall board a double step may reach the last rank

@@ -15,6 +15,9 @@ pub enum WinReason {
     PawnPromoted,
     /// Chess 99: the enemy king was captured.
     KingCaptured,
+    /// A game defined in a file whose stalemate is not a draw (Shatranj:
+    /// the side with no move loses).
+    Stalemated,
 }
 
 /// Why a game was drawn.
@@ -68,12 +71,13 @@ impl Outcome {
 
 impl WinReason {
     /// Every reason, for a reader of stored words.
-    pub const ALL: [WinReason; 5] = [
+    pub const ALL: [WinReason; 6] = [
         WinReason::Checkmate,
         WinReason::KingLostToVoid,
         WinReason::NothingLeftToGive,
         WinReason::PawnPromoted,
         WinReason::KingCaptured,
+        WinReason::Stalemated,
     ];
 
     /// How the game was won, in words: "checkmate".
@@ -84,6 +88,7 @@ impl WinReason {
             WinReason::NothingLeftToGive => "no piece or move left to give away",
             WinReason::PawnPromoted => "a pawn reached the last rank",
             WinReason::KingCaptured => "the king was captured",
+            WinReason::Stalemated => "a side was stalemated",
         }
     }
 }
@@ -160,6 +165,7 @@ mod tests {
             WinReason::NothingLeftToGive => 2,
             WinReason::PawnPromoted => 3,
             WinReason::KingCaptured => 4,
+            WinReason::Stalemated => 5,
         };
         let draw = |r: DrawReason| match r {
             DrawReason::Stalemate => 0,

@@ -251,7 +251,9 @@ impl Position {
         if !v.automatic_draws() {
             return None;
         }
-        if v.fifty_move_rule() && self.board.halfmove >= 100 {
+        if v.move_rule()
+            .is_some_and(|moves| u32::from(self.board.halfmove) >= 2 * u32::from(moves))
+        {
             return Some(DrawReason::FiftyMoveRule);
         }
         (self.repetitions() >= 3).then_some(DrawReason::ThreefoldRepetition)

@@ -63,6 +63,8 @@ pub struct Rules {
     /// read once.
     pub(crate) king_capture: bool,
     pub(crate) double_step_anywhere: bool,
+    /// Pawns may double-step at all ([`Variant::pawn_double_step`]).
+    pub(crate) pawn_double_step: bool,
     pub(crate) delayed_promotion: bool,
     pub(crate) ep_any_piece: bool,
     pub(crate) extra_attacks: bool,
@@ -242,6 +244,7 @@ impl Rules {
             empty,
             king_capture: variant.king_capture(),
             double_step_anywhere: variant.double_step_anywhere(),
+            pawn_double_step: variant.pawn_double_step(),
             delayed_promotion: variant.delayed_promotion(),
             ep_any_piece: variant.en_passant_by_any_piece(),
             // Programmed pieces need not move symmetrically, which the
@@ -276,6 +279,7 @@ impl Rules {
             && !self.king_capture
             && !self.delayed_promotion
             && !self.double_step_anywhere
+            && self.pawn_double_step
             && !self.ep_any_piece
             && !self.variant.filters_moves()
     }
@@ -311,6 +315,12 @@ impl Rules {
     }
 
     /// The SAN letter of a role in this variant (upper case), if it is in the roster.
+    /// What this game calls `role`: its own name for it (a game defined in
+    /// a file names its pieces), else the role's ("knight").
+    pub fn role_name(&self, role: Role) -> &'static str {
+        self.variant.role_name(role).unwrap_or(role.name())
+    }
+
     pub fn letter(&self, role: Role) -> Option<char> {
         self.letters[role.index()]
     }

@@ -693,13 +693,13 @@ impl Position {
             }
         }
         if let Some(target) = b.piece_at(to).filter(|pc| pc.color == us) {
-            return format!("your own {} stands on {to}", target.role);
+            return format!("your own {} stands on {to}", rules.role_name(target.role));
         }
         if b.is_void(to) && role.is_none_or(|r| !rules.crosses_void(r)) {
             let crossers: Vec<&str> = rules
                 .roster()
                 .filter(|&r| rules.crosses_void(r))
-                .map(|r| r.name())
+                .map(|r| rules.role_name(r))
                 .collect();
             return if crossers.is_empty() {
                 format!("{to} is a void")
@@ -721,11 +721,12 @@ impl Position {
             .filter(|&s| p.from_file.is_none_or(|f| f == s.file()))
             .filter(|&s| p.from_rank.is_none_or(|r| r == s.rank()))
             .collect();
+        let name = rules.role_name(role);
         match candidates.as_slice() {
-            [] if b.count(us, role) == 0 => format!("you have no {role}"),
-            [] => format!("you have no {role} there"),
-            [one] => format!("your {role} on {one} cannot move to {to}"),
-            _ => format!("no {role} of yours can move to {to}"),
+            [] if b.count(us, role) == 0 => format!("you have no {name}"),
+            [] => format!("you have no {name} there"),
+            [one] => format!("your {name} on {one} cannot move to {to}"),
+            _ => format!("no {name} of yours can move to {to}"),
         }
     }
 }

@@ -21,7 +21,7 @@ pub struct RoleDef {
 
 /// Castling geometry: files of the king and rooks before and after, per side
 /// (index 0 king side, 1 queen side). Ranks are each side's first rank.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastlingDef {
     pub king_file: u8,
     pub rook_from: [u8; 2],
@@ -155,6 +155,31 @@ pub trait Variant: Send + Sync + 'static {
     /// Pawns may advance two empty squares from any rank (Chess 99).
     fn double_step_anywhere(&self) -> bool {
         false
+    }
+
+    /// Pawns may advance two empty squares from their starting rank (off in
+    /// Shatranj and Courier, games defined in a file).
+    fn pawn_double_step(&self) -> bool {
+        true
+    }
+
+    /// Moves by each side without a capture or pawn move that draw, where
+    /// [`Variant::fifty_move_rule`] applies: 50 unless a game defined in a
+    /// file says otherwise; `None`: no such rule.
+    fn move_rule(&self) -> Option<u16> {
+        self.fifty_move_rule().then_some(50)
+    }
+
+    /// What the file says of a game defined in one (`None` for the
+    /// built-in games).
+    fn defined_spec(&self) -> Option<&crate::defined::Spec> {
+        None
+    }
+
+    /// The game's own name for a role, where it differs from the role's
+    /// ("archbishop" for the role a file gave its letter `A`).
+    fn role_name(&self, _role: Role) -> Option<&str> {
+        None
     }
 
     /// A pawn on the last rank stays a pawn until its owner, on a later turn,

@@ -6,13 +6,17 @@ use voidmate_render::{Caption, RenderOptions, Renderer, Theme};
 use voidmate_rules::{variant, Color, Move, Position, Square};
 
 /// `--variant`'s help: every game, written from the list of games so that
-/// a new game is named there too.
+/// a new game is named there too (the shipped variants files' games too).
 fn variant_help() -> String {
     let names: Vec<&str> = voidmate_rules::GameKind::ALL
         .iter()
         .map(|k| k.name())
+        .chain(voidmate_rules::defined::all().into_iter().map(|r| r.name()))
         .collect();
-    format!("The game: {}", names.join(", "))
+    format!(
+        "The game: {}, or one from a file (`--variants-file`)",
+        names.join(", ")
+    )
 }
 
 #[derive(Args, Debug, Clone)]
@@ -25,6 +29,9 @@ pub struct PositionArgs {
     /// Moves to play first, SAN or coordinates, separated by spaces.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// Variants files whose games `--variant` may name (docs/variants.md).
+    #[arg(long = "variants-file")]
+    pub variants_file: Vec<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -91,6 +98,7 @@ type Through = Option<(Square, Square)>;
 /// The position after the moves, the last move, and the holes it passed
 /// through if it was a relativistic move of Black Holes.
 pub fn replay(args: &PositionArgs) -> Result<(Position, Option<Move>, Through)> {
+    voidmate::variants::load_files(&args.variants_file)?;
     let rules = variant(&args.variant)?;
     let mut pos = match &args.fen {
         Some(fen) => Position::from_fen(rules, fen).with_context(|| format!("FEN '{fen}'"))?,

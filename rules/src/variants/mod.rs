@@ -97,7 +97,9 @@ pub fn all() -> impl Iterator<Item = &'static Rules> {
 /// Looks a variant up by its name or a common alias (`chess`, `void-chess`),
 /// case-insensitively (see [`crate::GameKind::from_name`]).
 pub fn by_name(name: &str) -> Option<&'static Rules> {
-    crate::GameKind::from_name(name).map(crate::GameKind::rules)
+    crate::GameKind::from_name(name)
+        .map(crate::GameKind::rules)
+        .or_else(|| crate::defined::named(name))
 }
 
 /// The rules of orthodox chess.

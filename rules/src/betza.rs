@@ -1,0 +1,343 @@
+//! Betza's notation for how fairy pieces move, as variant inventors write
+//! it (Fairy-Stockfish's `variants.ini` does too), read into our movement
+//! [`Component`]s.
+//!
+//! What is read: the atoms `W F D N A H C Z G` (one leap each, in every
+//! direction), the shorthands `K` (= `WF`), `R` (= `WW`), `B` (= `FF`) and
+//! `Q` (= `RB`); an atom written twice is a rider (`WW`, `NN`, the
+//! nightrider), an atom or shorthand followed by a number rides at most that
+//! far (`W3`, `R4`, `Q2`); atoms written one after another are one piece
+//! with all their moves (`BN`, the archbishop). The lame modifier `n` makes
+//! a leap stop at a blocker on its way: `nN` (the xiangqi horse), `nD`,
+//! `nA` (the elephant).
+//!
+//! What is refused, by name: the direction modifiers (`f b l r s v`),
+//! move- or capture-only (`m c`), hoppers (`p g`), initial moves (`i`) and
+//! any other letter. Our own moves that Betza cannot say (the Minister's
+//! two steps, Super Chess's long paths) are written beside it in a
+//! definition (see `defined`).
+
+use crate::movement::{Component, Vector};
+use std::fmt;
+
+/// Why a Betza string does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BetzaError(pub String);
+
+impl fmt::Display for BetzaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BetzaError {}
+
+/// The longest Betza string read.
+pub const MAX_BETZA: usize = 64;
+
+/// One leap of each atom, in its first octant.
+fn atom(letter: char) -> Option<(i8, i8)> {
+    Some(match letter {
+        'W' => (1, 0),
+        'F' => (1, 1),
+        'D' => (2, 0),
+        'N' => (2, 1),
+        'A' => (2, 2),
+        'H' => (3, 0),
+        'C' => (3, 1),
+        'Z' => (3, 2),
+        'G' => (3, 3),
+        _ => return None,
+    })
+}
+
+/// The atoms a shorthand stands for, and whether it rides.
+fn shorthand(letter: char) -> Option<(&'static [char], bool)> {
+    Some(match letter {
+        'K' => (&['W', 'F'], false),
+        'R' => (&['W'], true),
+        'B' => (&['F'], true),
+        'Q' => (&['W', 'F'], true),
+        _ => return None,
+    })
+}
+
+/// Every direction of a leap `(a, b)`: its signs and its mirror.
+pub fn directions((a, b): (i8, i8)) -> Vec<Vector> {
+    let mut out: Vec<Vector> = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let v = (x * sx, y * sy);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The lame paths of `nX`: each leap's steps, every square before the last
+/// to be empty.
+fn lame(letter: char) -> Result<Vec<Vec<Vector>>, BetzaError> {
+    let sign = |v: i8| v.signum();
+    Ok(match letter {
+        // Two steps of a wazir, or of a ferz, in one line.
+        'D' | 'A' => {
+            let (a, b) = atom(letter).expect("an atom");
+            directions((a, b))
+                .into_iter()
+                .map(|(x, y)| vec![(sign(x), sign(y)), (x, y)])
+                .collect()
+        }
+        // The horse: one step straight, then one diagonally outwards.
+        'N' => directions((2, 1))
+            .into_iter()
+            .map(|(x, y)| {
+                let first = if x.abs() == 2 {
+                    (sign(x), 0)
+                } else {
+                    (0, sign(y))
+                };
+                vec![first, (x, y)]
+            })
+            .collect(),
+        other => {
+            return Err(BetzaError(format!(
+                "`n{other}`: only `nD`, `nN` and `nA` can be lame"
+            )))
+        }
+    })
+}
+
+/// Adds `dirs` to `leaps`, each once.
+fn add_leaps(leaps: &mut Vec<Vector>, dirs: Vec<Vector>) {
+    for v in dirs {
+        if !leaps.contains(&v) {
+            leaps.push(v);
+        }
+    }
+}
+
+/// Reads `text` into movement components: its leaps, its rides (by range)
+/// and its lame paths.
+pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(BetzaError(
+            "no moves: write at least one atom, like `N` or `WF`".into(),
+        ));
+    }
+    if text.chars().count() > MAX_BETZA {
+        return Err(BetzaError(format!(
+            "too long: at most {MAX_BETZA} characters"
+        )));
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut leaps: Vec<Vector> = Vec::new();
+    let mut rides: Vec<(Option<u8>, Vec<Vector>)> = Vec::new();
+    let mut paths: Vec<Vec<Vector>> = Vec::new();
+    let mut i = 0;
+    let mut add_ride =
+        |range: Option<u8>, dirs: Vec<Vector>| match rides.iter_mut().find(|(r, _)| *r == range) {
+            Some((_, d)) => {
+                for v in dirs {
+                    if !d.contains(&v) {
+                        d.push(v);
+                    }
+                }
+            }
+            None => rides.push((range, dirs)),
+        };
+    while i < chars.len() {
+        let c = chars[i];
+        let mut lame_next = false;
+        if c == 'n' {
+            lame_next = true;
+            i += 1;
+        } else if "fblrsvmcpgij".contains(c) {
+            return Err(BetzaError(format!(
+                "the modifier `{c}` ({}) is not read yet; write the piece without it",
+                match c {
+                    'f' | 'b' | 'l' | 'r' | 's' | 'v' => "a direction",
+                    'm' => "move only",
+                    'c' => "capture only",
+                    'p' | 'g' => "a hopper",
+                    _ => "an initial or jumping move",
+                }
+            )));
+        }
+        let Some(&letter) = chars.get(i) else {
+            return Err(BetzaError("`n` must come before an atom, like `nN`".into()));
+        };
+        i += 1;
+        if lame_next {
+            paths.extend(lame(letter)?);
+            continue;
+        }
+        // A number after the atom: a rider of that range.
+        let digits: String = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        i += digits.len();
+        let range = if digits.is_empty() {
+            None
+        } else {
+            match digits.parse::<u8>() {
+                Ok(n) if (1..=15).contains(&n) => Some(n),
+                _ => {
+                    return Err(BetzaError(format!(
+                        "`{letter}{digits}`: a range is 1 to 15 squares"
+                    )))
+                }
+            }
+        };
+        if let Some(a) = atom(letter) {
+            // Doubled (`WW`): a rider without limit.
+            let doubled = range.is_none() && chars.get(i) == Some(&letter);
+            if doubled {
+                i += 1;
+            }
+            let dirs = directions(a);
+            match (doubled, range) {
+                (true, _) => add_ride(None, dirs),
+                (false, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
+                (false, Some(n)) => add_ride(Some(n), dirs),
+            }
+        } else if let Some((atoms, rides_far)) = shorthand(letter) {
+            for &a in atoms {
+                let dirs = directions(atom(a).expect("an atom"));
+                match (rides_far, range) {
+                    (_, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
+                    (_, Some(n)) => add_ride(Some(n), dirs),
+                    (true, None) => add_ride(None, dirs),
+                }
+            }
+        } else {
+            return Err(BetzaError(format!(
+                "`{letter}` is no Betza atom: use W F D N A H C Z G, or K R B Q"
+            )));
+        }
+    }
+    let mut out = Vec::new();
+    if !leaps.is_empty() {
+        out.push(Component::Leap(leaps));
+    }
+    for (range, dirs) in rides {
+        out.push(Component::Ride { dirs, range });
+    }
+    if !paths.is_empty() {
+        out.push(Component::Path(paths));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movement::{DIAGONAL, KNIGHT, ORTHOGONAL};
+
+    fn sorted(mut v: Vec<Vector>) -> Vec<Vector> {
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn the_classic_pieces_read_as_their_moves() {
+        // The knight: eight leaps.
+        let n = parse("N").unwrap();
+        assert_eq!(n.len(), 1);
+        let Component::Leap(ls) = &n[0] else {
+            panic!("{n:?}")
+        };
+        assert_eq!(sorted(ls.clone()), sorted(KNIGHT.to_vec()));
+        // The rook, as `R` and as `WW`.
+        for r in ["R", "WW"] {
+            let c = parse(r).unwrap();
+            assert_eq!(
+                c,
+                vec![Component::Ride {
+                    dirs: ORTHOGONAL.to_vec(),
+                    range: None
+                }],
+                "{r}"
+            );
+        }
+        // The queen: both rides in one.
+        let Component::Ride { dirs, range } = &parse("Q").unwrap()[0] else {
+            panic!()
+        };
+        assert_eq!(*range, None);
+        assert_eq!(
+            sorted(dirs.clone()),
+            sorted(ORTHOGONAL.iter().chain(&DIAGONAL).copied().collect())
+        );
+        // The king: eight steps; the archbishop: bishop and knight.
+        let Component::Leap(k) = &parse("K").unwrap()[0] else {
+            panic!()
+        };
+        assert_eq!(k.len(), 8);
+        let bn = parse("BN").unwrap();
+        assert_eq!(bn.len(), 2, "{bn:?}");
+        // A limited rider and a nightrider.
+        assert_eq!(
+            parse("W3").unwrap(),
+            vec![Component::Ride {
+                dirs: ORTHOGONAL.to_vec(),
+                range: Some(3)
+            }]
+        );
+        let Component::Ride { dirs, range: None } = &parse("NN").unwrap()[0] else {
+            panic!()
+        };
+        assert_eq!(dirs.len(), 8);
+    }
+
+    #[test]
+    fn lame_leaps_are_paths() {
+        let horse = parse("nN").unwrap();
+        let Component::Path(paths) = &horse[0] else {
+            panic!("{horse:?}")
+        };
+        assert_eq!(paths.len(), 8);
+        assert!(paths.contains(&vec![(1, 0), (2, 1)]));
+        assert!(paths.contains(&vec![(0, -1), (-1, -2)]));
+        let elephant = parse("nA").unwrap();
+        let Component::Path(paths) = &elephant[0] else {
+            panic!()
+        };
+        assert!(paths.contains(&vec![(1, 1), (2, 2)]));
+    }
+
+    #[test]
+    fn what_is_not_read_is_refused_by_name() {
+        for (text, says) in [
+            ("fW", "direction"),
+            ("mWcF", "move only"),
+            ("pR", "hopper"),
+            ("X", "no Betza atom"),
+            ("", "no moves"),
+            ("n", "`n` must come before"),
+            ("nW", "can be lame"),
+            ("W99", "1 to 15"),
+            ("W0", "1 to 15"),
+        ] {
+            let e = parse(text).unwrap_err().0;
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        assert!(parse(&"W".repeat(65)).is_err());
+        // Odd input never panics.
+        for text in [
+            "ñ",
+            "N日本",
+            "WWWW",
+            "Q15",
+            "K1",
+            "nNnN",
+            "🙂",
+            "W9999999999999",
+        ] {
+            let _ = parse(text);
+        }
+    }
+}

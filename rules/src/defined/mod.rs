@@ -1,0 +1,273 @@
+//! Games defined in a file: a server's own variant without a new release.
+//!
+//! A definition is a TOML table per game (the format is in
+//! `docs/variants.md`; [`read`] reads it): the board, the start, the pieces
+//! with their moves in Betza's notation ([`crate::betza`]), pawns,
+//! castling, how a stalemate scores and the move rule. Each game read is
+//! turned into [`Rules`] once and kept for the life of the process (leaked:
+//! rules live as long as the positions that use them, and a process loads a
+//! few files at start), in a registry [`crate::variants::by_name`] reads
+//! beside the built-in games.
+//!
+//! The fairy games we ship (Capablanca, Gothic, Embassy, Chancellor,
+//! Knightmate, Shatranj, Courier, and orthodox chess written as a file) are
+//! built in as text ([`SHIPPED`]) and always loaded; files named in the
+//! configuration add theirs ([`load`]).
+
+mod read;
+
+pub use read::{read, DefinitionError, PieceSpec, Spec, MAX_FILE_BYTES};
+
+use crate::outcome::{Outcome, WinReason};
+use crate::variant::{Definition, Variant};
+use crate::{Board, Role, Rules};
+use std::sync::{OnceLock, RwLock};
+
+/// The definitions shipped with the bot, as (file, text).
+pub const SHIPPED: [(&str, &str); 8] = [
+    (
+        "variants/standard.toml",
+        include_str!("../../../variants/standard.toml"),
+    ),
+    (
+        "variants/capablanca.toml",
+        include_str!("../../../variants/capablanca.toml"),
+    ),
+    (
+        "variants/gothic.toml",
+        include_str!("../../../variants/gothic.toml"),
+    ),
+    (
+        "variants/embassy.toml",
+        include_str!("../../../variants/embassy.toml"),
+    ),
+    (
+        "variants/chancellor.toml",
+        include_str!("../../../variants/chancellor.toml"),
+    ),
+    (
+        "variants/knightmate.toml",
+        include_str!("../../../variants/knightmate.toml"),
+    ),
+    (
+        "variants/shatranj.toml",
+        include_str!("../../../variants/shatranj.toml"),
+    ),
+    (
+        "variants/courier.toml",
+        include_str!("../../../variants/courier.toml"),
+    ),
+];
+
+/// How a stalemate scores for the side with no move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stalemate {
+    Draw,
+    Loss,
+    Win,
+}
+
+/// A game read from a file, as a [`Variant`]: its definition and the rules
+/// that are data here but hooks for the built-in games.
+#[derive(Debug)]
+pub struct DefinedVariant {
+    def: Definition,
+    /// What the file says of it, for `variants show` and help.
+    pub spec: Spec,
+}
+
+impl DefinedVariant {
+    fn stalemate(&self) -> Stalemate {
+        self.spec.stalemate
+    }
+}
+
+impl Variant for DefinedVariant {
+    fn definition(&self) -> Definition {
+        self.def.clone()
+    }
+
+    fn no_moves_outcome(&self, _rules: &Rules, board: &Board) -> Option<Outcome> {
+        let mover = board.turn();
+        match self.stalemate() {
+            Stalemate::Draw => None,
+            Stalemate::Loss => Some(Outcome::Win {
+                winner: !mover,
+                reason: WinReason::Stalemated,
+            }),
+            Stalemate::Win => Some(Outcome::Win {
+                winner: mover,
+                reason: WinReason::Stalemated,
+            }),
+        }
+    }
+
+    /// No hook of a defined game changes the board after a move or decides
+    /// a move's legality: the bitboard route may judge king safety wherever
+    /// its tables suit the pieces (orthodox pieces on at most 128 squares).
+    fn bitboard_legality(&self) -> bool {
+        true
+    }
+
+    fn defined_spec(&self) -> Option<&Spec> {
+        Some(&self.spec)
+    }
+
+    fn role_name(&self, role: Role) -> Option<&str> {
+        self.spec
+            .pieces
+            .iter()
+            .find(|p| p.role == role)
+            .map(|p| p.name.as_str())
+    }
+
+    fn pawn_double_step(&self) -> bool {
+        self.spec.double_step
+    }
+
+    fn move_rule(&self) -> Option<u16> {
+        (self.spec.move_rule > 0).then_some(self.spec.move_rule)
+    }
+
+    /// Only royal pieces left on the board: nobody can ever give mate.
+    fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool {
+        rules
+            .definition()
+            .roster
+            .iter()
+            .filter(|r| Some(r.role) != rules.definition().royal)
+            .all(|r| board.count_both(r.role) == 0)
+    }
+}
+
+/// The games read so far, in the order they were read.
+fn registry() -> &'static RwLock<Vec<&'static Rules>> {
+    static DEFINED: OnceLock<RwLock<Vec<&'static Rules>>> = OnceLock::new();
+    DEFINED.get_or_init(|| {
+        let mut games = Vec::new();
+        for (file, text) in SHIPPED {
+            let parent = |name: &str| {
+                games
+                    .iter()
+                    .find(|r: &&&Rules| r.name() == name)
+                    .and_then(|r| spec_of(r))
+                    .map(|s| s.table.clone())
+            };
+            let specs = read(file, text, &parent)
+                .unwrap_or_else(|e| panic!("a shipped definition does not read: {e:?}"));
+            for spec in specs {
+                games.push(build(spec));
+            }
+        }
+        RwLock::new(games)
+    })
+}
+
+/// Turns a checked definition into rules, for the life of the process.
+fn build(spec: Spec) -> &'static Rules {
+    let def = spec.definition();
+    let variant: &'static DefinedVariant = Box::leak(Box::new(DefinedVariant { def, spec }));
+    Box::leak(Box::new(Rules::new(variant)))
+}
+
+/// Every game read from a file, shipped ones first (the built-in games'
+/// own files, which share their names, are not among them: see [`twin`]).
+pub fn all() -> Vec<&'static Rules> {
+    registry()
+        .read()
+        .map(|g| g.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.kind().is_none())
+        .collect()
+}
+
+/// The game read from a file under `name` (any case), if any.
+pub fn named(name: &str) -> Option<&'static Rules> {
+    let name = name.trim().to_ascii_lowercase();
+    all().into_iter().find(|r| r.name() == name)
+}
+
+/// A built-in game as its shipped file defines it (`standard`): the same
+/// rules, read from the format, so that a definition may inherit from it
+/// and tests may hold the two to the same perft.
+pub fn twin(name: &str) -> Option<&'static Rules> {
+    registry()
+        .read()
+        .ok()?
+        .iter()
+        .copied()
+        .find(|r| r.kind().is_some() && r.name() == name)
+}
+
+/// What a file says of the game `rules` was read from (`None` for a
+/// built-in game).
+pub fn spec_of(rules: &Rules) -> Option<&'static Spec> {
+    rules.variant().defined_spec()
+}
+
+/// Reads the games of one file and adds them: each game's rules, or the
+/// errors that refused the file (none of its games is added then). A game
+/// of a name already loaded is refused unless its definition is the same
+/// (a file read twice adds nothing).
+pub fn load(file: &str, text: &str) -> Result<Vec<&'static Rules>, Vec<DefinitionError>> {
+    let parent = |name: &str| {
+        registry()
+            .read()
+            .ok()?
+            .iter()
+            .find(|r| r.name() == name)
+            .and_then(|r| spec_of(r))
+            .map(|s| s.table.clone())
+    };
+    let specs = read(file, text, &parent)?;
+    let mut added = Vec::new();
+    let mut errors = Vec::new();
+    let mut games = registry().write().unwrap_or_else(|p| p.into_inner());
+    for spec in specs {
+        match games.iter().find(|r| r.name() == spec.name) {
+            Some(r) if spec_of(r).is_some_and(|s| s.table == spec.table) => added.push(*r),
+            Some(_) => errors.push(DefinitionError {
+                file: file.to_string(),
+                line: spec.line,
+                field: spec.name.clone(),
+                message: format!(
+                    "a game named `{}` is loaded already with other rules; give this one another name",
+                    spec.name
+                ),
+            }),
+            None => {
+                let rules = build(spec);
+                games.push(rules);
+                added.push(rules);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(added)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The role a piece's letter is given in a defined game, in the order they
+/// are handed out: the royal piece is the king and a pawn the pawn; a
+/// castling partner `R` is the rook; `N`, `B`, `R` and `Q` keep their roles
+/// when free; the rest take roles no built-in rule treats specially. (A
+/// role is only an identity here: its moves, name and letter are the
+/// file's.)
+pub(crate) const SPARE_ROLES: [Role; 10] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::Paladin,
+    Role::Prince,
+    Role::Princess,
+    Role::Archbishop,
+    Role::SuperKnight,
+    Role::Fortress,
+];
+
+/// The most pieces a definition may have, pawn and royal included.
+pub const MAX_PIECES: usize = SPARE_ROLES.len() + 2;

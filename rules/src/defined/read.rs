@@ -1,0 +1,744 @@
+//! Reading a variants file: TOML, one table per game, every error named
+//! with its file, line and field.
+
+use super::{Stalemate, MAX_PIECES, SPARE_ROLES};
+use crate::betza;
+use crate::movement::{king, Component, Movement};
+use crate::variant::{CastlingDef, Definition, RoleDef};
+use crate::{BoardSize, GameKind, Role};
+use std::fmt;
+use toml::de::{DeTable, DeValue};
+use toml::{Table, Value};
+
+/// What is wrong in a definition, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefinitionError {
+    pub file: String,
+    /// 1 for the first line.
+    pub line: usize,
+    /// The game and field: `capablanca.pieces.A`.
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for DefinitionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}: {}",
+            self.file, self.line, self.field, self.message
+        )
+    }
+}
+
+/// One piece of a definition, as read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceSpec {
+    pub letter: char,
+    /// Its name for people: `archbishop`.
+    pub name: String,
+    /// Its moves as written: Betza, or `pawn`.
+    pub moves: String,
+    pub royal: bool,
+    pub role: Role,
+    components: Vec<Component>,
+}
+
+/// A game as its file defines it, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    /// The file and the line of its table.
+    pub file: String,
+    pub line: usize,
+    pub files: u8,
+    pub ranks: u8,
+    pub start: String,
+    pub pieces: Vec<PieceSpec>,
+    /// Letters a pawn may become, in the order offered.
+    pub promotion: Vec<char>,
+    /// King's file, rooks' files, king's and rooks' files after (king side
+    /// first).
+    pub castling: Option<CastlingDef>,
+    pub double_step: bool,
+    pub stalemate: Stalemate,
+    /// Moves by each side without a capture or pawn move that draw (0: no
+    /// such rule).
+    pub move_rule: u16,
+    /// The table as read, its parent's fields merged in: what a game that
+    /// inherits from this one starts from.
+    pub table: Table,
+}
+
+impl Spec {
+    /// The rules' [`Definition`] (its words kept for the life of the
+    /// process: a game's rules are).
+    pub(super) fn definition(&self) -> Definition {
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        let role_of = |letter: char| {
+            self.pieces
+                .iter()
+                .find(|p| p.letter == letter)
+                .map(|p| p.role)
+        };
+        Definition {
+            name: leak(&self.name),
+            title: leak(&self.title),
+            size: BoardSize::new(self.files, self.ranks).expect("checked"),
+            roster: self
+                .pieces
+                .iter()
+                .map(|p| RoleDef {
+                    role: p.role,
+                    letter: p.letter,
+                    movement: Movement::of(p.components.clone()),
+                })
+                .collect(),
+            start_fen: leak(&self.start),
+            promotion: self.promotion.iter().filter_map(|&l| role_of(l)).collect(),
+            castling: self.castling.clone(),
+            royal: self.pieces.iter().find(|p| p.royal).map(|p| p.role),
+        }
+    }
+}
+
+/// The fields a game's table may have.
+const FIELDS: [&str; 11] = [
+    "title",
+    "description",
+    "inherits",
+    "board",
+    "start",
+    "pieces",
+    "promotion",
+    "castling",
+    "double_step",
+    "stalemate",
+    "move_rule",
+];
+
+/// The longest description, in characters.
+const MAX_DESCRIPTION: usize = 500;
+/// The longest title and piece name, in characters.
+const MAX_TITLE: usize = 40;
+/// The most games one file may define.
+const MAX_GAMES: usize = 64;
+/// The largest move rule, in moves.
+const MAX_MOVE_RULE: i64 = 1000;
+/// The longest file read, in bytes.
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
+
+/// Where each key of the text stands: the line of `game.field.key`.
+struct Lines<'a> {
+    text: &'a str,
+    doc: Option<DeTable<'a>>,
+}
+
+impl Lines<'_> {
+    fn line_at(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    /// The line of the deepest key of `path` found (the game's table at
+    /// least); 1 if not even that.
+    fn of(&self, path: &[&str]) -> usize {
+        let Some(mut table) = self.doc.as_ref() else {
+            return 1;
+        };
+        let mut line = 1;
+        for key in path {
+            let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *key) else {
+                break;
+            };
+            line = self.line_at(k.span().start);
+            match v.get_ref() {
+                DeValue::Table(t) => table = t,
+                _ => break,
+            }
+        }
+        line
+    }
+}
+
+/// Reads every game of `text` (from `file`), checked; `parent` gives the
+/// table of a game already loaded that one may inherit from. Either every
+/// game, or every error found.
+pub fn read(
+    file: &str,
+    text: &str,
+    parent: &dyn Fn(&str) -> Option<Table>,
+) -> Result<Vec<Spec>, Vec<DefinitionError>> {
+    let fail = |line: usize, field: &str, message: String| DefinitionError {
+        file: file.to_string(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(vec![fail(
+            1,
+            "file",
+            format!("too long: at most {} KiB", MAX_FILE_BYTES / 1024),
+        )]);
+    }
+    let doc = match DeTable::parse(text) {
+        Ok(doc) => doc.into_inner(),
+        Err(e) => {
+            let line = e.span().map_or(1, |s| {
+                text[..s.start.min(text.len())].matches('\n').count() + 1
+            });
+            return Err(vec![fail(
+                line,
+                "file",
+                format!("not TOML: {}", e.message()),
+            )]);
+        }
+    };
+    let lines = Lines {
+        text,
+        doc: Some(doc),
+    };
+    let tables: Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => return Err(vec![fail(1, "file", format!("not TOML: {}", e.message()))]),
+    };
+    if tables.len() > MAX_GAMES {
+        return Err(vec![fail(
+            1,
+            "file",
+            format!("too many games: at most {MAX_GAMES} in a file"),
+        )]);
+    }
+    let mut specs = Vec::new();
+    let mut errors = Vec::new();
+    for (name, value) in &tables {
+        let line = lines.of(&[name]);
+        let Value::Table(own) = value else {
+            errors.push(fail(
+                line,
+                name,
+                "a game is a table: `[name]` and its fields under it".into(),
+            ));
+            continue;
+        };
+        // Its parent's fields first, then its own (pieces merged by letter).
+        let merged = match own.get("inherits") {
+            None => Ok(own.clone()),
+            Some(Value::String(p)) => {
+                let found = tables
+                    .get(p)
+                    .filter(|_| p != name)
+                    .and_then(|t| t.as_table().cloned())
+                    .or_else(|| parent(p));
+                match found {
+                    Some(base) => Ok(merge(&base, own)),
+                    None => Err(fail(
+                        lines.of(&[name, "inherits"]),
+                        &format!("{name}.inherits"),
+                        format!("there is no game `{p}` to inherit from (it must be in this file or loaded before)"),
+                    )),
+                }
+            }
+            Some(_) => Err(fail(
+                lines.of(&[name, "inherits"]),
+                &format!("{name}.inherits"),
+                "the name of a game, as a string".into(),
+            )),
+        };
+        match merged.and_then(|table| check(file, name, table, &lines)) {
+            Ok(spec) => specs.push(spec),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(specs)
+    } else {
+        Err(errors)
+    }
+}
+
+/// `own` over `base`: its fields replace the base's, its pieces are added
+/// to the base's (a piece set to `false` is taken away).
+fn merge(base: &Table, own: &Table) -> Table {
+    let mut out = base.clone();
+    out.remove("inherits");
+    // An inherited promotion loses the pieces taken away.
+    let removed: Vec<&String> = match own.get("pieces") {
+        Some(Value::Table(add)) => add
+            .iter()
+            .filter(|(_, v)| matches!(v, Value::Boolean(false)))
+            .map(|(k, _)| k)
+            .collect(),
+        _ => Vec::new(),
+    };
+    if let (Some(Value::String(p)), false) =
+        (out.get_mut("promotion"), own.contains_key("promotion"))
+    {
+        p.retain(|c| !removed.iter().any(|r| r.starts_with(c)));
+    }
+    for (k, v) in own {
+        match (k.as_str(), v, out.get_mut("pieces")) {
+            ("pieces", Value::Table(add), Some(Value::Table(pieces))) => {
+                for (letter, piece) in add {
+                    match piece {
+                        Value::Boolean(false) => {
+                            pieces.remove(letter);
+                        }
+                        _ => {
+                            pieces.insert(letter.clone(), piece.clone());
+                        }
+                    }
+                }
+            }
+            ("inherits", _, _) => {}
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// One game's table checked into a [`Spec`].
+fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec, DefinitionError> {
+    let err = |path: &[&str], message: String| DefinitionError {
+        file: file.to_string(),
+        line: lines.of(&[&[name], path].concat()),
+        field: [&[name], path].concat().join("."),
+        message,
+    };
+    let valid_name = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !valid_name {
+        return Err(err(
+            &[],
+            "a game's name is 1 to 32 lower-case letters, digits or `-`".into(),
+        ));
+    }
+    for key in table.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            return Err(err(
+                &[key],
+                format!("unknown field; a game has {}", FIELDS.join(", ")),
+            ));
+        }
+    }
+    let string = |key: &str, required: bool| -> Result<Option<String>, DefinitionError> {
+        match table.get(key) {
+            None if required => Err(err(&[], format!("`{key}` is missing"))),
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(err(&[key], "a string, in quotes".into())),
+        }
+    };
+    let title = string("title", true)?.unwrap_or_default();
+    if title.trim().is_empty() || title.chars().count() > MAX_TITLE {
+        return Err(err(&["title"], format!("1 to {MAX_TITLE} characters")));
+    }
+    let description = string("description", false)?.unwrap_or_default();
+    if description.chars().count() > MAX_DESCRIPTION {
+        return Err(err(
+            &["description"],
+            format!("at most {MAX_DESCRIPTION} characters"),
+        ));
+    }
+    let board = string("board", true)?.unwrap_or_default();
+    let size = board
+        .split_once(['x', 'X'])
+        .and_then(|(f, r)| Some((f.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
+        .and_then(|(f, r)| BoardSize::new(f, r).map(|_| (f, r)));
+    let Some((files, ranks)) = size else {
+        return Err(err(
+            &["board"],
+            format!("`{board}`: files x ranks, from 5x5 to 16x16, like \"10x8\""),
+        ));
+    };
+    let start = string("start", true)?.unwrap_or_default();
+    if start.len() > 400 {
+        return Err(err(&["start"], "a FEN of at most 400 characters".into()));
+    }
+
+    // The pieces.
+    let Some(Value::Table(pieces)) = table.get("pieces") else {
+        return Err(err(
+            &["pieces"],
+            "`[NAME.pieces]` is missing: each piece's letter and moves".into(),
+        ));
+    };
+    if pieces.len() > MAX_PIECES {
+        return Err(err(
+            &["pieces"],
+            format!("too many pieces: at most {MAX_PIECES}"),
+        ));
+    }
+    let mut read_pieces: Vec<(char, String, String, bool)> = Vec::new();
+    for (key, value) in pieces {
+        let path = ["pieces", key.as_str()];
+        let mut chars = key.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            _ => {
+                return Err(err(
+                    &path,
+                    "a piece is named by one upper-case letter".into(),
+                ))
+            }
+        };
+        if read_pieces.iter().any(|p| p.0 == letter) {
+            return Err(err(&path, format!("the letter `{letter}` is used twice")));
+        }
+        let (moves, piece_name, royal) = match value {
+            Value::String(m) => (m.clone(), None, false),
+            Value::Table(t) => {
+                for k in t.keys() {
+                    if !["moves", "name", "royal"].contains(&k.as_str()) {
+                        return Err(err(
+                            &[&path[..], &[k]].concat(),
+                            "unknown field; a piece has moves, name, royal".into(),
+                        ));
+                    }
+                }
+                let moves = match t.get("moves") {
+                    Some(Value::String(m)) => m.clone(),
+                    _ => {
+                        return Err(err(
+                            &path,
+                            "`moves` is missing: Betza, like \"BN\", or \"pawn\"".into(),
+                        ))
+                    }
+                };
+                let name = match t.get("name") {
+                    None => None,
+                    Some(Value::String(n))
+                        if !n.trim().is_empty() && n.chars().count() <= MAX_TITLE =>
+                    {
+                        Some(n.clone())
+                    }
+                    Some(_) => {
+                        return Err(err(&path, format!("`name`: 1 to {MAX_TITLE} characters")))
+                    }
+                };
+                let royal = match t.get("royal") {
+                    None => false,
+                    Some(Value::Boolean(b)) => *b,
+                    Some(_) => return Err(err(&path, "`royal`: true or false".into())),
+                };
+                (moves, name, royal)
+            }
+            _ => {
+                return Err(err(
+                    &path,
+                    "moves as a string (\"N\", \"pawn\", \"king\") or a table".into(),
+                ))
+            }
+        };
+        let royal = royal || moves == "king";
+        let default_name = match moves.as_str() {
+            "pawn" => "pawn".to_string(),
+            "king" => "king".to_string(),
+            _ => format!("piece {letter}"),
+        };
+        read_pieces.push((letter, moves, piece_name.unwrap_or(default_name), royal));
+    }
+    let royals: Vec<char> = read_pieces.iter().filter(|p| p.3).map(|p| p.0).collect();
+    match royals.as_slice() {
+        [_] => {}
+        [] => {
+            return Err(err(
+                &["pieces"],
+                "no royal piece and no other way to win: mark one piece `royal = true` (or write its moves as \"king\")".into(),
+            ))
+        }
+        more => {
+            return Err(err(
+                &["pieces"],
+                format!("one royal piece only; {} are marked", more.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")),
+            ))
+        }
+    }
+    if read_pieces.iter().filter(|p| p.1 == "pawn").count() > 1 {
+        return Err(err(&["pieces"], "one pawn piece only".into()));
+    }
+
+    // Castling: which letter is the rook.
+    let castling_table = match table.get("castling") {
+        None | Some(Value::Boolean(false)) => None,
+        Some(Value::Table(t)) => Some(t.clone()),
+        Some(Value::Boolean(true)) => Some(Table::new()),
+        Some(_) => {
+            return Err(err(
+                &["castling"],
+                "false, true, or a table of files".into(),
+            ))
+        }
+    };
+    let rook_letter = castling_table.as_ref().map(|t| match t.get("rook") {
+        Some(Value::String(r)) => r.chars().next().unwrap_or('R'),
+        _ => 'R',
+    });
+
+    // Roles: the royal is the king, a pawn the pawn, the castling partner
+    // the rook, `N B R Q` their own where free, the rest the spare ones.
+    let mut taken: Vec<Role> = Vec::new();
+    let mut roles: Vec<Option<Role>> = vec![None; read_pieces.len()];
+    for (i, p) in read_pieces.iter().enumerate() {
+        let role = if p.3 {
+            Some(Role::King)
+        } else if p.1 == "pawn" {
+            Some(Role::Pawn)
+        } else if Some(p.0) == rook_letter {
+            Some(Role::Rook)
+        } else {
+            None
+        };
+        if let Some(r) = role {
+            taken.push(r);
+            roles[i] = Some(r);
+        }
+    }
+    // `N B R Q` keep their own roles first, so that no other letter takes
+    // them.
+    for (i, p) in read_pieces.iter().enumerate() {
+        let own = match p.0 {
+            'N' => Some(Role::Knight),
+            'B' => Some(Role::Bishop),
+            'R' => Some(Role::Rook),
+            'Q' => Some(Role::Queen),
+            _ => None,
+        }
+        .filter(|r| !taken.contains(r));
+        if let (None, Some(r)) = (roles[i], own) {
+            taken.push(r);
+            roles[i] = Some(r);
+        }
+    }
+    for (i, _) in read_pieces.iter().enumerate() {
+        if roles[i].is_some() {
+            continue;
+        }
+        let role = SPARE_ROLES.iter().copied().find(|r| !taken.contains(r));
+        let Some(role) = role else {
+            return Err(err(
+                &["pieces"],
+                format!("too many pieces: at most {MAX_PIECES}"),
+            ));
+        };
+        taken.push(role);
+        roles[i] = Some(role);
+    }
+    let mut specs = Vec::new();
+    for ((letter, moves, piece_name, royal), role) in read_pieces.into_iter().zip(roles) {
+        let path = ["pieces".to_string(), letter.to_string()];
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        let components = match moves.as_str() {
+            "pawn" => vec![Component::Pawn],
+            "king" => king().components,
+            betza_text => {
+                betza::parse(betza_text).map_err(|e| err(&path, format!("`{betza_text}`: {e}")))?
+            }
+        };
+        if components.is_empty() {
+            return Err(err(&path, "a piece that can never move".into()));
+        }
+        specs.push(PieceSpec {
+            letter,
+            name: piece_name,
+            moves,
+            royal,
+            role: role.expect("every piece has a role"),
+            components,
+        });
+    }
+
+    // Promotion.
+    let promotion: Vec<char> = match table.get("promotion") {
+        None => specs
+            .iter()
+            .filter(|p| !p.royal && p.moves != "pawn")
+            .map(|p| p.letter)
+            .collect(),
+        Some(Value::String(s)) => {
+            let mut out = Vec::new();
+            for c in s.chars() {
+                let ok = specs
+                    .iter()
+                    .any(|p| p.letter == c && !p.royal && p.moves != "pawn");
+                if !ok {
+                    return Err(err(
+                        &["promotion"],
+                        format!("`{c}` is not a piece a pawn may become here"),
+                    ));
+                }
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        Some(_) => {
+            return Err(err(
+                &["promotion"],
+                "the letters a pawn may become, like \"QRBN\"".into(),
+            ))
+        }
+    };
+
+    // Castling geometry: the king's file from the start, the rooks in the
+    // corners unless said, the king to g and c unless said, each rook to
+    // the square the king crossed.
+    let castling = match castling_table {
+        None => None,
+        Some(t) => {
+            let file = |key: &str, default: [u8; 2]| -> Result<[u8; 2], DefinitionError> {
+                match t.get(key) {
+                    None => Ok(default),
+                    Some(Value::Array(a)) if a.len() == 2 => {
+                        let mut out = [0u8; 2];
+                        for (i, v) in a.iter().enumerate() {
+                            let f = v.as_str().and_then(|s| {
+                                let mut c = s.chars();
+                                match (c.next(), c.next()) {
+                                    (Some(c), None) if ('a'..='p').contains(&c) => {
+                                        Some(c as u8 - b'a')
+                                    }
+                                    _ => None,
+                                }
+                            });
+                            match f.filter(|f| *f < files) {
+                                Some(f) => out[i] = f,
+                                None => return Err(err(&["castling", key], "two files of this board, like [\"g\", \"c\"] (king side first)".to_string())),
+                            }
+                        }
+                        Ok(out)
+                    }
+                    Some(_) => Err(err(
+                        &["castling", key],
+                        "two files, king side first, like [\"g\", \"c\"]".into(),
+                    )),
+                }
+            };
+            for k in t.keys() {
+                if !["king_to", "rook_from", "rook_to", "rook"].contains(&k.as_str()) {
+                    return Err(err(
+                        &["castling", k],
+                        "unknown field; castling has king_to, rook_from, rook_to, rook".into(),
+                    ));
+                }
+            }
+            let home: Option<&str> = start
+                .split_whitespace()
+                .next()
+                .and_then(|b| b.split('/').next_back());
+            let king_letter = specs
+                .iter()
+                .find(|p| p.royal)
+                .map(|p| p.letter)
+                .unwrap_or('K');
+            let king_file = home.and_then(|rank| {
+                let mut f = 0u8;
+                let mut digits = String::new();
+                for c in rank.chars() {
+                    if c.is_ascii_digit() {
+                        digits.push(c);
+                        continue;
+                    }
+                    f = f.saturating_add(digits.parse::<u8>().unwrap_or(0));
+                    digits.clear();
+                    if c == king_letter {
+                        return Some(f);
+                    }
+                    f = f.saturating_add(1);
+                }
+                None
+            });
+            let Some(king_file) = king_file else {
+                return Err(err(&["castling"], format!("castling needs the royal piece `{king_letter}` on White's first rank at the start")));
+            };
+            if !specs.iter().any(|p| p.role == Role::Rook) {
+                return Err(err(
+                    &["castling"],
+                    "castling needs a rook: a piece `R`, or name its letter with `rook = \"C\"`"
+                        .into(),
+                ));
+            }
+            let king_to = file("king_to", [6.min(files - 1), 2])?;
+            let rook_from = file("rook_from", [files - 1, 0])?;
+            let rook_to = file("rook_to", [king_to[0].saturating_sub(1), king_to[1] + 1])?;
+            Some(CastlingDef {
+                king_file,
+                rook_from,
+                king_to,
+                rook_to,
+            })
+        }
+    };
+
+    let double_step = match table.get("double_step") {
+        None => true,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => return Err(err(&["double_step"], "true or false".into())),
+    };
+    let stalemate =
+        match table.get("stalemate").map(|v| v.as_str()) {
+            None | Some(Some("draw")) => Stalemate::Draw,
+            Some(Some("loss")) => Stalemate::Loss,
+            Some(Some("win")) => Stalemate::Win,
+            Some(_) => return Err(err(
+                &["stalemate"],
+                "how a stalemate scores for the side with no move: \"draw\", \"loss\" or \"win\""
+                    .into(),
+            )),
+        };
+    let move_rule = match table.get("move_rule") {
+        None => 50,
+        Some(Value::Integer(n)) if (0..=MAX_MOVE_RULE).contains(n) => *n as u16,
+        Some(_) => return Err(err(&["move_rule"], format!("moves without a capture or pawn move that draw, 0 to {MAX_MOVE_RULE} (0: no such rule)"))),
+    };
+    // A game may share a built-in game's name only as that game's own
+    // shipped file (its twin).
+    let builtin = GameKind::from_name(name).is_some();
+    let shipped = super::SHIPPED
+        .iter()
+        .any(|(f, t)| *f == file && *t == lines.text);
+    if builtin && !shipped {
+        return Err(err(
+            &[],
+            format!("`{name}` is a built-in game; give yours another name"),
+        ));
+    }
+    let spec = Spec {
+        name: name.to_string(),
+        title,
+        description,
+        file: file.to_string(),
+        line: lines.of(&[name]),
+        files,
+        ranks,
+        start: start.clone(),
+        pieces: specs,
+        promotion,
+        castling,
+        double_step,
+        stalemate,
+        move_rule,
+        table,
+    };
+    // The start must be a position of this game: read it under rules built
+    // for the purpose (kept, as every game's rules are).
+    let probe = super::build(spec.clone());
+    if let Err(e) = crate::Position::from_fen(probe, &start) {
+        return Err(err(
+            &["start"],
+            format!("`{start}` is no start for this game: {e}"),
+        ));
+    }
+    Ok(spec)
+}

@@ -1,0 +1,381 @@
+//! Issue 50: games defined in a file.
+//!
+//! The fairy games we ship count the same perft as Fairy-Stockfish 11.1
+//! (`tests/data/fsf/<game>.perft`, recorded from it by
+//! `scripts/fsf-perft.py`; where the binary is installed a live check asks
+//! it about more positions too); orthodox chess written as a file counts as
+//! the built-in game does; every error in a file is named with its file,
+//! line and field; and random definitions never panic.
+
+use voidmate_rules::defined::{self, DefinitionError};
+use voidmate_rules::{variants, Position, Rules};
+
+/// The shipped fairy games, as Fairy-Stockfish names them.
+const FAIRY: [&str; 7] = [
+    "capablanca",
+    "gothic",
+    "embassy",
+    "chancellor",
+    "knightmate",
+    "shatranj",
+    "courier",
+];
+
+/// `(fen, [(depth, count)])` of a perft file.
+fn cases(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(" ;");
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let (d, n) = p.trim().split_once(' ').unwrap();
+                    (
+                        d.trim_start_matches('D').parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn check_perft(rules: &'static Rules, path: &str) {
+    let cases = cases(path);
+    assert!(cases.len() >= 3, "{path}: the start and two middlegames");
+    for (fen, counts) in cases {
+        let pos = Position::from_fen(rules, &fen)
+            .unwrap_or_else(|e| panic!("{}: {fen}: {e}", rules.name()));
+        for (depth, want) in counts {
+            assert_eq!(
+                pos.perft(depth),
+                want,
+                "{} {fen} depth {depth}",
+                rules.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_shipped_fairy_game_counts_as_fairy_stockfish_does() {
+    for name in FAIRY {
+        let rules = variants::by_name(name).unwrap_or_else(|| panic!("{name} is shipped"));
+        assert_eq!(rules.name(), name);
+        assert!(rules.kind().is_none(), "{name} is a defined game");
+        let path = format!("{}/tests/data/fsf/{name}.perft", env!("CARGO_MANIFEST_DIR"));
+        check_perft(rules, &path);
+    }
+}
+
+/// Orthodox chess, read from its file, counts every line of the built-in
+/// game's perft file (published numbers) to depth 4.
+#[test]
+fn standard_chess_from_its_file_counts_as_the_built_in_game() {
+    let twin = defined::twin("standard").expect("standard.toml is shipped");
+    assert!(defined::spec_of(twin).is_some());
+    let path = format!("{}/tests/data/standard.perft", env!("CARGO_MANIFEST_DIR"));
+    for (fen, counts) in cases(&path) {
+        let ours = Position::from_fen(twin, &fen).unwrap();
+        let built_in = Position::from_fen(variants::standard(), &fen).unwrap();
+        for (depth, want) in counts.into_iter().filter(|(d, _)| *d <= 4) {
+            assert_eq!(ours.perft(depth), want, "{fen} depth {depth}");
+            assert_eq!(built_in.perft(depth), want, "{fen} depth {depth}");
+        }
+    }
+}
+
+/// The live check: Fairy-Stockfish counts positions reached by our own
+/// random moves in each game, to depth 2, as we do.
+#[test]
+#[cfg_attr(
+    not(voidmate_fairy_stockfish),
+    ignore = "Fairy-Stockfish is not installed: `apt-get install fairy-stockfish` (or `scripts/test.sh`) runs this"
+)]
+fn fairy_stockfish_agrees_on_positions_it_has_not_seen() {
+    use std::io::Write;
+    for name in FAIRY {
+        let rules = variants::by_name(name).unwrap();
+        let mut pos = Position::new(rules);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ name.len() as u64;
+        let mut fens = Vec::new();
+        for ply in 0..24 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            pos.play(&mv).unwrap();
+            if ply % 8 == 7 {
+                fens.push(pos.fen());
+            }
+        }
+        for fen in fens {
+            let script = format!(
+                "uci\nsetoption name UCI_Variant value {name}\nposition fen {fen}\ngo perft 2\nquit\n"
+            );
+            let mut child = std::process::Command::new("/usr/games/fairy-stockfish")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("fairy-stockfish runs");
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+            let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+            let theirs: u64 = out
+                .lines()
+                .find_map(|l| l.strip_prefix("Nodes searched:"))
+                .unwrap_or_else(|| panic!("{name}: no count for {fen}:\n{out}"))
+                .trim()
+                .parse()
+                .unwrap();
+            let ours = Position::from_fen(rules, &fen).unwrap().perft(2);
+            assert_eq!(ours, theirs, "{name} {fen}");
+        }
+    }
+}
+
+fn errors(file: &str, text: &str) -> Vec<DefinitionError> {
+    defined::read(file, text, &|_| None).expect_err(text)
+}
+
+#[test]
+fn every_error_names_its_file_line_and_field() {
+    let good = "[tiny]\ntitle = \"Tiny\"\nboard = \"5x5\"\nstart = \"rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\"\n\n[tiny.pieces]\nP = \"pawn\"\nN = \"N\"\nB = \"B\"\nR = \"R\"\nQ = \"Q\"\nK = \"king\"\n";
+    let specs = defined::read("tiny.toml", good, &|_| None).unwrap();
+    assert_eq!(specs.len(), 1);
+    assert_eq!(specs[0].files, 5);
+    // (file text, line, field, words of the message)
+    let cases: Vec<(String, usize, &str, &str)> = vec![
+        (
+            good.replace("title = \"Tiny\"", "title = \"Tiny\"\ncolour = 3"),
+            3,
+            "tiny.colour",
+            "unknown field",
+        ),
+        (
+            good.replace("board = \"5x5\"", "board = \"17x8\""),
+            3,
+            "tiny.board",
+            "from 5x5 to 16x16",
+        ),
+        (
+            good.replace("rnbqk/ppppp/5/PPPPP/RNBQK", "rnbqk/ppppp/6/PPPPP/RNBQK"),
+            4,
+            "tiny.start",
+            "no start for this game",
+        ),
+        (
+            good.replace("N = \"N\"", "N = \"fW\""),
+            8,
+            "tiny.pieces.N",
+            "direction",
+        ),
+        (
+            good.replace("N = \"N\"", "N = \"\""),
+            8,
+            "tiny.pieces.N",
+            "no moves",
+        ),
+        (
+            good.replace("K = \"king\"", "K = \"K\""),
+            6,
+            "tiny.pieces",
+            "no royal piece",
+        ),
+        (
+            good.replace("N = \"N\"", "n = \"N\""),
+            8,
+            "tiny.pieces.n",
+            "one upper-case letter",
+        ),
+        (
+            good.replace(
+                "title = \"Tiny\"",
+                "title = \"Tiny\"\ninherits = \"nothing\"",
+            ),
+            3,
+            "tiny.inherits",
+            "no game `nothing`",
+        ),
+        (
+            good.replace("title = \"Tiny\"", "title = \"Tiny\"\ncastling = true\n")
+                .replace("R = \"R\"\n", ""),
+            3,
+            "tiny.castling",
+            "needs a rook",
+        ),
+        (
+            good.replace("title = \"Tiny\"", "title = \"Tiny\"\npromotion = \"K\""),
+            3,
+            "tiny.promotion",
+            "`K` is not a piece",
+        ),
+        (
+            good.replace("[tiny]", "[standard]")
+                .replace("[tiny.pieces]", "[standard.pieces]"),
+            1,
+            "standard",
+            "built-in game",
+        ),
+        (
+            good.replace("title = \"Tiny\"", "title = \"Tiny\"\nmove_rule = -1"),
+            3,
+            "tiny.move_rule",
+            "0 to 1000",
+        ),
+        (
+            good.replace(
+                "title = \"Tiny\"",
+                "title = \"Tiny\"\nstalemate = \"maybe\"",
+            ),
+            3,
+            "tiny.stalemate",
+            "\"draw\", \"loss\" or \"win\"",
+        ),
+        (
+            good.replace("K = \"king\"", "K = \"king\"\nX = \"king\""),
+            6,
+            "tiny.pieces",
+            "one royal piece only",
+        ),
+        (
+            good.replace("title = \"Tiny\"", "title = Tiny"),
+            2,
+            "file",
+            "not TOML",
+        ),
+    ];
+    for (text, line, field, says) in cases {
+        let e = errors("bad.toml", &text);
+        let e = e.first().unwrap();
+        assert_eq!(e.file, "bad.toml", "{text}");
+        assert_eq!((e.line, e.field.as_str()), (line, field), "{e} for\n{text}");
+        assert!(e.message.contains(says), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("bad.toml:{line}: {field}: ")),
+            "{e}"
+        );
+    }
+}
+
+/// A game of one's own is found by its name once its file is loaded; the
+/// same file again adds nothing; another game of that name is refused.
+#[test]
+fn a_loaded_game_is_found_by_name_and_a_name_is_one_game() {
+    let text = "[grasshopper-test]\ninherits = \"standard\"\ntitle = \"Wazir chess\"\n\n[grasshopper-test.pieces]\nN = false\nW = { moves = \"W\", name = \"wazir\" }\n";
+    let start = "rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1";
+    let text = text.replace(
+        "title = \"Wazir chess\"",
+        &format!("title = \"Wazir chess\"\nstart = \"{start}\""),
+    );
+    assert!(variants::by_name("grasshopper-test").is_none());
+    let added = defined::load("mine.toml", &text).unwrap();
+    assert_eq!(added.len(), 1);
+    let rules = variants::by_name("GRASSHOPPER-TEST").unwrap();
+    assert_eq!(rules.name(), "grasshopper-test");
+    // Wazirs step one square: from the start, 16 pawn moves and none else.
+    assert_eq!(Position::new(rules).perft(1), 16);
+    assert_eq!(
+        defined::load("mine.toml", &text).unwrap()[0].name(),
+        "grasshopper-test"
+    );
+    let other = text.replace("moves = \"W\"", "moves = \"F\"");
+    let e = defined::load("other.toml", &other).unwrap_err();
+    assert!(
+        e[0].message.contains("loaded already with other rules"),
+        "{}",
+        e[0]
+    );
+}
+
+/// Random definitions, read and played: every one is read or refused with
+/// a reason, and a game read plays random moves without a panic, its
+/// perft at depth 1 the number of its legal moves.
+#[test]
+fn random_definitions_never_panic() {
+    let atoms = [
+        "W", "F", "D", "N", "A", "H", "C", "Z", "G", "K", "R", "B", "Q", "WW", "NN", "W3", "nN",
+        "fW", "X", "n", "Q15", "ñ", "",
+    ];
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n.max(1)
+    };
+    let (mut read, mut refused) = (0, 0);
+    for i in 0..400 {
+        let files = 5 + next(13) as u8;
+        let ranks = 5 + next(13) as u8;
+        let letters: Vec<char> = "ABCDEFGHIJ".chars().take(1 + next(9)).collect();
+        // A start: royal pieces on the first and last ranks, pawns before them.
+        let pick = |k: usize| letters[k % letters.len()];
+        let back: String = (0..files)
+            .map(|f| {
+                if f == files / 2 {
+                    'K'
+                } else {
+                    pick(2 * f as usize)
+                }
+            })
+            .collect();
+        let pawns: String = "P".repeat(files as usize);
+        let empty = format!("{files}/").repeat(ranks.saturating_sub(4) as usize);
+        let start = format!(
+            "{}/{}/{}{}/{} w - - 0 1",
+            back.to_lowercase(),
+            pawns.to_lowercase(),
+            empty,
+            pawns,
+            back
+        );
+        let mut text = format!(
+            "[fuzz-{i}]\ntitle = \"Fuzz\"\nboard = \"{files}x{ranks}\"\nstart = \"{start}\"\ndouble_step = {}\n[fuzz-{i}.pieces]\nP = \"pawn\"\nK = \"king\"\n",
+            next(2) == 0
+        );
+        for l in &letters {
+            let moves = format!("{}{}", atoms[next(atoms.len())], atoms[next(atoms.len())]);
+            text.push_str(&format!("{l} = \"{moves}\"\n"));
+        }
+        match defined::read("fuzz.toml", &text, &|_| None) {
+            Err(e) => {
+                refused += 1;
+                assert!(!e.is_empty());
+                assert!(
+                    e.iter().all(|e| !e.message.is_empty() && e.line >= 1),
+                    "{e:?}"
+                );
+            }
+            Ok(specs) => {
+                read += 1;
+                let rules = defined::load("fuzz.toml", &text)
+                    .unwrap_or_else(|e| panic!("{e:?}\n{text}"))[0];
+                let mut pos = Position::new(rules);
+                for _ in 0..30 {
+                    let moves = pos.legal_moves();
+                    assert_eq!(pos.perft(1), moves.len() as u64, "{text}");
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    let mv = moves[next(moves.len())];
+                    pos.play(&mv).unwrap();
+                }
+                assert_eq!(specs.len(), 1);
+            }
+        }
+    }
+    assert!(read > 50 && refused > 50, "{read} read, {refused} refused");
+}
