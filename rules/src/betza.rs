@@ -11,9 +11,13 @@
 //! a leap stop at a blocker on its way: `nN` (the xiangqi horse), `nD`,
 //! `nA` (the elephant).
 //!
-//! What is refused, by name: the direction modifiers (`f b l r s v`),
-//! move- or capture-only (`m c`), hoppers (`p g`), initial moves (`i`) and
-//! any other letter. Our own moves that Betza cannot say (the Minister's
+//! Direction modifiers, seen from White's side (Black's pieces move as the
+//! mirror image): `f` forward, `b` backward, `l` left, `r` right, `v`
+//! vertical, `s` sideways, and the diagonal pairs `fl fr bl br` (`FfW`, the
+//! makruk khon: a ferz that also steps straight forward).
+//!
+//! What is refused, by name: move- or capture-only (`m c`), hoppers
+//! (`p g`), initial moves (`i`) and any other letter. Our own moves that Betza cannot say (the Minister's
 //! two steps, Super Chess's long paths) are written beside it in a
 //! definition (see `defined`).
 
@@ -109,6 +113,28 @@ fn lame(letter: char) -> Result<Vec<Vec<Vector>>, BetzaError> {
     })
 }
 
+/// The directions of `dirs` that the modifiers `groups` allow (all of them
+/// without modifiers), seen from White's side: `f` forward, `b` backward,
+/// `l` left, `r` right, `v` vertical (more along the file than across),
+/// `s` sideways (more across than along); a pair `fl` is one diagonal.
+fn along(dirs: Vec<Vector>, groups: &[Vec<char>]) -> Vec<Vector> {
+    if groups.is_empty() {
+        return dirs;
+    }
+    let one = |c: char, (x, y): Vector| match c {
+        'f' => y > 0,
+        'b' => y < 0,
+        'l' => x < 0,
+        'r' => x > 0,
+        'v' => y.abs() > x.abs() || x == 0,
+        's' => x.abs() > y.abs() || y == 0,
+        _ => false,
+    };
+    dirs.into_iter()
+        .filter(|&v| groups.iter().any(|g| g.iter().all(|&c| one(c, v))))
+        .collect()
+}
+
 /// Adds `dirs` to `leaps`, each once.
 fn add_leaps(leaps: &mut Vec<Vector>, dirs: Vec<Vector>) {
     for v in dirs {
@@ -149,16 +175,40 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             None => rides.push((range, dirs)),
         };
     while i < chars.len() {
-        let c = chars[i];
+        // Direction modifiers before an atom: `f`, `b`, `l`, `r`, `s`, `v`,
+        // and the diagonal pairs `fl`, `fr`, `bl`, `br`.
+        let mut groups: Vec<Vec<char>> = Vec::new();
+        while i < chars.len() && "fblrsv".contains(chars[i]) {
+            let c = chars[i];
+            match chars.get(i + 1) {
+                Some(&d) if "fb".contains(c) && "lr".contains(d) => {
+                    groups.push(vec![c, d]);
+                    i += 2;
+                }
+                _ => {
+                    groups.push(vec![c]);
+                    i += 1;
+                }
+            }
+        }
+        let Some(&c) = chars.get(i) else {
+            return Err(BetzaError(
+                "a direction must come before an atom, like `fW`".into(),
+            ));
+        };
         let mut lame_next = false;
         if c == 'n' {
+            if !groups.is_empty() {
+                return Err(BetzaError(
+                    "a lame leap takes no direction here; write `nN`, `nD` or `nA`".into(),
+                ));
+            }
             lame_next = true;
             i += 1;
-        } else if "fblrsvmcpgij".contains(c) {
+        } else if "mcpgij".contains(c) {
             return Err(BetzaError(format!(
                 "the modifier `{c}` ({}) is not read yet; write the piece without it",
                 match c {
-                    'f' | 'b' | 'l' | 'r' | 's' | 'v' => "a direction",
                     'm' => "move only",
                     'c' => "capture only",
                     'p' | 'g' => "a hopper",
@@ -198,7 +248,7 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             if doubled {
                 i += 1;
             }
-            let dirs = directions(a);
+            let dirs = along(directions(a), &groups);
             match (doubled, range) {
                 (true, _) => add_ride(None, dirs),
                 (false, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
@@ -206,7 +256,7 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             }
         } else if let Some((atoms, rides_far)) = shorthand(letter) {
             for &a in atoms {
-                let dirs = directions(atom(a).expect("an atom"));
+                let dirs = along(directions(atom(a).expect("an atom")), &groups);
                 match (rides_far, range) {
                     (_, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
                     (_, Some(n)) => add_ride(Some(n), dirs),
@@ -294,6 +344,33 @@ mod tests {
     }
 
     #[test]
+    fn directions_are_read_from_whites_side() {
+        let leaps = |t: &str| match &parse(t).unwrap()[..] {
+            [Component::Leap(v)] => sorted(v.clone()),
+            other => panic!("{t}: {other:?}"),
+        };
+        assert_eq!(leaps("fW"), vec![(0, 1)]);
+        assert_eq!(leaps("bW"), vec![(0, -1)]);
+        assert_eq!(leaps("sW"), vec![(-1, 0), (1, 0)]);
+        assert_eq!(leaps("vW"), vec![(0, -1), (0, 1)]);
+        assert_eq!(leaps("flF"), vec![(-1, 1)]);
+        assert_eq!(leaps("fN"), vec![(-2, 1), (-1, 2), (1, 2), (2, 1)]);
+        // The khon: a ferz and a step forward.
+        assert_eq!(
+            leaps("FfW"),
+            vec![(-1, -1), (-1, 1), (0, 1), (1, -1), (1, 1)]
+        );
+        // A forward rook: a rider up the file only.
+        assert_eq!(
+            parse("fR").unwrap(),
+            vec![Component::Ride {
+                dirs: vec![(0, 1)],
+                range: None
+            }]
+        );
+    }
+
+    #[test]
     fn lame_leaps_are_paths() {
         let horse = parse("nN").unwrap();
         let Component::Path(paths) = &horse[0] else {
@@ -312,8 +389,9 @@ mod tests {
     #[test]
     fn what_is_not_read_is_refused_by_name() {
         for (text, says) in [
-            ("fW", "direction"),
             ("mWcF", "move only"),
+            ("f", "must come before an atom"),
+            ("fnN", "lame leap takes no direction"),
             ("pR", "hopper"),
             ("X", "no Betza atom"),
             ("", "no moves"),

@@ -314,8 +314,13 @@ impl Tables<Bits> {
             && def.roster.iter().all(|rd| {
                 rd.role.index() < ROLES
                     && rd.movement.components.iter().all(|c| match c {
-                        Component::Leap(_) => true,
-                        Component::Ride { range, .. } => range.is_none(),
+                        // Black's moves are White's turned round: the tables
+                        // hold one set of moves for both, so only pieces that
+                        // move alike both ways suit them.
+                        Component::Leap(vs) => vs.iter().all(|&(f, r)| vs.contains(&(f, -r))),
+                        Component::Ride { range, dirs } => {
+                            range.is_none() && dirs.iter().all(|&(f, r)| dirs.contains(&(f, -r)))
+                        }
                         Component::TwoStep { steps } => steps.iter().all(|&(f, r)| {
                             steps.contains(&(-f, -r)) && f.abs() <= 1 && r.abs() <= 1
                         }),

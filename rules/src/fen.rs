@@ -319,7 +319,8 @@ fn parse_tiles(rules: &Rules, b: &mut Board, field: &str) -> Result<(), FenError
                         )));
                     }
                     match b.piece_at(sq) {
-                        Some(p) if p.color == owner && !rules.gen[p.role.index()].heals => {}
+                        Some(p)
+                            if p.color == owner && !rules.gen(p.color, p.role.index()).heals => {}
                         _ => {
                             return Err(FenError::Tiles(format!(
                                 "the unstable tile {sq} must hold a piece of its owner, {owner}"

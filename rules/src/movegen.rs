@@ -114,7 +114,8 @@ fn waiting_pawn_attack(rules: &Rules, b: &Board, target: Square, by: Color) -> b
 /// Could a piece moving as `role` from `from` capture on `target`, by its
 /// leaps and rides?
 fn reaches_as(rules: &Rules, b: &Board, from: Square, role: Role, target: Square) -> bool {
-    let g = &rules.gen[role.index()];
+    let by = b.piece_at(from).map_or(b.turn(), |p| p.color);
+    let g = rules.gen(by, role.index());
     let (f, t) = (from.index() as i16, target.index() as i16);
     if g.leaps.iter().any(|&d| f + d == t) {
         return true;
@@ -260,7 +261,7 @@ pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
                 continue;
             }
         }
-        let g = &rules.gen[(cells[from.index()] & 0x0f) as usize];
+        let g = rules.gen(us, (cells[from.index()] & 0x0f) as usize);
         role_moves(g, b, from, out);
         if g.pawn {
             pawn_moves(rules, b, from, out);
@@ -271,7 +272,7 @@ pub(crate) fn pseudo_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
 /// The pseudo-legal moves of the side to move's piece on `from` (castling
 /// aside).
 pub(crate) fn piece_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
-    let g = &rules.gen[(b.cells[from.index()] & 0x0f) as usize];
+    let g = rules.gen(b.turn(), (b.cells[from.index()] & 0x0f) as usize);
     role_moves(g, b, from, out);
     if g.pawn {
         pawn_moves(rules, b, from, out);
@@ -292,13 +293,18 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
     if !counts_reach(rules, piece) {
         return 0;
     }
-    reach_by_cells(b, from, !piece.color, &rules.gen[(cell & 0x0f) as usize])
+    reach_by_cells(
+        b,
+        from,
+        !piece.color,
+        rules.gen(piece.color, (cell & 0x0f) as usize),
+    )
 }
 
 /// Whether `piece`'s reach counts: pawns and programmed pieces count none.
 pub(crate) fn counts_reach(rules: &Rules, piece: Piece) -> bool {
     let programmed = rules.programs.is_some() && rules.program(piece.color, piece.role).is_some();
-    !programmed && !rules.gen[piece.role.index()].pawn
+    !programmed && !rules.gen(piece.color, piece.role.index()).pawn
 }
 
 /// [`reach`] by walking the cells, for a piece moving by `g` whose enemy
@@ -337,7 +343,7 @@ fn reach_by_cells(b: &Board, from: Square, them: Color, g: &RoleGen) -> u32 {
 /// The moves of a piece moving as `role` from `from` (pawns excepted): how
 /// a promoted pawn moves in the same turn under delayed promotion.
 pub(crate) fn moves_as(rules: &Rules, b: &Board, from: Square, role: Role, out: &mut MoveList) {
-    role_moves(&rules.gen[role.index()], b, from, out);
+    role_moves(rules.gen(b.turn(), role.index()), b, from, out);
 }
 
 /// Leaps, rides and two-step walks of one piece.

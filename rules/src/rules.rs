@@ -37,7 +37,12 @@ pub struct Rules {
     kind: Option<crate::GameKind>,
     pub(crate) def: Definition,
     pub(crate) letters: [Option<char>; 16],
-    pub(crate) gen: [RoleGen; 16],
+    /// How each role moves, per colour (Black's vectors are White's with
+    /// the ranks turned round: the same for every symmetric piece, the
+    /// mirror image for a forward-only one such as makruk's khon).
+    pub(crate) gen: [[RoleGen; 16]; 2],
+    /// The rank (counted from each side's own) where pawns promote.
+    pub(crate) promotion_ranks: [u8; 2],
     /// `(d, masks)`: a piece of colour `c` with a role in `masks[c]` standing
     /// at `target + d` attacks `target` by a leap.
     pub(crate) leap_attacks: Vec<(i16, [u16; 2])>,
@@ -109,7 +114,7 @@ impl Rules {
                 .is_some_and(|t| t[color.index()][role.index()].is_some())
         };
         let mut letters = [None; 16];
-        let mut gen: [RoleGen; 16] = Default::default();
+        let mut gen: [[RoleGen; 16]; 2] = Default::default();
         let mut leap_attacks: Vec<(i16, [u16; 2])> = Vec::new();
         let mut ride_attacks: Vec<(i16, [u16; 2], u8)> = Vec::new();
         let mut two_step_attackers = Vec::new();
@@ -129,55 +134,59 @@ impl Rules {
                 }
             }
         };
+        // A vector as `color` moves it: White's as written, Black's with the
+        // ranks turned round.
+        let seen = |color: Color, (df, dr): Vector| -> Vector {
+            match color {
+                Color::White => (df, dr),
+                Color::Black => (df, -dr),
+            }
+        };
 
         for rd in &def.roster {
             letters[rd.role.index()] = Some(rd.letter.to_ascii_uppercase());
-            let g = &mut gen[rd.role.index()];
-            g.crosses_void = rd.movement.crosses_void;
-            g.heals = rd.movement.heals;
-            for comp in &rd.movement.components {
-                match comp {
-                    Component::Leap(vs) => {
-                        for &v in vs {
-                            g.leaps.push(delta(v));
-                            for color in Color::ALL {
-                                add_leap(-delta(v), color, rd.role);
-                            }
-                        }
-                    }
-                    Component::Ride { dirs, range } => {
-                        let range = range.unwrap_or(u8::MAX);
-                        for &v in dirs {
-                            g.rides.push((delta(v), range));
-                            let d = -delta(v);
-                            let mut masks = [0u16; 2];
-                            for color in Color::ALL {
-                                if !is_programmed(color, rd.role) {
-                                    masks[color.index()] = rd.role.bit();
-                                }
-                            }
-                            match ride_attacks
-                                .iter_mut()
-                                .find(|(x, _, r)| *x == d && *r == range)
-                            {
-                                Some((_, m, _)) => {
-                                    m[0] |= masks[0];
-                                    m[1] |= masks[1];
-                                }
-                                None => ride_attacks.push((d, masks, range)),
-                            }
-                        }
-                    }
-                    Component::TwoStep { steps } => {
-                        let ds: Vec<i16> = steps.iter().map(|&v| delta(v)).collect();
-                        g.two_steps.extend(&ds);
-                        // A capture on the first step is a plain leap.
-                        for &d in &ds {
-                            for color in Color::ALL {
+            for color in Color::ALL {
+                let g = &mut gen[color.index()][rd.role.index()];
+                g.crosses_void = rd.movement.crosses_void;
+                g.heals = rd.movement.heals;
+                for comp in &rd.movement.components {
+                    match comp {
+                        Component::Leap(vs) => {
+                            for &v in vs {
+                                let d = delta(seen(color, v));
+                                g.leaps.push(d);
                                 add_leap(-d, color, rd.role);
                             }
                         }
-                        for color in Color::ALL {
+                        Component::Ride { dirs, range } => {
+                            let range = range.unwrap_or(u8::MAX);
+                            for &v in dirs {
+                                let d = delta(seen(color, v));
+                                g.rides.push((d, range));
+                                if is_programmed(color, rd.role) {
+                                    continue;
+                                }
+                                match ride_attacks
+                                    .iter_mut()
+                                    .find(|(x, _, r)| *x == -d && *r == range)
+                                {
+                                    Some((_, m, _)) => m[color.index()] |= rd.role.bit(),
+                                    None => {
+                                        let mut masks = [0u16; 2];
+                                        masks[color.index()] = rd.role.bit();
+                                        ride_attacks.push((-d, masks, range));
+                                    }
+                                }
+                            }
+                        }
+                        Component::TwoStep { steps } => {
+                            let ds: Vec<i16> =
+                                steps.iter().map(|&v| delta(seen(color, v))).collect();
+                            g.two_steps.extend(&ds);
+                            // A capture on the first step is a plain leap.
+                            for &d in &ds {
+                                add_leap(-d, color, rd.role);
+                            }
                             if !is_programmed(color, rd.role) {
                                 two_step_attackers.push((
                                     color,
@@ -186,26 +195,24 @@ impl Rules {
                                     rd.movement.crosses_void,
                                 ));
                             }
+                            two_step_mask |= rd.role.bit();
                         }
-                        two_step_mask |= rd.role.bit();
-                    }
-                    Component::Path(paths) => {
-                        let ds: Vec<Vec<i16>> = paths
-                            .iter()
-                            .map(|p| p.iter().map(|&v| delta(v)).collect())
-                            .collect();
-                        g.paths.extend(ds.iter().cloned());
-                        for color in Color::ALL {
+                        Component::Path(paths) => {
+                            let ds: Vec<Vec<i16>> = paths
+                                .iter()
+                                .map(|p| p.iter().map(|&v| delta(seen(color, v))).collect())
+                                .collect();
+                            g.paths.extend(ds.iter().cloned());
                             if !is_programmed(color, rd.role) {
-                                path_attackers.push((color, rd.role, ds.clone()));
+                                path_attackers.push((color, rd.role, ds));
                             }
                         }
-                    }
-                    Component::Pawn => {
-                        g.pawn = true;
-                        for df in [-1, 1] {
-                            add_leap(-delta((df, 1)), Color::White, rd.role);
-                            add_leap(-delta((df, -1)), Color::Black, rd.role);
+                        Component::Pawn => {
+                            g.pawn = true;
+                            let forward = if color == Color::White { 1 } else { -1 };
+                            for df in [-1, 1] {
+                                add_leap(-delta((df, forward)), color, rd.role);
+                            }
                         }
                     }
                 }
@@ -227,6 +234,13 @@ impl Rules {
         }
 
         let empty = Board::empty(def.size);
+        let promotion_ranks = {
+            let last = def.size.ranks() - 1;
+            let from_own = variant
+                .promotion_rank()
+                .map_or(last, |r| r.saturating_sub(1).min(last));
+            [from_own, last - from_own]
+        };
         let mut rules = Rules {
             kind: crate::GameKind::ALL
                 .into_iter()
@@ -235,6 +249,7 @@ impl Rules {
             def,
             letters,
             gen,
+            promotion_ranks,
             leap_attacks,
             ride_attacks,
             two_step_attackers,
@@ -280,6 +295,7 @@ impl Rules {
             && !self.delayed_promotion
             && !self.double_step_anywhere
             && self.pawn_double_step
+            && self.variant.promotion_rank().is_none()
             && !self.ep_any_piece
             && !self.variant.filters_moves()
     }
@@ -384,7 +400,13 @@ impl Rules {
 
     #[inline]
     pub fn crosses_void(&self, role: Role) -> bool {
-        self.gen[role.index()].crosses_void
+        self.gen[0][role.index()].crosses_void
+    }
+
+    /// How `color`'s pieces of `role` move.
+    #[inline]
+    pub(crate) fn gen(&self, color: Color, role_index: usize) -> &RoleGen {
+        &self.gen[color.index()][role_index]
     }
 
     /// The rank where `color`'s pieces start (0 for White).
@@ -392,9 +414,10 @@ impl Rules {
         self.def.size.home_rank(color)
     }
 
-    /// The rank where `color`'s pawns promote.
+    /// The rank where `color`'s pawns promote: the last, unless the game
+    /// says another (makruk's sixth).
     pub fn promotion_rank(&self, color: Color) -> u8 {
-        self.def.size.home_rank(!color)
+        self.promotion_ranks[color.index()]
     }
 
     /// The rank from which `color`'s pawns may advance two squares.

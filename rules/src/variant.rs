@@ -176,6 +176,12 @@ pub trait Variant: Send + Sync + 'static {
         None
     }
 
+    /// The rank, counted from each side's own first rank (1), where pawns
+    /// promote; `None`: the last (makruk's is the sixth).
+    fn promotion_rank(&self) -> Option<u8> {
+        None
+    }
+
     /// The game's own name for a role, where it differs from the role's
     /// ("archbishop" for the role a file gave its letter `A`).
     fn role_name(&self, _role: Role) -> Option<&str> {

@@ -11,7 +11,7 @@ use voidmate_rules::defined::{self, DefinitionError};
 use voidmate_rules::{variants, Position, Rules};
 
 /// The shipped fairy games, as Fairy-Stockfish names them.
-const FAIRY: [&str; 7] = [
+const FAIRY: [&str; 8] = [
     "capablanca",
     "gothic",
     "embassy",
@@ -19,6 +19,7 @@ const FAIRY: [&str; 7] = [
     "knightmate",
     "shatranj",
     "courier",
+    "makruk",
 ];
 
 /// `(fen, [(depth, count)])` of a perft file.
@@ -176,10 +177,10 @@ fn every_error_names_its_file_line_and_field() {
             "no start for this game",
         ),
         (
-            good.replace("N = \"N\"", "N = \"fW\""),
+            good.replace("N = \"N\"", "N = \"mW\""),
             8,
             "tiny.pieces.N",
-            "direction",
+            "move only",
         ),
         (
             good.replace("N = \"N\"", "N = \"\""),

@@ -10,7 +10,8 @@
 //! beside the built-in games.
 //!
 //! The fairy games we ship (Capablanca, Gothic, Embassy, Chancellor,
-//! Knightmate, Shatranj, Courier, and orthodox chess written as a file) are
+//! Knightmate, Shatranj, Courier, Makruk, and orthodox chess written as a
+//! file) are
 //! built in as text ([`SHIPPED`]) and always loaded; files named in the
 //! configuration add theirs ([`load`]).
 
@@ -24,7 +25,7 @@ use crate::{Board, Role, Rules};
 use std::sync::{OnceLock, RwLock};
 
 /// The definitions shipped with the bot, as (file, text).
-pub const SHIPPED: [(&str, &str); 8] = [
+pub const SHIPPED: [(&str, &str); 9] = [
     (
         "variants/standard.toml",
         include_str!("../../../variants/standard.toml"),
@@ -56,6 +57,10 @@ pub const SHIPPED: [(&str, &str); 8] = [
     (
         "variants/courier.toml",
         include_str!("../../../variants/courier.toml"),
+    ),
+    (
+        "variants/makruk.toml",
+        include_str!("../../../variants/makruk.toml"),
     ),
 ];
 
@@ -119,6 +124,10 @@ impl Variant for DefinedVariant {
             .iter()
             .find(|p| p.role == role)
             .map(|p| p.name.as_str())
+    }
+
+    fn promotion_rank(&self) -> Option<u8> {
+        self.spec.promotion_rank
     }
 
     fn pawn_double_step(&self) -> bool {

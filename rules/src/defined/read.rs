@@ -67,6 +67,9 @@ pub struct Spec {
     /// Moves by each side without a capture or pawn move that draw (0: no
     /// such rule).
     pub move_rule: u16,
+    /// The rank, from each side's own first (1), where pawns promote
+    /// (`None`: the last).
+    pub promotion_rank: Option<u8>,
     /// The table as read, its parent's fields merged in: what a game that
     /// inherits from this one starts from.
     pub table: Table,
@@ -105,7 +108,7 @@ impl Spec {
 }
 
 /// The fields a game's table may have.
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 12] = [
     "title",
     "description",
     "inherits",
@@ -117,6 +120,7 @@ const FIELDS: [&str; 11] = [
     "double_step",
     "stalemate",
     "move_rule",
+    "promotion_rank",
 ];
 
 /// The longest description, in characters.
@@ -702,6 +706,16 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         Some(Value::Integer(n)) if (0..=MAX_MOVE_RULE).contains(n) => *n as u16,
         Some(_) => return Err(err(&["move_rule"], format!("moves without a capture or pawn move that draw, 0 to {MAX_MOVE_RULE} (0: no such rule)"))),
     };
+    let promotion_rank = match table.get("promotion_rank") {
+        None => None,
+        Some(Value::Integer(n)) if (2..=i64::from(ranks)).contains(n) => Some(*n as u8),
+        Some(_) => {
+            return Err(err(
+                &["promotion_rank"],
+                format!("the rank where pawns promote, counted from each side's own first rank: 2 to {ranks}"),
+            ))
+        }
+    };
     // A game may share a built-in game's name only as that game's own
     // shipped file (its twin).
     let builtin = GameKind::from_name(name).is_some();
@@ -729,6 +743,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         double_step,
         stalemate,
         move_rule,
+        promotion_rank,
         table,
     };
     // The start must be a position of this game: read it under rules built

@@ -74,7 +74,7 @@ fn enemy_can_enter(rules: &Rules, b: &Board, fortress: &SquareSet, enemy: Color)
     }
     b.occupied(enemy).iter().any(|sq| {
         let role = b.piece_at(sq).map(|p| p.role).unwrap_or(Role::Pawn);
-        let g = &rules.gen[role.index()];
+        let g = rules.gen(enemy, role.index());
         role != Role::Minister && !g.leaps.is_empty() && reach(b, sq, &g.leaps).intersects(fortress)
     })
 }
