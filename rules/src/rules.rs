@@ -134,12 +134,16 @@ impl Rules {
                 }
             }
         };
-        // A vector as `color` moves it: White's as written, Black's with the
-        // ranks turned round.
-        let seen = |color: Color, (df, dr): Vector| -> Vector {
-            match color {
-                Color::White => (df, dr),
-                Color::Black => (df, -dr),
+        // A piece's vectors as `color` moves them: White's as written,
+        // Black's with the ranks turned round, where that changes anything.
+        // A piece that moves alike both ways keeps its vectors, in their
+        // order, for Black too: the order moves are generated in (and so a
+        // search's ties) stays as it always was.
+        let symmetric = |vs: &[Vector]| vs.iter().all(|&(f, r)| vs.contains(&(f, -r)));
+        let seen = |color: Color, mirror: bool, (df, dr): Vector| -> Vector {
+            match (color, mirror) {
+                (Color::Black, true) => (df, -dr),
+                _ => (df, dr),
             }
         };
 
@@ -152,16 +156,18 @@ impl Rules {
                 for comp in &rd.movement.components {
                     match comp {
                         Component::Leap(vs) => {
+                            let mirror = !symmetric(vs);
                             for &v in vs {
-                                let d = delta(seen(color, v));
+                                let d = delta(seen(color, mirror, v));
                                 g.leaps.push(d);
                                 add_leap(-d, color, rd.role);
                             }
                         }
                         Component::Ride { dirs, range } => {
                             let range = range.unwrap_or(u8::MAX);
+                            let mirror = !symmetric(dirs);
                             for &v in dirs {
-                                let d = delta(seen(color, v));
+                                let d = delta(seen(color, mirror, v));
                                 g.rides.push((d, range));
                                 if is_programmed(color, rd.role) {
                                     continue;
@@ -180,8 +186,11 @@ impl Rules {
                             }
                         }
                         Component::TwoStep { steps } => {
-                            let ds: Vec<i16> =
-                                steps.iter().map(|&v| delta(seen(color, v))).collect();
+                            let mirror = !symmetric(steps);
+                            let ds: Vec<i16> = steps
+                                .iter()
+                                .map(|&v| delta(seen(color, mirror, v)))
+                                .collect();
                             g.two_steps.extend(&ds);
                             // A capture on the first step is a plain leap.
                             for &d in &ds {
@@ -200,7 +209,12 @@ impl Rules {
                         Component::Path(paths) => {
                             let ds: Vec<Vec<i16>> = paths
                                 .iter()
-                                .map(|p| p.iter().map(|&v| delta(seen(color, v))).collect())
+                                .map(|p| {
+                                    let ends: Vec<Vector> =
+                                        paths.iter().filter_map(|p| p.last().copied()).collect();
+                                    let mirror = !symmetric(&ends);
+                                    p.iter().map(|&v| delta(seen(color, mirror, v))).collect()
+                                })
                                 .collect();
                             g.paths.extend(ds.iter().cloned());
                             if !is_programmed(color, rd.role) {
