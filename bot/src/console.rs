@@ -322,6 +322,11 @@ mod tests {
         assert_eq!(mentions[0].who, console_player("عبد الله"));
         assert_eq!(mentions[0].who.name, "عبد الله");
         assert_eq!(mentions[1].who.id, console_player("bob").id);
+        // Oversized and odd text is read without a panic.
+        let (text, mentions) = with_mentions(&format!("@\"{}\" @", "ж".repeat(10_000)));
+        assert_eq!(mentions.len(), 1);
+        assert!(text.starts_with('@'));
+        let _ = with_mentions("@\"\" @“” @\"");
         // An unclosed quote is left as written.
         assert_eq!(with_mentions("say @\"bob").0, "say @\"bob");
     }

@@ -58,6 +58,18 @@ fn role_named(word: &str) -> Option<Role> {
         .find(|r| r.name() == word && *r != Role::Hole)
 }
 
+/// `text` in notation `pos` reads: the move its words describe when it is
+/// said in words, else `text` as it is; or why the words fit no move.
+pub(crate) fn notation<'a>(
+    pos: &Position,
+    text: &'a str,
+) -> Result<std::borrow::Cow<'a, str>, String> {
+    match form(text) {
+        Some(spoken) => read(pos, &spoken).map(std::borrow::Cow::Owned),
+        None => Ok(std::borrow::Cow::Borrowed(text)),
+    }
+}
+
 /// The move `spoken` describes in `pos`, in notation `pos` reads
 /// (`Nf3`, `e7e5`), or a reply saying why there is none.
 pub(crate) fn read(pos: &Position, spoken: &Spoken) -> Result<String, String> {
@@ -159,6 +171,9 @@ mod tests {
         ] {
             assert_eq!(form(not), None, "{not}");
         }
+        // Oversized: read without a panic, and no move.
+        assert_eq!(form(&format!("pawn to {}", "ж".repeat(10_000))), None);
+        assert_eq!(form(&"e4 ".repeat(10_000)), None);
     }
 
     #[test]

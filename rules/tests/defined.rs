@@ -7,6 +7,8 @@
 //! the built-in game does; every error in a file is named with its file,
 //! line and field; and random definitions never panic.
 
+mod perft_file;
+
 use voidmate_rules::defined::{self, DefinitionError};
 use voidmate_rules::{variants, Position, Rules};
 
@@ -22,30 +24,8 @@ const FAIRY: [&str; 8] = [
     "makruk",
 ];
 
-/// `(fen, [(depth, count)])` of a perft file.
-fn cases(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(" ;");
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let (d, n) = p.trim().split_once(' ').unwrap();
-                    (
-                        d.trim_start_matches('D').parse().unwrap(),
-                        n.parse().unwrap(),
-                    )
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
-}
-
 fn check_perft(rules: &'static Rules, path: &str) {
-    let cases = cases(path);
+    let cases = perft_file::read(path);
     assert!(cases.len() >= 3, "{path}: the start and two middlegames");
     for (fen, counts) in cases {
         let pos = Position::from_fen(rules, &fen)
@@ -79,7 +59,7 @@ fn standard_chess_from_its_file_counts_as_the_built_in_game() {
     let twin = defined::twin("standard").expect("standard.toml is shipped");
     assert!(defined::spec_of(twin).is_some());
     let path = format!("{}/tests/data/standard.perft", env!("CARGO_MANIFEST_DIR"));
-    for (fen, counts) in cases(&path) {
+    for (fen, counts) in perft_file::read(&path) {
         let ours = Position::from_fen(twin, &fen).unwrap();
         let built_in = Position::from_fen(variants::standard(), &fen).unwrap();
         for (depth, want) in counts.into_iter().filter(|(d, _)| *d <= 4) {

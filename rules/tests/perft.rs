@@ -4,6 +4,7 @@
 //! engine's numbers; every count up to depth 3 is also recomputed here by the
 //! independent reference generator, so no number stands on the engine alone.
 
+mod perft_file;
 mod reference;
 
 use reference::RefPos;
@@ -16,23 +17,9 @@ struct Case {
 
 fn load(name: &str) -> Vec<Case> {
     let path = format!("{}/tests/data/{name}.perft", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(" ;");
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let (d, n) = p.trim().split_once(' ').unwrap();
-                    (
-                        d.trim_start_matches('D').parse().unwrap(),
-                        n.parse().unwrap(),
-                    )
-                })
-                .collect();
-            Case { fen, counts }
-        })
+    perft_file::read(&path)
+        .into_iter()
+        .map(|(fen, counts)| Case { fen, counts })
         .collect()
 }
 

@@ -56,22 +56,16 @@ pub(crate) async fn play(cx: &mut Ctx<'_>, mut g: Game, text: &str) -> Result<Do
     }
     // A move said in words (`knight to f3`, `e7 e5`) is read against the
     // position: the one legal move the words describe.
-    let said;
-    let text = match crate::spoken::form(text) {
-        Some(spoken) => match crate::spoken::read(&g.pos, &spoken) {
-            Ok(notation) => {
-                said = notation;
-                said.as_str()
-            }
-            Err(_) if g.rec.mode == crate::command::ProgramMode::Private => {
-                return refuse(format!(
-                    "That is not a legal move in game #{id}. In a game of private programs I do not say why in public: `moves #{id}` in a direct message to me lists yours."
-                ));
-            }
-            Err(why) => return refuse(why),
-        },
-        None => text,
+    let said = match crate::spoken::notation(&g.pos, text) {
+        Ok(notation) => notation,
+        Err(_) if g.rec.mode == crate::command::ProgramMode::Private => {
+            return refuse(format!(
+                "That is not a legal move in game #{id}. In a game of private programs I do not say why in public: `moves #{id}` in a direct message to me lists yours."
+            ));
+        }
+        Err(why) => return refuse(why),
     };
+    let text: &str = &said;
     let mv = g.pos.parse_move(text).map_err(|e| {
         if g.rec.mode == crate::command::ProgramMode::Private {
             // Why a move is refused could tell what the pieces can do.
@@ -431,11 +425,7 @@ async fn play_if_move(cx: &mut Ctx<'_>, g: Game, text: &str) -> Result<Done, Fai
 /// Whether `text` (in notation or in words) is a legal move in `g`, or
 /// why not. A game of private programs says nothing of why.
 fn legal_in(g: &Game, text: &str) -> Result<(), String> {
-    let notation = match crate::spoken::form(text) {
-        Some(spoken) => crate::spoken::read(&g.pos, &spoken),
-        None => Ok(text.to_string()),
-    };
-    let found = notation.and_then(|t| {
+    let found = crate::spoken::notation(&g.pos, text).and_then(|t| {
         g.pos
             .parse_move(&t)
             .map(|_| ())

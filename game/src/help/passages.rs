@@ -567,6 +567,13 @@ mod tests {
         assert_eq!(read("kng"), ["kng"]);
         assert_eq!(read("16x16"), ["16x16"]);
         assert_eq!(read("xyzzyq"), ["xyzzyq"]);
+        // Multi-byte, empty and oversized words are read without a panic,
+        // a huge one left as it is.
+        let huge = "ж".repeat(5000);
+        assert_eq!(read(&huge).len(), 1);
+        for odd in ["", "ñandú", "日本語の言葉", "🙂🙂🙂🙂🙂🙂"] {
+            let _ = read(odd);
+        }
     }
 
     #[test]

@@ -5,6 +5,11 @@
 use rust_stemmers::{Algorithm, Stemmer};
 use std::collections::{HashMap, HashSet};
 
+/// Words longer than this are no slip of a word of ours (the longest is
+/// far shorter): they are left as they are, unread, so that a question of
+/// one huge word costs nothing to compare.
+const MAX_WORD: usize = 24;
+
 /// Misspellings by sound that an edit or two do not reach.
 const SOUNDS: &[(&str, &str)] = &[("shun", "tion"), ("shon", "tion"), ("ph", "f")];
 
@@ -63,7 +68,7 @@ impl Vocabulary {
         if self.stems.contains(&own)
             || self.words.contains_key(word)
             || known(&own)
-            || length < 5
+            || !(5..=MAX_WORD).contains(&length)
             || word.chars().any(|c| c.is_ascii_digit())
         {
             return vec![own];
