@@ -425,7 +425,9 @@ async fn run(args: RunArgs) -> Result<String> {
     for warning in voidmate::font_warnings() {
         tracing::warn!("{warning}");
     }
-    voidmate::variants::load_and_log(&cfg.variants);
+    let loaded = voidmate::variants::load_and_log(&cfg.variants);
+    // A refused file does not stop the bot; `health` names it.
+    core.report("variants", true, loaded.health_detail());
     // What a process that replaces this one runs too (`health`).
     let mut role = Vec::new();
     if let Some(d) = &discord {

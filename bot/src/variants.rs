@@ -17,6 +17,18 @@ use voidmate_rules::defined::{self, DefinitionError, MAX_FILE_BYTES};
 pub struct VariantsSection {
     /// Files or patterns (`variants/*.toml`), relative to where the bot runs.
     pub paths: Vec<String>,
+    /// Files whose games are played in some communities only.
+    pub only: Vec<OnlyIn>,
+}
+
+/// `[[variants.only]]`: files (paths or patterns) whose games are offered
+/// in the communities named only: a Discord server `discord:ID`, a Matrix
+/// room `matrix:!room:server`, `console`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnlyIn {
+    pub paths: Vec<String>,
+    pub communities: Vec<String>,
 }
 
 /// What loading files gave: the games added, each with its file, and the
@@ -56,10 +68,17 @@ fn text_of(path: &Path) -> Result<String> {
 }
 
 /// Loads every file `section` names: a valid file's games are added, a
-/// refused file is named with its errors (the others still load).
+/// refused file is named with its errors (the others still load). The
+/// games of a `[[variants.only]]` file are offered in its communities only.
 pub fn load(section: &VariantsSection) -> Loaded {
     let mut loaded = Loaded::default();
-    for pattern in &section.paths {
+    let everywhere = section.paths.iter().map(|p| (p, None));
+    let only = section.only.iter().flat_map(|o| {
+        o.paths
+            .iter()
+            .map(move |p| (p, Some(o.communities.clone())))
+    });
+    for (pattern, communities) in everywhere.chain(only) {
         let paths = match files(pattern) {
             Ok(p) => p,
             Err(e) => {
@@ -77,14 +96,35 @@ pub fn load(section: &VariantsSection) -> Loaded {
                         .map_err(|errs| errs.iter().map(DefinitionError::to_string).collect())
                 });
             match result {
-                Ok(games) => loaded
-                    .games
-                    .extend(games.iter().map(|r| (r.name().to_string(), path.clone()))),
+                Ok(games) => {
+                    for r in &games {
+                        defined::offer_in(r.name(), communities.clone());
+                    }
+                    loaded
+                        .games
+                        .extend(games.iter().map(|r| (r.name().to_string(), path.clone())))
+                }
                 Err(errors) => loaded.refused.push((path, errors)),
             }
         }
     }
     loaded
+}
+
+impl Loaded {
+    /// What `health` says of the variants files: how many games they gave,
+    /// and each refused file with its first error.
+    pub fn health_detail(&self) -> String {
+        let mut out = format!("{} games from files", self.games.len());
+        for (path, errors) in &self.refused {
+            out.push_str(&format!(
+                "; refused {}: {}",
+                path.display(),
+                errors.first().map(String::as_str).unwrap_or("unreadable")
+            ));
+        }
+        out
+    }
 }
 
 /// Loads `section`'s files and says in the log what was loaded and what

@@ -111,6 +111,36 @@ fn option(name: &str, kind: u64, value: Value) -> Value {
     json!({"name": name, "type": kind, "value": value})
 }
 
+/// A slash command's game option: a string with an autocomplete (a
+/// server's own games from files appear without registering again), whose
+/// value is the game's name.
+fn game_option(registration: &Value, command: &str, name: &str) -> &'static str {
+    let cmd = registration
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == command)
+        .unwrap_or_else(|| panic!("/{command} is not registered"));
+    let opt = cmd["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "variant")
+        .unwrap_or_else(|| panic!("/{command} has no variant option"));
+    assert_eq!(opt["type"], 3, "/{command} variant is a string");
+    assert_eq!(
+        opt["autocomplete"], true,
+        "/{command} variant is autocompleted"
+    );
+    assert!(
+        opt.get("choices").is_none_or(|c| c.is_null()),
+        "/{command}: no fixed list"
+    );
+    voidmate_rules::GameKind::from_name(name)
+        .expect("a game")
+        .name()
+}
+
 fn choice_index(registration: &Value, command: &str, option: &str, choice: &str) -> u64 {
     let cmd = registration
         .as_array()
@@ -191,7 +221,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
             "variants"
         ]
     );
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let standard = game_option(&registration, "challenge", "standard");
     choice_index(
         &registration,
         "challenge",
@@ -199,7 +229,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
         "Correspondence: 3 days per move",
     );
     choice_index(&registration, "settings", "theme", "High contrast");
-    choice_index(&registration, "rules", "variant", "Void Chess");
+    game_option(&registration, "rules", "void");
     let move_cmd = registration
         .as_array()
         .unwrap()
@@ -209,7 +239,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert_eq!(move_cmd["options"][0]["autocomplete"], true);
 
     // alice challenges bob: the message names bob and carries his buttons.
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     let challenge = fake.callback(id).await;
     assert_eq!(challenge.json["type"], 4);
     assert!(!challenge.ephemeral());
@@ -287,6 +317,30 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     assert_eq!(all.json["data"]["choices"].as_array().unwrap().len(), 20);
     let id = fake.autocomplete(BOB, "move", "move", "");
     assert_eq!(fake.callback(id).await.json["data"]["choices"], json!([]));
+
+    // The game option is an autocomplete of the games played here, a game
+    // from a shipped variants file among them, the name as the value...
+    let id = fake.autocomplete(ALICE, "challenge", "variant", "capa");
+    assert_eq!(
+        fake.callback(id).await.json["data"]["choices"],
+        json!([{"name": "Capablanca Chess", "value": "capablanca"}])
+    );
+    let id = fake.autocomplete(ALICE, "rules", "variant", "");
+    let every = fake.callback(id).await;
+    let offered = every.json["data"]["choices"].as_array().unwrap().len();
+    assert_eq!(offered, voidmate_rules::GameKind::every().len().min(25));
+    // ...and a name typed past it that is no game is refused, saying which are.
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!("xiangqi"))]);
+    let refused = fake.callback(id).await;
+    assert!(
+        refused.ephemeral()
+            && refused
+                .content()
+                .contains("`xiangqi` is not a game I play here")
+            && refused.content().contains("capablanca"),
+        "{:?}",
+        refused.json
+    );
 
     // Moves: a legal one, one out of turn, an illegal one.
     let id = fake.slash(
@@ -417,7 +471,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
 
     // Super Chess with private programs: `/program` is answered to its
     // author alone, and the program never reaches the channel.
-    let super16 = choice_index(&registration, "challenge", "variant", "Super Chess 16x16");
+    let super16 = game_option(&registration, "challenge", "super16");
     let private = choice_index(
         &registration,
         "challenge",
@@ -427,7 +481,7 @@ async fn a_game_is_played_through_slash_commands_buttons_and_replies() {
     let id = alice_challenges_bob(
         &fake,
         vec![
-            option("variant", 4, json!(super16)),
+            option("variant", 3, json!(super16)),
             option("programs", 4, json!(private)),
         ],
     );
@@ -583,14 +637,14 @@ async fn challenging_the_bot_plays_its_engine() {
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
     let black = choice_index(&registration, "challenge", "color", "Black");
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let standard = game_option(&registration, "challenge", "standard");
     // The bot is White at level 1: its first move comes with the board.
     let id = fake.slash(
         ALICE,
         "challenge",
         json!([
             option("user", 6, json!(APP.to_string())),
-            option("variant", 4, json!(standard)),
+            option("variant", 3, json!(standard)),
             option("color", 4, json!(black)),
             option("level", 4, json!(1))
         ]),
@@ -737,11 +791,11 @@ async fn a_game_can_be_played_in_its_own_thread() {
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let standard = game_option(&registration, "challenge", "standard");
     let id = alice_challenges_bob(
         &fake,
         vec![
-            option("variant", 4, json!(standard)),
+            option("variant", 3, json!(standard)),
             option("thread", 5, json!(true)),
         ],
     );
@@ -836,7 +890,7 @@ async fn a_game_can_be_played_in_its_own_thread() {
         "challenge",
         json!([
             option("user", 6, json!("22")),
-            option("variant", 4, json!(standard)),
+            option("variant", 3, json!(standard)),
             option("time", 4, json!(day))
         ]),
         json!({"users": {"22": user(22, "bob")}}),
@@ -993,13 +1047,13 @@ async fn a_kill_during_the_engines_thinking_loses_and_doubles_nothing() {
     };
     let bot = BotProcess::start(&config, &log);
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let standard = game_option(&registration, "challenge", "standard");
     let id = fake.slash(
         ALICE,
         "challenge",
         json!([
             option("user", 6, json!(APP.to_string())),
-            option("variant", 4, json!(standard)),
+            option("variant", 3, json!(standard)),
             option("level", 4, json!(5))
         ]),
         json!({"users": {APP.to_string(): user(APP, BOT_NAME)}}),
@@ -1092,8 +1146,8 @@ async fn a_kill_between_a_rated_games_end_and_its_reply_rates_it_once() {
     .unwrap();
     let bot = BotProcess::start(&config, &log);
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let standard = game_option(&registration, "challenge", "standard");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     let asked = fake.callback(id).await;
     assert!(
         asked.content().contains("(no time limit, rated)"),
@@ -1189,8 +1243,8 @@ async fn a_renamed_player_keeps_their_game_and_the_old_name_gives_nothing() {
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let standard = game_option(&registration, "challenge", "standard");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     assert!(!fake.callback(id).await.ephemeral());
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
     let begun = fake.callback(id).await;
@@ -1791,8 +1845,8 @@ async fn a_finished_games_replay_and_review_come_to_its_channel() {
     let fake = FakeDiscord::start().await;
     let bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let standard = game_option(&registration, "challenge", "standard");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     let challenge = fake.callback(id).await;
     let question = fake.original(id).expect("the challenge's message");
     let id = fake.press(BOB, &challenge.buttons()[0], question);
@@ -1894,8 +1948,8 @@ async fn a_review_cut_by_kill_9_is_finished_after_the_restart_and_posted_once() 
     .unwrap();
     let bot = BotProcess::start(&config, &log);
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let standard = game_option(&registration, "challenge", "standard");
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     fake.callback(id).await;
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
     fake.callback(id).await;
@@ -2092,7 +2146,7 @@ async fn a_tournament_is_run_from_the_tournament_command_and_its_buttons() {
             "create",
             json!([
                 option("format", 4, json!(round_robin)),
-                option("variant", 4, json!(standard)),
+                option("variant", 3, json!(standard)),
                 option("time", 4, json!(blitz)),
                 option("rounds", 4, json!(5)),
             ]),
@@ -2114,7 +2168,7 @@ async fn a_tournament_is_run_from_the_tournament_command_and_its_buttons() {
             "create",
             json!([
                 option("format", 4, json!(round_robin)),
-                option("variant", 4, json!(standard)),
+                option("variant", 3, json!(standard)),
                 option("time", 4, json!(blitz)),
             ]),
         ),
@@ -2260,7 +2314,7 @@ async fn a_puzzle_is_solved_through_the_puzzle_command_and_its_buttons() {
     let fake = FakeDiscord::start().await;
     let _bot = start_bot(&fake, dir.path(), "").await;
     let registration = registration(&fake).await;
-    let standard = choice_index(&registration, "challenge", "variant", "Standard chess");
+    let standard = game_option(&registration, "challenge", "standard");
     let puzzle = registration
         .as_array()
         .unwrap()
@@ -2281,7 +2335,7 @@ async fn a_puzzle_is_solved_through_the_puzzle_command_and_its_buttons() {
     );
 
     // A game with a blunder (3...Nf6?? allows Qxf7#), resigned instead.
-    let id = alice_challenges_bob(&fake, vec![option("variant", 4, json!(standard))]);
+    let id = alice_challenges_bob(&fake, vec![option("variant", 3, json!(standard))]);
     fake.callback(id).await;
     let id = fake.slash(BOB, "accept", json!([]), json!({}));
     fake.callback(id).await;

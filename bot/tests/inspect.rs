@@ -1266,3 +1266,110 @@ fn variants_files_are_checked_shown_and_played_from_the_command_line() {
         "{out}"
     );
 }
+
+#[test]
+fn console_plays_a_whole_capablanca_game() {
+    console_plays_a_whole_game("capablanca", "challenge @bob capablanca");
+}
+
+/// Issue 50: a game read from a file is challenged, explained and played
+/// like a built-in one; a game in progress keeps the definition it started
+/// with when its file changes and when it is gone (stored with the game),
+/// while new games take the file as it is now; `check-db` replays it.
+#[test]
+fn a_game_from_a_file_keeps_its_rules_when_the_file_changes_or_goes() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let file = dir.path().join("mine.toml");
+    let config = dir.path().join("voidmate.toml");
+    std::fs::write(
+        &config,
+        format!("[variants]\npaths = [{:?}]\n", file.to_str().unwrap()),
+    )
+    .unwrap();
+    // The piece on b1 and b8 leaps as a knight at first, steps as a ferz
+    // after the file changes.
+    let define = |moves: &str| {
+        std::fs::write(
+            &file,
+            format!("[leaper-chess]\ninherits = \"standard\"\ntitle = \"Leaper Chess\"\ndescription = \"Chess with a leaper for the queen's knight.\"\nstart = \"rlbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RLBQKBNR w KQkq - 0 1\"\n\n[leaper-chess.pieces]\nL = {{ moves = \"{moves}\", name = \"leaper\" }}\n"),
+        )
+        .unwrap();
+    };
+    let run = |script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_voidmate"))
+            .args([
+                "console",
+                "--config",
+                config.to_str().unwrap(),
+                "--db",
+                db.to_str().unwrap(),
+                "--images",
+                dir.path().join("images").to_str().unwrap(),
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    define("N");
+    let (out, _) = run(
+        "variants\nrules leaper-chess\nrules leaper-chess leaper\nchallenge @bob leaper-chess\nas bob\naccept\nas alice\nLa3\nquit\n",
+    );
+    assert!(
+        out.contains("leaper-chess* (Leaper Chess, 8x8 board)"),
+        "{out}"
+    );
+    assert!(out.contains("* defined in a variants file"), "{out}");
+    assert!(
+        out.contains("Leaper Chess (8x8): Chess with a leaper for the queen's knight."),
+        "{out}"
+    );
+    assert!(
+        out.contains("leaper (L) in Leaper Chess: two squares one way and one the other, jumping, as a knight."),
+        "{out}"
+    );
+    assert!(out.contains("Game #1 begins: Leaper Chess"), "{out}");
+    assert!(
+        out.contains("#1: alice played La3. bob, your move."),
+        "{out}"
+    );
+
+    // The file changes: the leaper steps as a ferz now. Game #1 goes on
+    // under its own rules (bob's leaper still leaps); a new game takes the
+    // file as it is.
+    define("F");
+    let (out, err) = run(
+        "as bob\nLa6\nas carol\nchallenge @dave leaper-chess\nas dave\naccept\nas carol\nLa3\nquit\n",
+    );
+    assert!(out.contains("#1: bob played La6."), "{out}\n{err}");
+    assert!(out.contains("La3 is illegal"), "{out}");
+
+    // The file goes: the bot starts without it, says so, and game #1 still
+    // plays by the rules it started with.
+    std::fs::remove_file(&file).unwrap();
+    let (out, err) = run("as alice\nLb5\nvariants\nquit\n");
+    assert!(out.contains("#1: alice played Lb5."), "{out}\n{err}");
+    assert!(!out.contains("leaper-chess*"), "{out}");
+    assert!(
+        err.contains("variants file") && err.contains("refused"),
+        "{err}"
+    );
+    let (ok, out, err) = voidmate(&["check-db", "--db", db.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("2 games checked: every one replays"), "{out}");
+}

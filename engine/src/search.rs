@@ -201,7 +201,8 @@ impl Features {
                 | GameKind::Antichess
                 | GameKind::SuicideVoid
                 | GameKind::SuicideVoidPromotionWins
-                | GameKind::BlackHoles,
+                | GameKind::BlackHoles
+                | GameKind::Defined(_),
             )
             | None => Features::ALL,
         }

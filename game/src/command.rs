@@ -168,6 +168,11 @@ pub enum Command {
         pgn: bool,
     },
     Variants,
+    /// A game named by a platform's option that is none of ours (a slash
+    /// command's autocompleted option may be typed freely).
+    UnknownGame {
+        name: String,
+    },
     /// A rules question, about `game` if the command names one apart from
     /// the words (a slash command's choice), else about the game the words
     /// name or the one played here.
@@ -289,6 +294,7 @@ impl Command {
             | Command::Leaderboard { .. }
             | Command::Profile { .. }
             | Command::Variants
+            | Command::UnknownGame { .. }
             | Command::Rules { .. }
             | Command::Help { .. }
             | Command::Direct => true,

@@ -59,7 +59,7 @@ mod review_flow;
 mod solving;
 mod spoken;
 mod startup;
-mod suggest;
+pub mod suggest;
 mod time;
 mod tournament_state;
 mod view;

@@ -104,6 +104,8 @@ pub fn coefficient(kind: GameKind) -> f64 {
         // From few games: provisional.
         GameKind::BlackHoles => 0.002118,
         GameKind::Super16 => 0.001556,
+        // A game read from a file has no games of its own to fit: chess's.
+        GameKind::Defined(_) => LICHESS,
     }
 }
 

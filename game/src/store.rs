@@ -85,6 +85,7 @@ mod challenges;
 mod connect;
 mod copy;
 mod daily;
+mod definitions;
 mod events;
 mod games;
 pub mod leases;
@@ -118,6 +119,7 @@ pub use daily::{
     daily_credits, daily_of, due_dailies, latest_daily, post_daily, reschedule_daily, set_daily,
     DailyPost, DailyRow,
 };
+pub use definitions::Unreadable;
 pub use events::{event_acted, event_seen, intake, mark_acted, prune_events, record_event, Intake};
 pub use games::{
     abort, active_games, all_games, any_to_abort, begin, engine_games, engine_queue, finish,

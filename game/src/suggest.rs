@@ -8,6 +8,7 @@ use crate::core::Core;
 use crate::isolate;
 use crate::load::stored_position;
 use crate::store;
+use voidmate_rules::GameKind;
 
 impl Core {
     /// Legal moves, in SAN, of `author`'s game in `channel` where it is
@@ -207,5 +208,65 @@ impl Core {
             })
             .take(limit)
             .collect()
+    }
+}
+
+/// Games for a chat's game choice: those played in `community` whose name
+/// or title holds `partial` (any case), as (title, name), at most `max`,
+/// the games whose name starts with it first.
+pub fn game_names(community: Option<&str>, partial: &str, max: usize) -> Vec<(String, String)> {
+    let partial = partial.trim().to_lowercase();
+    let mut games: Vec<(bool, GameKind)> = GameKind::every_in(community)
+        .into_iter()
+        .filter(|k| {
+            k.name().contains(partial.as_str())
+                || k.title().to_lowercase().contains(partial.as_str())
+        })
+        .map(|k| {
+            let starts = k.name().starts_with(partial.as_str())
+                || k.title().to_lowercase().starts_with(partial.as_str());
+            (!starts, k)
+        })
+        .collect();
+    // Stable: the built-in games in their order, then the files'.
+    games.sort_by_key(|(later, _)| *later);
+    games
+        .into_iter()
+        .take(max)
+        .map(|(_, k)| (k.title().to_string(), k.name().to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game is offered under its title with its name as the value,
+    /// and the value names that game back; a game from the shipped files
+    /// (Capablanca) is offered beside the built-in ones; what nothing
+    /// matches offers nothing.
+    #[test]
+    fn every_game_is_offered_under_its_title() {
+        let all = game_names(Some("discord:guild:1"), "", 100);
+        assert_eq!(all.len(), GameKind::every().len());
+        for kind in GameKind::every() {
+            let (title, name) = all
+                .iter()
+                .find(|(_, n)| n == kind.name())
+                .unwrap_or_else(|| panic!("{kind} is not offered"));
+            assert_eq!(title, kind.title());
+            assert_eq!(GameKind::from_name(name), Some(kind));
+        }
+        let capa = game_names(None, "capa", 25);
+        assert_eq!(
+            capa,
+            [("Capablanca Chess".to_string(), "capablanca".to_string())]
+        );
+        // A title's word, any case; those starting with it first.
+        let void = game_names(None, "VOID", 25);
+        assert_eq!(void[0].1, "void");
+        assert!(void.iter().any(|(_, n)| n == "suicide-void"));
+        assert!(game_names(None, "xiangqi", 25).is_empty());
+        assert_eq!(game_names(None, "", 3).len(), 3);
     }
 }

@@ -157,3 +157,23 @@ fn the_held_out_questions_score_as_reported() {
         "{right} of {asked} right (under the 88% measured)"
     );
 }
+
+/// Issue 53: a second held-out set, written as the first was by someone
+/// who had seen none of our text nor the other sets, scored once (count
+/// only) and never tuned on. It scored 75 of 80; with the first set's 71,
+/// 146 of 160 (91%) questions written without our text found their
+/// passage: the issue's aim of 90% is met over both sets together. The
+/// test holds that level; misses are printed but never read to tune by.
+#[test]
+fn both_held_out_sets_together_score_at_least_90_percent() {
+    let (asked_a, misses_a) = score(include_str!("data/rules_questions_heldout.txt"));
+    let (asked_b, misses_b) = score(include_str!("data/rules_questions_heldout_b.txt"));
+    assert!(asked_b >= 80, "only {asked_b} questions");
+    let right_b = report("the second held-out set", asked_b, &misses_b);
+    let (asked, right) = (asked_a + asked_b, asked_a - misses_a.len() + right_b);
+    println!("both held-out sets: {right} of {asked}");
+    assert!(
+        right * 10 >= asked * 9,
+        "{right} of {asked} right (under the issue's 90%)"
+    );
+}

@@ -282,6 +282,104 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
     Ok(out)
 }
 
+/// One atom's moves in words, and the piece it makes alone.
+fn atom_words(letter: char) -> (&'static str, &'static str) {
+    match letter {
+        'W' => ("one square along a rank or file", "wazir"),
+        'F' => ("one square diagonally", "ferz"),
+        'D' => ("two squares along a rank or file, jumping", "dabbaba"),
+        'N' => ("two squares one way and one the other, jumping", "knight"),
+        'A' => ("two squares diagonally, jumping", "alfil"),
+        'H' => ("three squares along a rank or file, jumping", "threeleaper"),
+        'C' => ("three squares one way and one the other, jumping", "camel"),
+        'Z' => ("three squares one way and two the other, jumping", "zebra"),
+        'G' => ("three squares diagonally, jumping", "tripper"),
+        'K' => ("one square in any direction", "king"),
+        'R' => ("along ranks and files", "rook"),
+        'B' => ("diagonally", "bishop"),
+        'Q' => ("along ranks, files and diagonals", "queen"),
+        _ => ("", ""),
+    }
+}
+
+/// A direction modifier in words.
+fn direction_words(group: &[char]) -> &'static str {
+    match group {
+        ['f'] => "forward",
+        ['b'] => "backward",
+        ['l'] => "to the left",
+        ['r'] => "to the right",
+        ['s'] => "sideways",
+        ['v'] => "forward or backward",
+        ['f', 'l'] => "forward-left",
+        ['f', 'r'] => "forward-right",
+        ['b', 'l'] => "backward-left",
+        ['b', 'r'] => "backward-right",
+        _ => "",
+    }
+}
+
+/// `text`'s moves in words, for help (`BN`: "any distance diagonally, as a
+/// bishop; or two squares one way and one the other, jumping, as a
+/// knight"). The same reading as [`parse`], so a string that does not
+/// parse gives its error.
+pub fn describe(text: &str) -> Result<String, BetzaError> {
+    parse(text)?;
+    let chars: Vec<char> = text.trim().chars().collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let mut groups: Vec<Vec<char>> = Vec::new();
+        while i < chars.len() && "fblrsv".contains(chars[i]) {
+            match chars.get(i + 1) {
+                Some(&d) if "fb".contains(chars[i]) && "lr".contains(d) => {
+                    groups.push(vec![chars[i], d]);
+                    i += 2;
+                }
+                _ => {
+                    groups.push(vec![chars[i]]);
+                    i += 1;
+                }
+            }
+        }
+        let lame = chars.get(i) == Some(&'n');
+        if lame {
+            i += 1;
+        }
+        let Some(&letter) = chars.get(i) else { break };
+        i += 1;
+        let digits: String = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        i += digits.len();
+        let doubled = digits.is_empty() && atom(letter).is_some() && chars.get(i) == Some(&letter);
+        if doubled {
+            i += 1;
+        }
+        let (how, name) = atom_words(letter);
+        let rider = shorthand(letter).is_some_and(|(_, far)| far);
+        let mut phrase = match (rider, digits.parse::<u8>().ok(), doubled) {
+            (true, None, _) => format!("any distance {how}, as a {name}"),
+            (true, Some(n), _) => format!("up to {n} squares {how}"),
+            (false, Some(n), _) if n > 1 => {
+                format!("{how}, repeated in a line up to {n} times")
+            }
+            (false, _, true) => format!("{how}, repeated in a line (a {name}rider)"),
+            (false, _, false) => format!("{how}, as a {name}"),
+        };
+        if lame {
+            phrase = format!("{phrase}, but blocked by a piece on the way");
+        }
+        if !groups.is_empty() {
+            let dirs: Vec<&str> = groups.iter().map(|g| direction_words(g)).collect();
+            phrase = format!("{phrase}, {} only", dirs.join(" or "));
+        }
+        parts.push(phrase);
+    }
+    Ok(parts.join("; or "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,5 +515,36 @@ mod tests {
         ] {
             let _ = parse(text);
         }
+    }
+
+    /// The words for a piece's moves say each part of it, in order.
+    #[test]
+    fn moves_are_described_in_words() {
+        assert_eq!(
+            describe("BN").unwrap(),
+            "any distance diagonally, as a bishop; or two squares one way and one the other, jumping, as a knight"
+        );
+        assert_eq!(
+            describe("K").unwrap(),
+            "one square in any direction, as a king"
+        );
+        assert_eq!(
+            describe("R4").unwrap(),
+            "up to 4 squares along ranks and files"
+        );
+        assert_eq!(
+            describe("NN").unwrap(),
+            "two squares one way and one the other, jumping, repeated in a line (a knightrider)"
+        );
+        assert_eq!(
+            describe("nN").unwrap(),
+            "two squares one way and one the other, jumping, as a knight, but blocked by a piece on the way"
+        );
+        assert_eq!(
+            describe("FfW").unwrap(),
+            "one square diagonally, as a ferz; or one square along a rank or file, as a wazir, forward only"
+        );
+        assert!(describe("mR").is_err());
+        assert!(describe("").is_err());
     }
 }

@@ -12,14 +12,18 @@ use std::fmt;
 /// never leave a game out.
 macro_rules! games {
     ($( $(#[$doc:meta])* $kind:ident ),+ $(,)?) => {
-        /// One of the games Voidmate plays.
+        /// One of the games Voidmate plays: a built-in game, or one read
+        /// from a variants file.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum GameKind {
             $( $(#[$doc])* $kind, )+
+            /// A game read from a variants file (`docs/variants.md`).
+            Defined(DefinedGame),
         }
 
         impl GameKind {
-            /// Every game, in the order we present them.
+            /// Every built-in game, in the order we present them (the
+            /// games read from files are [`GameKind::every`]).
             pub const ALL: [GameKind; [$(GameKind::$kind),+].len()] = [$(GameKind::$kind),+];
         }
     };
@@ -51,14 +55,78 @@ impl GameKind {
     /// The game a challenge plays when it names none: the flagship.
     pub const DEFAULT: GameKind = GameKind::Void;
 
-    /// This game's place in [`GameKind::ALL`] (and in a [`ByKind`]).
-    pub const fn index(self) -> usize {
-        self as usize
+    /// This game's place in [`GameKind::ALL`] (and in a [`ByKind`]);
+    /// `None` for a game read from a file, which has no slot there.
+    pub fn index(self) -> Option<usize> {
+        GameKind::ALL.iter().position(|k| *k == self)
+    }
+
+    /// A game read from a file, by its rules.
+    pub fn defined(rules: &'static Rules) -> GameKind {
+        match rules.kind() {
+            Some(kind) => kind,
+            None => GameKind::Defined(DefinedGame(rules)),
+        }
+    }
+
+    /// Every game: the built-in ones, then those read from files (the
+    /// fairy games shipped with the bot and the server's own).
+    pub fn every() -> Vec<GameKind> {
+        let mut all = GameKind::ALL.to_vec();
+        all.extend(crate::defined::all().into_iter().map(GameKind::defined));
+        all
+    }
+
+    /// How a game and a challenge store their game: the name of a built-in
+    /// game; a defined game's name and the hash of its definition
+    /// (`capablanca@1f2e...`), so that it keeps its rules when its file
+    /// changes or goes (see [`crate::defined::restore`]).
+    pub fn storage_key(self) -> String {
+        match self {
+            GameKind::Defined(game) => match crate::defined::hash_of(game.0) {
+                Some(hash) => format!("{}@{hash}", game.0.name()),
+                None => game.0.name().to_string(),
+            },
+            _ => self.name().to_string(),
+        }
+    }
+
+    /// The game a [`GameKind::storage_key`] names: a defined game by its
+    /// definition's hash (it must have been loaded or restored).
+    pub fn from_storage_key(key: &str) -> Option<GameKind> {
+        match key.split_once('@') {
+            Some((_, hash)) => crate::defined::by_hash(hash).map(GameKind::defined),
+            None => GameKind::from_name(key),
+        }
+    }
+
+    /// Whether this game may be played in `community` (a file may be
+    /// enabled for some communities only: [`crate::defined::playable_in`]).
+    pub fn playable_in(self, community: Option<&str>) -> bool {
+        match self {
+            GameKind::Defined(game) => crate::defined::playable_in(game.0, community),
+            _ => true,
+        }
+    }
+
+    /// Every game that may be played in `community`, in the order we
+    /// present them.
+    pub fn every_in(community: Option<&str>) -> Vec<GameKind> {
+        GameKind::every()
+            .into_iter()
+            .filter(|k| k.playable_in(community))
+            .collect()
+    }
+
+    /// Whether this game was read from a file.
+    pub const fn is_defined(self) -> bool {
+        matches!(self, GameKind::Defined(_))
     }
 
     /// The name used in commands and storage.
-    pub const fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
+            GameKind::Defined(game) => game.0.name(),
             GameKind::Standard => "standard",
             GameKind::Void => "void",
             GameKind::Antichess => "antichess",
@@ -71,8 +139,9 @@ impl GameKind {
     }
 
     /// The name for people.
-    pub const fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
+            GameKind::Defined(game) => game.0.title(),
             GameKind::Standard => "Standard chess",
             GameKind::Void => "Void Chess",
             GameKind::Antichess => "Antichess",
@@ -87,6 +156,7 @@ impl GameKind {
     /// Other names players use, compared without case, spaces, `-` or `_`.
     pub const fn aliases(self) -> &'static [&'static str] {
         match self {
+            GameKind::Defined(_) => &[],
             GameKind::Standard => &["chess", "orthodox"],
             GameKind::Void => &["voidchess"],
             GameKind::Antichess => &["giveaway", "losing", "losingchess"],
@@ -103,13 +173,19 @@ impl GameKind {
     /// The game named `name` or one of its aliases, ignoring case, spaces,
     /// `-` and `_`.
     pub fn from_name(name: &str) -> Option<GameKind> {
-        let fold = |s: &str| -> String {
-            s.trim()
-                .chars()
-                .filter(|c| !matches!(c, '-' | '_' | ' '))
-                .flat_map(char::to_lowercase)
-                .collect()
-        };
+        let key = fold(name);
+        GameKind::built_in_named(name).or_else(|| {
+            crate::defined::all()
+                .into_iter()
+                .find(|r| fold(r.name()) == key || fold(r.title()) == key)
+                .map(GameKind::defined)
+        })
+    }
+
+    /// The built-in game named `name` or one of its aliases, as
+    /// [`GameKind::from_name`] reads it (the games read from files are not
+    /// asked: their reader asks this).
+    pub fn built_in_named(name: &str) -> Option<GameKind> {
         let key = fold(name);
         GameKind::ALL
             .into_iter()
@@ -118,7 +194,10 @@ impl GameKind {
 
     /// The rules of this game.
     pub fn rules(self) -> &'static Rules {
-        variants::of(self)
+        match self {
+            GameKind::Defined(game) => game.0,
+            _ => variants::of(self),
+        }
     }
 
     /// Whether the sides are Player 1 and Player 2 with colours of their
@@ -126,7 +205,8 @@ impl GameKind {
     pub const fn has_numbered_players(self) -> bool {
         match self {
             GameKind::Super16 => true,
-            GameKind::Standard
+            GameKind::Defined(_)
+            | GameKind::Standard
             | GameKind::Void
             | GameKind::Antichess
             | GameKind::SuicideVoid
@@ -173,7 +253,8 @@ impl GameKind {
     pub const fn promotion_wins(self) -> bool {
         match self {
             GameKind::SuicideVoidPromotionWins => true,
-            GameKind::Standard
+            GameKind::Defined(_)
+            | GameKind::Standard
             | GameKind::Void
             | GameKind::Antichess
             | GameKind::SuicideVoid
@@ -189,7 +270,8 @@ impl GameKind {
     pub const fn base(self) -> GameKind {
         match self {
             GameKind::SuicideVoidPromotionWins => GameKind::SuicideVoid,
-            GameKind::Standard
+            GameKind::Defined(_)
+            | GameKind::Standard
             | GameKind::Void
             | GameKind::Antichess
             | GameKind::SuicideVoid
@@ -206,7 +288,8 @@ impl GameKind {
             GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins => {
                 Some(GameKind::SuicideVoidPromotionWins)
             }
-            GameKind::Standard
+            GameKind::Defined(_)
+            | GameKind::Standard
             | GameKind::Void
             | GameKind::Antichess
             | GameKind::Chess99
@@ -243,11 +326,69 @@ impl<T> ByKind<T> {
     }
 }
 
-impl<T> std::ops::Index<GameKind> for ByKind<T> {
-    type Output = T;
-    fn index(&self, kind: GameKind) -> &T {
-        &self.0[kind.index()]
+impl<T> ByKind<T> {
+    /// The value for `kind`: `None` for a game read from a file, which
+    /// per-game tables do not cover.
+    pub fn get(&self, kind: GameKind) -> Option<&T> {
+        kind.index().map(|i| &self.0[i])
     }
+}
+
+/// A game read from a file, by its rules (kept for the life of the process,
+/// see [`crate::defined`]). Two are the same game when they are the same
+/// rules; they sort by name.
+#[derive(Clone, Copy)]
+pub struct DefinedGame(&'static Rules);
+
+impl DefinedGame {
+    /// This game's rules.
+    pub fn rules(self) -> &'static Rules {
+        self.0
+    }
+}
+
+impl PartialEq for DefinedGame {
+    fn eq(&self, other: &DefinedGame) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for DefinedGame {}
+
+impl std::hash::Hash for DefinedGame {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state);
+    }
+}
+
+impl PartialOrd for DefinedGame {
+    fn partial_cmp(&self, other: &DefinedGame) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for DefinedGame {
+    fn cmp(&self, other: &DefinedGame) -> std::cmp::Ordering {
+        (self.0.name(), std::ptr::from_ref::<Rules>(self.0) as usize).cmp(&(
+            other.0.name(),
+            std::ptr::from_ref::<Rules>(other.0) as usize,
+        ))
+    }
+}
+
+impl fmt::Debug for DefinedGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+/// A game's name as compared: no case, spaces, `-` or `_`.
+fn fold(s: &str) -> String {
+    s.trim()
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 impl fmt::Display for GameKind {
@@ -309,7 +450,7 @@ mod tests {
     fn indices_and_features_agree_with_the_rules() {
         use GameKind::*;
         for (i, kind) in GameKind::ALL.into_iter().enumerate() {
-            assert_eq!(kind.index(), i);
+            assert_eq!(kind.index(), Some(i));
             let giveaway = matches!(kind, Antichess | SuicideVoid | SuicideVoidPromotionWins);
             assert_eq!(kind.is_giveaway(), giveaway, "{kind}");
             assert_eq!(kind.checks_bind(), !giveaway && kind != Chess99, "{kind}");
@@ -325,7 +466,7 @@ mod tests {
             }
         }
         let names = ByKind::from_fn(GameKind::name);
-        assert_eq!(names[GameKind::Super16], "super16");
+        assert_eq!(names.get(GameKind::Super16), Some(&"super16"));
         assert_eq!(names.iter().count(), GameKind::COUNT);
     }
 }

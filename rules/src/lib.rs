@@ -52,7 +52,7 @@ mod zobrist;
 pub use board::Board;
 pub use color::{ByColor, Color};
 pub use fen::FenError;
-pub use game::{ByKind, GameKind};
+pub use game::{ByKind, DefinedGame, GameKind};
 pub use moves::{CastlingSide, Move, MoveKind, MoveList, MAX_MOVES};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use position::{IllegalMove, Position};
@@ -78,7 +78,7 @@ impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::UnknownVariant(name) => {
-                let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+                let names: Vec<&str> = GameKind::every().into_iter().map(GameKind::name).collect();
                 write!(
                     f,
                     "'{name}' is not a variant I know; try one of: {}",

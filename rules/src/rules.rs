@@ -75,6 +75,9 @@ pub struct Rules {
     pub(crate) extra_attacks: bool,
     /// The bitboard route's tables, when the board and pieces suit it.
     pub(crate) bitboards: Option<Box<Route>>,
+    /// What a user of these rules works out from them once and keeps with
+    /// them ([`Rules::kept`]).
+    kept: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Rules {
@@ -281,6 +284,7 @@ impl Rules {
             extra_attacks: variant.has_extra_attacks() || programmed.is_some(),
             programs: programmed,
             bitboards: None,
+            kept: std::sync::OnceLock::new(),
         };
         // The one choice of route: the bitboard tables where the game's
         // rules allow them and its board and pieces suit them, else the
@@ -312,6 +316,14 @@ impl Rules {
             && self.variant.promotion_rank().is_none()
             && !self.ep_any_piece
             && !self.variant.filters_moves()
+    }
+
+    /// A value worked out once from these rules and kept with them, for as
+    /// long as they live: the engine keeps the piece values of a game read
+    /// from a file here, so that its evaluation finds them without a lock.
+    /// One value per rules: `None` if another type was kept first.
+    pub fn kept<T: std::any::Any + Send + Sync>(&self, init: impl FnOnce() -> T) -> Option<&T> {
+        self.kept.get_or_init(|| Box::new(init())).downcast_ref()
     }
 
     /// Which of our games this is (`None` for a variant defined elsewhere).

@@ -63,7 +63,8 @@ fn reference_depth(kind: GameKind) -> u32 {
         | GameKind::SuicideVoidPromotionWins
         | GameKind::Chess99
         | GameKind::BlackHoles => 3,
-        GameKind::Super16 => 0,
+        // Defined games are checked against Fairy-Stockfish (`defined.rs`).
+        GameKind::Super16 | GameKind::Defined(_) => 0,
     }
 }
 

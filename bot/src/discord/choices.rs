@@ -6,60 +6,6 @@ use crate::game::command::{Answer, ColorChoice, Flip, ProgramMode, TimeControl};
 use crate::game::ratings::Pool;
 use poise::ChoiceParameter;
 use voidmate_render::{PieceColour, Theme};
-use voidmate_rules::GameKind;
-
-/// The games, as slash-command choices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ChoiceParameter)]
-pub enum VariantChoice {
-    #[name = "Void Chess"]
-    Void,
-    #[name = "Standard chess"]
-    Standard,
-    #[name = "Antichess"]
-    Antichess,
-    #[name = "Suicide Void Chess"]
-    SuicideVoid,
-    #[name = "Suicide Void Chess, promotion wins"]
-    SuicideVoidPw,
-    #[name = "Chess 99"]
-    Chess99,
-    #[name = "Black Holes"]
-    BlackHoles,
-    #[name = "Super Chess 16x16"]
-    Super16,
-}
-
-/// Every choice is a game and every game a choice: both directions are
-/// exhaustive matches, so a new game does not compile until Discord offers it.
-impl From<VariantChoice> for GameKind {
-    fn from(choice: VariantChoice) -> GameKind {
-        match choice {
-            VariantChoice::Void => GameKind::Void,
-            VariantChoice::Standard => GameKind::Standard,
-            VariantChoice::Antichess => GameKind::Antichess,
-            VariantChoice::SuicideVoid => GameKind::SuicideVoid,
-            VariantChoice::SuicideVoidPw => GameKind::SuicideVoidPromotionWins,
-            VariantChoice::Chess99 => GameKind::Chess99,
-            VariantChoice::BlackHoles => GameKind::BlackHoles,
-            VariantChoice::Super16 => GameKind::Super16,
-        }
-    }
-}
-
-impl From<GameKind> for VariantChoice {
-    fn from(kind: GameKind) -> VariantChoice {
-        match kind {
-            GameKind::Void => VariantChoice::Void,
-            GameKind::Standard => VariantChoice::Standard,
-            GameKind::Antichess => VariantChoice::Antichess,
-            GameKind::SuicideVoid => VariantChoice::SuicideVoid,
-            GameKind::SuicideVoidPromotionWins => VariantChoice::SuicideVoidPw,
-            GameKind::Chess99 => VariantChoice::Chess99,
-            GameKind::BlackHoles => VariantChoice::BlackHoles,
-            GameKind::Super16 => VariantChoice::Super16,
-        }
-    }
-}
 
 /// The time controls offered (a chat line may name any other).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ChoiceParameter)]
@@ -272,26 +218,6 @@ mod tests {
         (0..T::list().len())
             .map(|i| T::from_index(i).expect("each index is a choice"))
             .collect()
-    }
-
-    /// Each game is offered once, and each offer is that game, by its name
-    /// as Discord shows it: the same name the rules give it.
-    #[test]
-    fn every_game_is_offered_under_its_title() {
-        let offered: Vec<GameKind> = all::<VariantChoice>()
-            .into_iter()
-            .map(GameKind::from)
-            .collect();
-        assert_eq!(offered.len(), GameKind::ALL.len());
-        for kind in GameKind::ALL {
-            assert!(offered.contains(&kind), "{kind} is not offered");
-            let choice = VariantChoice::from(kind);
-            assert_eq!(GameKind::from(choice), kind);
-            let shown = choice
-                .name()
-                .replace(", promotion wins", " (promotion wins)");
-            assert_eq!(shown, kind.title());
-        }
     }
 
     /// Every time control offered is one a chat line could name, written

@@ -4,7 +4,7 @@
 
 use super::choices::{
     AnswerChoice, FlipChoice, ModeChoice, PaintChoice, PoolChoice, SideChoice, ThemeChoice,
-    TimeChoice, VariantChoice,
+    TimeChoice,
 };
 use super::responder::{run, run_as};
 use super::{player, Ctx, Data, Error};
@@ -65,6 +65,33 @@ async fn complete_game(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
     )
 }
 
+/// The games played here whose name or title holds what was typed (a
+/// server's own games from files among them), each with its name as the
+/// value: an autocomplete rather than a fixed list, so that a game added in
+/// a file appears without registering the commands again.
+pub(super) async fn complete_game_name(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let community = ctx.guild_id().map(super::community);
+    let games = crate::game::suggest::game_names(community.as_deref(), partial, MAX_SUGGESTIONS);
+    CreateAutocompleteResponse::new().set_choices(
+        games
+            .into_iter()
+            .map(|(label, name)| serenity::AutocompleteChoice::new(label, name))
+            .collect(),
+    )
+}
+
+/// The game a slash command's `variant` option names, or the command that
+/// says it names none of ours (the option is typed freely, past the
+/// autocomplete's offer).
+pub(super) fn game_named(name: Option<String>) -> Result<Option<GameKind>, Command> {
+    match name {
+        None => Ok(None),
+        Some(name) => GameKind::from_name(&name)
+            .map(Some)
+            .ok_or(Command::UnknownGame { name }),
+    }
+}
+
 async fn complete_topic(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
     let partial = partial.to_ascii_lowercase();
     let keys = help::all_topics()
@@ -83,7 +110,9 @@ async fn complete_topic(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespo
 async fn challenge(
     ctx: Ctx<'_>,
     #[description = "Who to play"] user: User,
-    #[description = "Which game (Void Chess if not given)"] variant: Option<VariantChoice>,
+    #[description = "Which game (Void Chess if not given)"]
+    #[autocomplete = "complete_game_name"]
+    variant: Option<String>,
     #[description = "Time control (none if not given)"] time: Option<TimeChoice>,
     #[description = "Your side (White, who moves first, if not given)"] color: Option<SideChoice>,
     #[description = "When you challenge me: my level, 1 (beginner) to 5 (full strength)"]
@@ -97,10 +126,14 @@ async fn challenge(
     thread: Option<bool>,
     #[description = "Rated (the default in a server) or casual"] rated: Option<bool>,
 ) -> Result<(), Error> {
+    let variant = match game_named(variant) {
+        Ok(v) => v,
+        Err(refusal) => return run(ctx, refusal).await,
+    };
     let cmd = Command::Challenge {
         opponent: Someone::Known(player(&user)),
         options: ChallengeOptions {
-            variant: variant.map(GameKind::from),
+            variant,
             time: time.map(TimeControl::from),
             color: color.map(ColorChoice::from),
             level,
@@ -263,11 +296,16 @@ async fn games(
 async fn rating(
     ctx: Ctx<'_>,
     #[description = "Whose (yours if not given)"] user: Option<User>,
-    #[description = "Which game (all you have played if not given)"] variant: Option<VariantChoice>,
+    #[description = "Which game (all you have played if not given)"]
+    #[autocomplete = "complete_game_name"]
+    variant: Option<String>,
     #[description = "Puzzle ratings instead of game ratings"] puzzles: Option<bool>,
 ) -> Result<(), Error> {
     let who = user.map(|u| Someone::Known(player(&u)));
-    let game = variant.map(GameKind::from);
+    let game = match game_named(variant) {
+        Ok(g) => g,
+        Err(refusal) => return run(ctx, refusal).await,
+    };
     if puzzles == Some(true) {
         let action = PuzzleAction::Rating { who, game };
         return run(ctx, Command::Puzzle { action }).await;
@@ -279,13 +317,16 @@ async fn rating(
 #[poise::command(slash_command)]
 async fn leaderboard(
     ctx: Ctx<'_>,
-    #[description = "Which game (the most played here if not given)"] variant: Option<
-        VariantChoice,
-    >,
+    #[description = "Which game (the most played here if not given)"]
+    #[autocomplete = "complete_game_name"]
+    variant: Option<String>,
     #[description = "Which pool (live if not given)"] pool: Option<PoolChoice>,
     #[description = "The best puzzle solvers instead"] puzzles: Option<bool>,
 ) -> Result<(), Error> {
-    let game = variant.map(GameKind::from);
+    let game = match game_named(variant) {
+        Ok(g) => g,
+        Err(refusal) => return run(ctx, refusal).await,
+    };
     if puzzles == Some(true) {
         let action = PuzzleAction::Leaderboard { game };
         return run(ctx, Command::Puzzle { action }).await;
@@ -365,12 +406,17 @@ async fn variants(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 async fn rules(
     ctx: Ctx<'_>,
-    #[description = "Which game"] variant: Option<VariantChoice>,
+    #[description = "Which game"]
+    #[autocomplete = "complete_game_name"]
+    variant: Option<String>,
     #[description = "A topic or a question, like minister or \"can a pawn cross a void?\""]
     #[autocomplete = "complete_topic"]
     topic: Option<String>,
 ) -> Result<(), Error> {
-    let game = variant.map(GameKind::from);
+    let game = match game_named(variant) {
+        Ok(g) => g,
+        Err(refusal) => return run(ctx, refusal).await,
+    };
     let query = topic.unwrap_or_default();
     run(ctx, Command::Rules { game, query }).await
 }

@@ -2,7 +2,6 @@
 //! [`PuzzleAction`]; the Hint, Solution and Next buttons under a puzzle's
 //! board; and the legal moves of the asker's puzzle as they type.
 
-use super::choices::VariantChoice;
 use super::responder::run;
 use super::{player, Ctx, Error};
 use crate::game::command::{Command, Level, PuzzleAction};
@@ -67,9 +66,9 @@ pub async fn puzzle(
     #[rename = "move"]
     #[autocomplete = "complete_puzzle_move"]
     mv: Option<String>,
-    #[description = "Which game (the most played here if not given)"] variant: Option<
-        VariantChoice,
-    >,
+    #[description = "Which game (the most played here if not given)"]
+    #[autocomplete = "super::commands::complete_game_name"]
+    variant: Option<String>,
     #[description = "How hard (near your puzzle rating if not given)"] level: Option<LevelChoice>,
     #[description = "Or a puzzle near this rating"]
     #[min = 400]
@@ -77,7 +76,10 @@ pub async fn puzzle(
     rating: Option<u16>,
     #[description = "Hint, solution, skip, next, or the daily puzzle"] action: Option<PuzzleChoice>,
 ) -> Result<(), Error> {
-    let game = variant.map(GameKind::from);
+    let game = match super::commands::game_named(variant) {
+        Ok(g) => g,
+        Err(refusal) => return run(ctx, refusal).await,
+    };
     let level = rating.map(Level::Rating).or(level.map(Level::from));
     let mv = mv.map(|m| m.split_whitespace().collect::<String>());
     let action = match (action, mv) {

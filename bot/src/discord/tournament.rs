@@ -3,7 +3,7 @@
 //! [`TournamentAction`]; and the Join/Leave buttons under a tournament's
 //! announcement.
 
-use super::choices::{TimeChoice, VariantChoice};
+use super::choices::TimeChoice;
 use super::responder::run;
 use super::{player, Ctx, Error};
 use crate::game::command::{
@@ -81,7 +81,9 @@ pub async fn tournament(_ctx: Ctx<'_>) -> Result<(), Error> {
 async fn create(
     ctx: Ctx<'_>,
     #[description = "Swiss or round robin"] format: FormatChoice,
-    #[description = "Which game"] variant: VariantChoice,
+    #[description = "Which game"]
+    #[autocomplete = "super::commands::complete_game_name"]
+    variant: String,
     #[description = "A clock, or days per move"] time: TimeChoice,
     #[description = "Swiss: rounds (3 to 30, default 7)"]
     #[min = 3]
@@ -100,9 +102,14 @@ async fn create(
     #[description = "Correspondence: games unfinished at a round's deadline judged by the engine"]
     adjudicate: Option<bool>,
 ) -> Result<(), Error> {
+    let kind = match super::commands::game_named(Some(variant)) {
+        Ok(Some(kind)) => kind,
+        Ok(None) => GameKind::DEFAULT,
+        Err(refusal) => return super::responder::run(ctx, refusal).await,
+    };
     let spec = TournamentSpec {
         format: Format::from(format),
-        kind: GameKind::from(variant),
+        kind,
         time: TimeControl::from(time),
         rounds,
         round_days,

@@ -27,7 +27,7 @@ pub fn evaluate(pos: &Position) -> i32 {
             let m = material(pos);
             m + fortress_shelter(pos) + pawn_progress(pos, 3) + king_hunt(pos, m)
         }
-        Some(GameKind::Standard) | None => material(pos),
+        Some(GameKind::Standard | GameKind::Defined(_)) | None => material(pos),
     };
     if me == Color::White {
         white

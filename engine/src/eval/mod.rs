@@ -15,6 +15,7 @@
 //! evaluation, once their tuned weights beat it (`docs/performance.md`).
 
 pub mod classic;
+pub mod mobility;
 pub mod terms;
 mod weights;
 
@@ -98,7 +99,10 @@ impl<T> PerGame<T> {
 
     fn get_or_init(&self, kind: Option<GameKind>, f: impl FnOnce() -> T) -> &T {
         match kind {
-            Some(k) => self.games[k].get_or_init(f),
+            Some(k) => match self.games.get(k) {
+                Some(slot) => slot.get_or_init(f),
+                None => self.other.get_or_init(f),
+            },
             None => self.other.get_or_init(f),
         }
     }
@@ -174,7 +178,8 @@ impl Weights {
                 GameKind::Standard
                 | GameKind::Antichess
                 | GameKind::SuicideVoid
-                | GameKind::SuicideVoidPromotionWins,
+                | GameKind::SuicideVoidPromotionWins
+                | GameKind::Defined(_),
             )
             | None => {}
         }
@@ -270,10 +275,18 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The score of `pos` for the side to move by the evaluation `eval`.
 pub fn evaluate_as(pos: &Position, eval: Eval) -> i32 {
     let kind = pos.rules().kind();
-    let white = match eval {
-        Eval::Tuned => white_score(pos, Weights::tuned(kind)),
-        Eval::Untuned => white_score(pos, Weights::untuned(kind)),
-        Eval::Classic => return classic::evaluate(pos),
+    // A game read from a file: its pieces valued by how they move.
+    let defined = pos
+        .rules()
+        .variant()
+        .defined_spec()
+        .filter(|_| kind.is_none())
+        .and_then(|_| pos.rules().kept(|| mobility::weights(pos.rules())));
+    let white = match (eval, defined) {
+        (Eval::Tuned | Eval::Untuned, Some(w)) => white_score(pos, w),
+        (Eval::Tuned, None) => white_score(pos, Weights::tuned(kind)),
+        (Eval::Untuned, None) => white_score(pos, Weights::untuned(kind)),
+        (Eval::Classic, _) => return classic::evaluate(pos),
     };
     if pos.turn() == Color::White {
         white

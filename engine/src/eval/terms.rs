@@ -348,7 +348,8 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
             GameKind::Standard
             | GameKind::Antichess
             | GameKind::SuicideVoid
-            | GameKind::SuicideVoidPromotionWins,
+            | GameKind::SuicideVoidPromotionWins
+            | GameKind::Defined(_),
         )
         | None => {}
     }

@@ -17,7 +17,7 @@ pub(super) fn table(kind: Option<GameKind>) -> Table {
         Some(GameKind::Chess99) => CHESS99,
         Some(GameKind::BlackHoles) => BLACK_HOLES,
         Some(GameKind::Super16) => SUPER16,
-        None => &[],
+        Some(GameKind::Defined(_)) | None => &[],
     }
 }
 

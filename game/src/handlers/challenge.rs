@@ -5,6 +5,7 @@ use crate::contract::{Player, PlayerId, Text};
 use crate::ctx::Ctx;
 use crate::done::Done;
 use crate::error::{refuse, Failure};
+use crate::handlers::info;
 use crate::handlers::play::opening;
 use crate::handlers::ratings::both_now;
 use crate::ratings::Pool;
@@ -46,6 +47,9 @@ pub(crate) async fn challenge(
     }
     let picked = variant.is_none();
     let kind = variant.unwrap_or(GameKind::DEFAULT);
+    if !kind.playable_in(cx.community()) {
+        return info::unknown_game(cx.community(), kind.name());
+    }
     let rules = kind.rules();
     let mode = mode.unwrap_or(ProgramMode::Default);
     if mode != ProgramMode::Default && !variants::programmable(rules) {

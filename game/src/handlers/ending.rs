@@ -29,7 +29,8 @@ fn claim_rule(kind: GameKind) -> Option<&'static str> {
         | GameKind::Antichess
         | GameKind::SuicideVoid
         | GameKind::SuicideVoidPromotionWins
-        | GameKind::BlackHoles => None,
+        | GameKind::BlackHoles
+        | GameKind::Defined(_) => None,
     }
 }
 

@@ -16,7 +16,7 @@ use crate::reply::Direct;
 use crate::store;
 use std::fmt::Write as _;
 use voidmate_render::RenderOptions;
-use voidmate_rules::{variants, GameKind, Position, Square};
+use voidmate_rules::{GameKind, Position, Square};
 
 pub(crate) async fn board(
     cx: &mut Ctx<'_>,
@@ -209,13 +209,43 @@ pub(crate) async fn games(cx: &mut Ctx<'_>) -> Result<Done, Failure> {
     Ok(Done::text(text.trim_end()))
 }
 
-pub(crate) fn variants() -> Done {
+pub(crate) fn variants(community: Option<&str>) -> Done {
     let mut text = String::from("I play:");
-    for r in variants::all() {
-        let _ = write!(text, "\n  {} ({}, {} board)", r.name(), r.title(), r.size());
+    let mut defined = false;
+    for kind in GameKind::every_in(community) {
+        let r = kind.rules();
+        let mark = if kind.is_defined() {
+            defined = true;
+            "*"
+        } else {
+            ""
+        };
+        let _ = write!(
+            text,
+            "\n  {}{mark} ({}, {} board)",
+            r.name(),
+            r.title(),
+            r.size()
+        );
+    }
+    if defined {
+        text.push_str("\n* defined in a variants file");
     }
     text.push_str("\nChallenge with `challenge @someone <variant>`; learn with `rules <variant>`.");
     Done::text(text)
+}
+
+/// A game named that is none of those played here.
+pub(crate) fn unknown_game(community: Option<&str>, name: &str) -> Result<Done, Failure> {
+    let shown: String = name.chars().take(40).collect();
+    let names: Vec<&str> = GameKind::every_in(community)
+        .into_iter()
+        .map(GameKind::name)
+        .collect();
+    refuse(format!(
+        "`{shown}` is not a game I play here; the games: {}.",
+        names.join(", ")
+    ))
 }
 
 pub(crate) fn help(topic: Option<&str>) -> Done {
@@ -281,11 +311,33 @@ pub(crate) async fn rules(
         },
     };
     if q.is_empty() && context.is_none() {
-        let names: Vec<&str> = variants::all().map(|r| r.name()).collect();
+        let names: Vec<&str> = GameKind::every_in(cx.community())
+            .into_iter()
+            .map(GameKind::name)
+            .collect();
         return Ok(Done::text(format!(
             "Ask about a game or a rule: `rules void`, `rules minister`, `rules can the minister cross a void?`. Games: {}.",
             names.join(", ")
         )));
+    }
+    // A game read from a file named in the words (`rules capablanca
+    // archbishop`) is answered from its file, as is one played here.
+    let named = q.split_whitespace().enumerate().find_map(|(i, w)| {
+        GameKind::from_name(w)
+            .filter(|k| k.is_defined())
+            .map(|k| (k, i))
+    });
+    if let Some((kind, i)) = named {
+        let rest: Vec<&str> = q
+            .split_whitespace()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, w)| w)
+            .collect();
+        return defined_rules(cx, kind, &rest.join(" ")).await;
+    }
+    if let Some(kind) = context.filter(|k| k.is_defined()) {
+        return defined_rules(cx, kind, q).await;
     }
     let found = match (context, q.is_empty()) {
         // `rules` alone: the game named, or the one played here.
@@ -346,6 +398,39 @@ pub(crate) async fn rules(
                 board: None,
             })
         }
+    };
+    Ok(Done::text(text).with_picture(picture))
+}
+
+/// `rules` for a game read from a file: its overview, or the piece a
+/// question names with a diagram of its moves.
+async fn defined_rules(cx: &mut Ctx<'_>, kind: GameKind, q: &str) -> Result<Done, Failure> {
+    let overview = help::defined::overview(kind).unwrap_or_default();
+    if q.is_empty() {
+        return Ok(Done::text(overview));
+    }
+    let Some((text, d)) = help::defined::piece(kind, q) else {
+        return Ok(Done::text(format!(
+            "Of {} I know what its file says; ask about one of its pieces.\n{overview}",
+            kind.title()
+        )));
+    };
+    let picture = match Position::from_fen(kind.rules(), &d.fen) {
+        Ok(pos) => Some(Picture {
+            at: None,
+            replay: None,
+            graph: None,
+            crosstable: None,
+            pos,
+            opts: RenderOptions {
+                theme: cx.theme().await?,
+                select: Some(d.select),
+                ..Default::default()
+            },
+            alt: format!("Diagram: {}", d.caption),
+            board: None,
+        }),
+        Err(_) => None,
     };
     Ok(Done::text(text).with_picture(picture))
 }

@@ -5,6 +5,7 @@
 //! one a question comes to.
 
 mod asked;
+pub mod defined;
 mod greeting;
 pub mod passages;
 mod spelling;

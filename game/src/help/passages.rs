@@ -65,6 +65,8 @@ fn rules_page(kind: GameKind) -> &'static str {
         GameKind::Chess99 => include_str!("../../../docs/rules/chess99.md"),
         GameKind::BlackHoles => include_str!("../../../docs/rules/black-holes.md"),
         GameKind::Super16 => include_str!("../../../docs/rules/super16.md"),
+        // A game read from a file is described by its file (`defined`).
+        GameKind::Defined(_) => "",
     }
 }
 

@@ -36,6 +36,8 @@ fn topics_for(kind: GameKind) -> &'static [Topic] {
         GameKind::Chess99 => CHESS99,
         GameKind::BlackHoles => BLACK_HOLES,
         GameKind::Super16 => SUPER16,
+        // A game read from a file has its help from its file (`defined`).
+        GameKind::Defined(_) => &[],
     }
 }
 

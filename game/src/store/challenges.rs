@@ -42,6 +42,7 @@ pub async fn insert_challenge(
     challenger_color: Color,
     mode: ProgramMode,
 ) -> Result<i64, sqlx::Error> {
+    super::definitions::keep(tx, kind).await?;
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO challenges (channel, challenger, challenged, variant, time_control, challenger_color, mode, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -49,7 +50,7 @@ pub async fn insert_challenge(
     .bind(channel)
     .bind(challenger.as_str())
     .bind(challenged.as_str())
-    .bind(kind.name())
+    .bind(kind.storage_key())
     .bind(time.code())
     .bind(match challenger_color {
         Color::White => "white",

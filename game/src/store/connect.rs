@@ -78,7 +78,7 @@ impl Store {
             .await?;
         SQLITE_MIGRATIONS.run(&pool).await?;
         drop(lock);
-        Ok(Store::new(pool, Backend::Sqlite))
+        Store::new(pool, Backend::Sqlite).with_definitions().await
     }
 
     /// A database that lives in memory for as long as the store (a path of
@@ -104,7 +104,7 @@ impl Store {
             .connect_with(options)
             .await?;
         SQLITE_MIGRATIONS.run(&pool).await?;
-        Ok(Store::new(pool, Backend::Sqlite))
+        Store::new(pool, Backend::Sqlite).with_definitions().await
     }
 
     /// Whether the PostgreSQL server at `url` answers, within `within`: one
@@ -188,7 +188,7 @@ impl Store {
             .connect_with(options)
             .await?;
         POSTGRES_MIGRATIONS.run(&pool).await?;
-        Ok(Store::new(pool, Backend::Postgres))
+        Store::new(pool, Backend::Postgres).with_definitions().await
     }
 }
 

@@ -158,6 +158,7 @@ pub async fn start_game(tx: &mut Tx, game: &NewGame<'_>) -> Result<i64, sqlx::Er
     let deadline = game.opening.and_then(|o| o.deadline);
     let clocks = game.opening.and_then(|o| o.clocks);
     let claim = game.engine.and_then(|(_, c)| c);
+    super::definitions::keep(tx, game.kind).await?;
     let id = sqlx::query_scalar::<_, i64>(
         "INSERT INTO games (channel, variant, white, black, start_fen, fen, time_control, created_at, updated_at, \
          community, rated, engine_level, mode, program_white, program_black, deadline_at, remind_at, \
@@ -167,7 +168,7 @@ pub async fn start_game(tx: &mut Tx, game: &NewGame<'_>) -> Result<i64, sqlx::Er
          $18, $19, $20, $21) RETURNING id",
     )
     .bind(game.venue.channel)
-    .bind(game.kind.name())
+    .bind(game.kind.storage_key())
     .bind(game.seats.white.as_str())
     .bind(game.seats.black.as_str())
     .bind(game.start_fen)

@@ -291,8 +291,14 @@ pub async fn most_played(tx: &mut Tx, channel: &str) -> Result<Vec<GameKind>, sq
     .await?;
     Ok(names
         .iter()
-        .filter_map(|n| GameKind::from_name(n))
-        .collect())
+        .filter_map(|n| GameKind::from_storage_key(n))
+        .fold(Vec::new(), |mut kinds, k| {
+            // One game under two definitions is one game here.
+            if !kinds.iter().any(|o: &GameKind| o.name() == k.name()) {
+                kinds.push(k);
+            }
+            kinds
+        }))
 }
 
 /// What a rated game did to one player's rating, as recorded.

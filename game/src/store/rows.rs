@@ -93,8 +93,11 @@ fn bad<T>(why: impl Into<String>) -> Result<T, String> {
 }
 
 fn kind(variant: &str) -> Result<GameKind, String> {
-    match GameKind::from_name(variant) {
+    match GameKind::from_storage_key(variant) {
         Some(kind) => Ok(kind),
+        None if variant.contains('@') => bad(format!(
+            "game '{variant}' read from a file, whose stored definition is missing"
+        )),
         None => bad(format!("unknown variant '{variant}'")),
     }
 }

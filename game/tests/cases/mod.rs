@@ -5,6 +5,7 @@
 pub(crate) mod support;
 
 mod core;
+mod defined;
 mod leases;
 mod puzzles;
 mod ratings;

@@ -149,27 +149,49 @@ impl Variant for DefinedVariant {
     }
 }
 
+/// A game read from a file or restored from storage.
+struct Entry {
+    rules: &'static Rules,
+    /// Its definition's identity ([`Spec::hash`]), and any other hash a
+    /// stored game knows it by.
+    hashes: Vec<String>,
+    /// Whether it is offered: a game read from a file is, one restored for
+    /// the games that started under an older definition is not.
+    listed: bool,
+    /// Where it may be played (`None`: everywhere; see [`playable_in`]).
+    communities: Option<Vec<String>>,
+}
+
 /// The games read so far, in the order they were read.
-fn registry() -> &'static RwLock<Vec<&'static Rules>> {
-    static DEFINED: OnceLock<RwLock<Vec<&'static Rules>>> = OnceLock::new();
+fn registry() -> &'static RwLock<Vec<Entry>> {
+    static DEFINED: OnceLock<RwLock<Vec<Entry>>> = OnceLock::new();
     DEFINED.get_or_init(|| {
-        let mut games = Vec::new();
+        let mut games: Vec<Entry> = Vec::new();
         for (file, text) in SHIPPED {
             let parent = |name: &str| {
                 games
                     .iter()
-                    .find(|r: &&&Rules| r.name() == name)
-                    .and_then(|r| spec_of(r))
+                    .find(|e| e.rules.name() == name)
+                    .and_then(|e| spec_of(e.rules))
                     .map(|s| s.table.clone())
             };
             let specs = read(file, text, &parent)
                 .unwrap_or_else(|e| panic!("a shipped definition does not read: {e:?}"));
             for spec in specs {
-                games.push(build(spec));
+                games.push(Entry {
+                    hashes: vec![spec.hash()],
+                    rules: build(spec),
+                    listed: true,
+                    communities: None,
+                });
             }
         }
         RwLock::new(games)
     })
+}
+
+fn entries() -> std::sync::RwLockReadGuard<'static, Vec<Entry>> {
+    registry().read().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Turns a checked definition into rules, for the life of the process.
@@ -182,12 +204,10 @@ fn build(spec: Spec) -> &'static Rules {
 /// Every game read from a file, shipped ones first (the built-in games'
 /// own files, which share their names, are not among them: see [`twin`]).
 pub fn all() -> Vec<&'static Rules> {
-    registry()
-        .read()
-        .map(|g| g.clone())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|r| r.kind().is_none())
+    entries()
+        .iter()
+        .filter(|e| e.listed && e.rules.kind().is_none())
+        .map(|e| e.rules)
         .collect()
 }
 
@@ -201,11 +221,9 @@ pub fn named(name: &str) -> Option<&'static Rules> {
 /// rules, read from the format, so that a definition may inherit from it
 /// and tests may hold the two to the same perft.
 pub fn twin(name: &str) -> Option<&'static Rules> {
-    registry()
-        .read()
-        .ok()?
+    entries()
         .iter()
-        .copied()
+        .map(|e| e.rules)
         .find(|r| r.kind().is_some() && r.name() == name)
 }
 
@@ -215,18 +233,104 @@ pub fn spec_of(rules: &Rules) -> Option<&'static Spec> {
     rules.variant().defined_spec()
 }
 
+/// The identity of a defined game's definition ([`Spec::hash`]): a game
+/// stores it, so that it keeps its rules when the file changes.
+pub fn hash_of(rules: &Rules) -> Option<String> {
+    spec_of(rules).map(Spec::hash)
+}
+
+/// The defined game whose definition has `hash`, listed or kept for the
+/// games that started under it.
+pub fn by_hash(hash: &str) -> Option<&'static Rules> {
+    entries()
+        .iter()
+        .find(|e| e.hashes.iter().any(|h| h == hash))
+        .map(|e| e.rules)
+}
+
+/// A stored definition ([`Spec::canonical`]) made known again under the
+/// hash it was stored with, for the games that started under it: the game
+/// of that definition if one is loaded, else its rules kept aside (not
+/// offered for new games).
+pub fn restore(hash: &str, text: &str) -> Result<&'static Rules, Vec<DefinitionError>> {
+    if let Some(rules) = by_hash(hash) {
+        return Ok(rules);
+    }
+    let specs = read("stored definition", text, &|_| None)?;
+    let Some(spec) = specs.into_iter().next() else {
+        return Err(vec![DefinitionError {
+            file: "stored definition".into(),
+            line: 1,
+            field: "file".into(),
+            message: "no game in it".into(),
+        }]);
+    };
+    let mut games = registry().write().unwrap_or_else(|p| p.into_inner());
+    let same = spec.hash();
+    if let Some(e) = games.iter_mut().find(|e| e.hashes.contains(&same)) {
+        e.hashes.push(hash.to_string());
+        return Ok(e.rules);
+    }
+    let rules = build(spec);
+    games.push(Entry {
+        rules,
+        hashes: vec![same, hash.to_string()],
+        listed: false,
+        communities: None,
+    });
+    Ok(rules)
+}
+
+/// Offers the game `name` in `communities` only (the configuration's
+/// `communities` for its file); `None` offers it everywhere.
+pub fn offer_in(name: &str, communities: Option<Vec<String>>) {
+    let mut games = registry().write().unwrap_or_else(|p| p.into_inner());
+    for e in games
+        .iter_mut()
+        .filter(|e| e.listed && e.rules.name() == name)
+    {
+        e.communities.clone_from(&communities);
+    }
+}
+
+/// Whether `rules` may be played in `community` (a Discord server
+/// `discord:guild:ID`, a Matrix room `!room:server`, `console`; `None` in a
+/// direct conversation): every built-in game and every unrestricted file
+/// may; a file given communities only there. A configuration may name a
+/// Discord server as `discord:ID` and a Matrix room as `matrix:!room:server`.
+pub fn playable_in(rules: &Rules, community: Option<&str>) -> bool {
+    let games = entries();
+    let Some(entry) = games.iter().find(|e| std::ptr::eq(e.rules, rules)) else {
+        return true;
+    };
+    match (&entry.communities, community) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(list), Some(here)) => list.iter().any(|c| same_community(c, here)),
+    }
+}
+
+/// Whether a configuration's name for a community is `here`.
+fn same_community(named: &str, here: &str) -> bool {
+    let named = named.trim();
+    named == here
+        || named
+            .strip_prefix("discord:")
+            .is_some_and(|id| here == format!("discord:guild:{id}"))
+        || named.strip_prefix("matrix:") == Some(here)
+}
+
 /// Reads the games of one file and adds them: each game's rules, or the
 /// errors that refused the file (none of its games is added then). A game
 /// of a name already loaded is refused unless its definition is the same
 /// (a file read twice adds nothing).
 pub fn load(file: &str, text: &str) -> Result<Vec<&'static Rules>, Vec<DefinitionError>> {
     let parent = |name: &str| {
-        registry()
-            .read()
-            .ok()?
+        entries()
             .iter()
-            .find(|r| r.name() == name)
-            .and_then(|r| spec_of(r))
+            .filter(|e| e.listed)
+            .find(|e| e.rules.name() == name)
+            .and_then(|e| spec_of(e.rules))
             .map(|s| s.table.clone())
     };
     let specs = read(file, text, &parent)?;
@@ -234,8 +338,12 @@ pub fn load(file: &str, text: &str) -> Result<Vec<&'static Rules>, Vec<Definitio
     let mut errors = Vec::new();
     let mut games = registry().write().unwrap_or_else(|p| p.into_inner());
     for spec in specs {
-        match games.iter().find(|r| r.name() == spec.name) {
-            Some(r) if spec_of(r).is_some_and(|s| s.table == spec.table) => added.push(*r),
+        let hash = spec.hash();
+        let listed = games
+            .iter()
+            .position(|e| e.listed && e.rules.name() == spec.name);
+        match listed {
+            Some(i) if games[i].hashes.contains(&hash) => added.push(games[i].rules),
             Some(_) => errors.push(DefinitionError {
                 file: file.to_string(),
                 line: spec.line,
@@ -246,8 +354,19 @@ pub fn load(file: &str, text: &str) -> Result<Vec<&'static Rules>, Vec<Definitio
                 ),
             }),
             None => {
+                // Kept aside for stored games already: offered now.
+                if let Some(e) = games.iter_mut().find(|e| e.hashes.contains(&hash)) {
+                    e.listed = true;
+                    added.push(e.rules);
+                    continue;
+                }
                 let rules = build(spec);
-                games.push(rules);
+                games.push(Entry {
+                    rules,
+                    hashes: vec![hash],
+                    listed: true,
+                    communities: None,
+                });
                 added.push(rules);
             }
         }

@@ -76,6 +76,27 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The definition as one self-contained table (its parent's fields
+    /// merged in): what a game stores to keep its rules.
+    pub fn canonical(&self) -> String {
+        let mut doc = Table::new();
+        doc.insert(self.name.clone(), Value::Table(self.table.clone()));
+        toml::to_string(&doc).unwrap_or_default()
+    }
+
+    /// The definition's identity: the first 16 hex digits of the SHA-256
+    /// of [`Spec::canonical`]. Two files that define the same game the same
+    /// way give one hash, whatever their layout or comments.
+    pub fn hash(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(self.canonical().as_bytes());
+        digest[..8].iter().fold(String::new(), |mut out, b| {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+    }
+
     /// The rules' [`Definition`] (its words kept for the life of the
     /// process: a game's rules are).
     pub(super) fn definition(&self) -> Definition {
@@ -718,7 +739,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
     };
     // A game may share a built-in game's name only as that game's own
     // shipped file (its twin).
-    let builtin = GameKind::from_name(name).is_some();
+    let builtin = GameKind::built_in_named(name).is_some();
     let shipped = super::SHIPPED
         .iter()
         .any(|(f, t)| *f == file && *t == lines.text);

@@ -29,6 +29,9 @@ fn variant_of(kind: GameKind) -> &'static dyn Variant {
         GameKind::Chess99 => &chess99::Chess99,
         GameKind::BlackHoles => &black_holes::BlackHoles,
         GameKind::Super16 => &super16::Super16,
+        // A game read from a file has its own rules (`GameKind::rules`);
+        // asked here, it is judged as standard chess.
+        GameKind::Defined(_) => &standard::Standard,
     }
 }
 
@@ -40,7 +43,10 @@ fn registry() -> &'static ByKind<Rules> {
 
 /// The rules of `kind` (see [`GameKind::rules`]).
 pub(crate) fn of(kind: GameKind) -> &'static Rules {
-    &registry()[kind]
+    match kind {
+        GameKind::Defined(game) => game.rules(),
+        _ => &registry().0[kind.index().unwrap_or(0)],
+    }
 }
 
 /// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).

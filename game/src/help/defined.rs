@@ -1,0 +1,271 @@
+//! Help for a game read from a file, made from its definition: what the
+//! file says of it, each piece's moves in words ([`betza::describe`]), and
+//! a diagram of one piece's moves on an empty board.
+
+use voidmate_rules::betza;
+use voidmate_rules::defined::{self, PieceSpec, Spec, Stalemate};
+use voidmate_rules::{GameKind, Position, Square};
+
+/// A diagram of one piece's moves: the piece alone with the two royal
+/// pieces, its moves marked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PieceDiagram {
+    pub fen: String,
+    pub select: Square,
+    pub caption: String,
+}
+
+/// `kind`'s definition, if it was read from a file.
+fn spec(kind: GameKind) -> Option<&'static Spec> {
+    match kind {
+        GameKind::Defined(game) => defined::spec_of(game.rules()),
+        _ => None,
+    }
+}
+
+/// A piece's moves in words.
+fn moves_in_words(p: &PieceSpec) -> String {
+    match p.moves.as_str() {
+        "pawn" => "a pawn: one square forward, captures one square diagonally forward".to_string(),
+        "king" => "one square in any direction, as a king".to_string(),
+        moves => betza::describe(moves).unwrap_or_else(|_| format!("`{moves}`")),
+    }
+}
+
+/// The overview of a game read from a file: its title and board, what the
+/// file says of it, its pieces and their moves, pawns, castling and how it
+/// ends. `None` for a built-in game.
+pub fn overview(kind: GameKind) -> Option<String> {
+    let s = spec(kind)?;
+    let mut out = format!("{} ({}x{})", s.title, s.files, s.ranks);
+    if !s.description.is_empty() {
+        out.push_str(": ");
+        out.push_str(&s.description);
+    }
+    out.push_str("\nPieces:");
+    for p in &s.pieces {
+        out.push_str(&format!(
+            "\n  {} {}{}: {} (`{}`)",
+            p.letter,
+            p.name,
+            if p.royal { ", royal" } else { "" },
+            moves_in_words(p),
+            p.moves
+        ));
+    }
+    let names = |letters: &[char]| -> Vec<String> {
+        letters
+            .iter()
+            .filter_map(|l| s.pieces.iter().find(|p| p.letter == *l))
+            .map(|p| p.name.clone())
+            .collect()
+    };
+    if s.pieces.iter().any(|p| p.moves == "pawn") {
+        let rank = s.promotion_rank.map_or("the last rank".to_string(), |r| {
+            format!("rank {r} (their own counting)")
+        });
+        out.push_str(&format!(
+            "\nPawns: {}; they promote on {rank} to {}.",
+            if s.double_step {
+                "two squares on their first move"
+            } else {
+                "one square at a time, always"
+            },
+            names(&s.promotion).join(", ")
+        ));
+    }
+    out.push_str(if s.castling.is_some() {
+        "\nCastling: yes, the king two squares towards a rook that jumps over it."
+    } else {
+        "\nCastling: none."
+    });
+    let royal = s.pieces.iter().find(|p| p.royal).map(|p| p.name.as_str());
+    out.push_str(&format!(
+        "\nWin by checkmating the {}; a stalemate is {}{}.",
+        royal.unwrap_or("royal piece"),
+        match s.stalemate {
+            Stalemate::Draw => "a draw",
+            Stalemate::Loss => "a loss for the side with no move",
+            Stalemate::Win => "a win for the side with no move",
+        },
+        if s.move_rule > 0 {
+            format!(
+                "; {} moves each without a capture or pawn move draw",
+                s.move_rule
+            )
+        } else {
+            String::new()
+        }
+    ));
+    out.push_str(&format!(
+        "\nAsk `rules {} <piece>` (a letter or a name) for a diagram of its moves.",
+        s.name
+    ));
+    Some(out)
+}
+
+/// The piece of `kind` that `query` names (its letter, its name, or a
+/// sentence with its name in it), with its moves in words and a diagram.
+pub fn piece(kind: GameKind, query: &str) -> Option<(String, PieceDiagram)> {
+    let s = spec(kind)?;
+    let q = query.trim();
+    let words: Vec<String> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let p = s
+        .pieces
+        .iter()
+        .find(|p| q.chars().count() == 1 && q.eq_ignore_ascii_case(&p.letter.to_string()))
+        .or_else(|| {
+            s.pieces.iter().find(|p| {
+                let name = p.name.to_lowercase();
+                words
+                    .iter()
+                    .any(|w| *w == name || w.strip_suffix('s') == Some(name.as_str()))
+            })
+        })?;
+    let text = format!(
+        "{} ({}) in {}: {}.",
+        p.name,
+        p.letter,
+        s.title,
+        moves_in_words(p)
+    );
+    Some((text, diagram(kind, s, p)))
+}
+
+/// The piece `p` alone near the middle of `s`'s board (a pawn on its
+/// second rank), with the royal pieces where they are neither in the way
+/// nor in check (the first such squares from the corners).
+fn diagram(kind: GameKind, s: &Spec, p: &PieceSpec) -> PieceDiagram {
+    let (files, ranks) = (s.files, s.ranks);
+    let at = if p.moves == "pawn" {
+        Square::new(files / 2, 1)
+    } else {
+        Square::new(files / 2, ranks / 2)
+    };
+    let royal = s.pieces.iter().find(|r| r.royal).map(|r| r.letter);
+    let white_royal = royal.filter(|l| *l != p.letter);
+    // Black's royal piece: the far corners first, then every square from
+    // the top.
+    let mut spots = vec![Square::new(files - 1, ranks - 1), Square::new(0, ranks - 1)];
+    spots.extend(
+        (0..ranks)
+            .rev()
+            .flat_map(|r| (0..files).map(move |f| Square::new(f, r))),
+    );
+    let fen_with = |black: Option<Square>| {
+        let mut board = vec![vec![None; files as usize]; ranks as usize];
+        board[at.rank() as usize][at.file() as usize] = Some(p.letter.to_ascii_uppercase());
+        if let Some(l) = white_royal {
+            board[0][0] = Some(l.to_ascii_uppercase());
+        }
+        if let (Some(l), Some(q)) = (royal, black) {
+            board[q.rank() as usize][q.file() as usize] = Some(l.to_ascii_lowercase());
+        }
+        fen(&board)
+    };
+    let fen = spots
+        .into_iter()
+        .filter(|q| *q != at && *q != Square::new(0, 0))
+        .map(|q| fen_with(Some(q)))
+        .find(|fen| {
+            Position::from_fen(kind.rules(), fen)
+                .is_ok_and(|pos| pos.legal_moves().iter().any(|m| m.from == at))
+        })
+        .unwrap_or_else(|| fen_with(None));
+    PieceDiagram {
+        fen,
+        select: at,
+        caption: format!("how the {} moves", p.name),
+    }
+}
+
+/// A board's FEN, White to move.
+fn fen(board: &[Vec<Option<char>>]) -> String {
+    let rows: Vec<String> = board
+        .iter()
+        .rev()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for cell in row {
+                match cell {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(*c);
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    format!("{} w - - 0 1", rows.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capablanca() -> GameKind {
+        GameKind::from_name("capablanca").expect("shipped")
+    }
+
+    /// A shipped game's help names its pieces with their moves in words,
+    /// and each piece's diagram is a position of that game whose marked
+    /// piece has exactly the moves the words promise on an empty board.
+    #[test]
+    fn a_defined_games_help_describes_and_draws_its_pieces() {
+        let kind = capablanca();
+        let text = overview(kind).unwrap();
+        assert!(text.starts_with("Capablanca Chess (10x8)"), "{text}");
+        assert!(text.contains("any distance diagonally, as a bishop; or two squares one way and one the other, jumping, as a knight"), "{text}");
+        assert!(overview(GameKind::Void).is_none());
+        let (words, d) = piece(kind, "how does the archbishop move?").unwrap();
+        assert!(
+            words.starts_with("archbishop (A) in Capablanca Chess"),
+            "{words}"
+        );
+        let pos = Position::from_fen(kind.rules(), &d.fen).unwrap();
+        let moves = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from == d.select)
+            .count();
+        // From f5 on 10x8: the bishop's 14 squares and the knight's 8.
+        assert_eq!(d.select.to_string(), "f5");
+        assert_eq!(moves, 14 + 8, "{}", d.fen);
+        let (_, pawn) = piece(kind, "p").unwrap();
+        let pos = Position::from_fen(kind.rules(), &pawn.fen).unwrap();
+        assert_eq!(
+            pos.legal_moves()
+                .iter()
+                .filter(|m| m.from == pawn.select)
+                .count(),
+            2
+        );
+        assert!(piece(kind, "dragon").is_none());
+        // Every piece of every shipped game draws.
+        for kind in GameKind::every().into_iter().filter(|k| k.is_defined()) {
+            for p in &spec(kind).unwrap().pieces {
+                let (_, d) = piece(kind, &p.letter.to_string()).unwrap();
+                let pos = Position::from_fen(kind.rules(), &d.fen)
+                    .unwrap_or_else(|e| panic!("{kind} {}: {e} in {}", p.letter, d.fen));
+                assert!(
+                    pos.legal_moves().iter().any(|m| m.from == d.select),
+                    "{kind} {}",
+                    p.letter
+                );
+            }
+        }
+    }
+}
