@@ -133,7 +133,8 @@ fn game_option(registration: &Value, command: &str, name: &str) -> &'static str 
         "/{command} variant is autocompleted"
     );
     assert!(
-        opt.get("choices").is_none_or(|c| c.is_null()),
+        opt.get("choices")
+            .is_none_or(|c| c.is_null() || c.as_array().is_some_and(Vec::is_empty)),
         "/{command}: no fixed list"
     );
     voidmate_rules::GameKind::from_name(name)

@@ -460,12 +460,21 @@ fn pawn_moves(rules: &Rules, b: &Board, from: Square, out: &mut MoveList) {
     let cells = &b.cells;
     let promo_rank = rules.promotion_rank(us);
     let push = |to: Square, kind: MoveKind, out: &mut MoveList| {
-        if to.rank() == promo_rank && !rules.delayed_promotion {
+        let last = to.rank() == promo_rank && !rules.delayed_promotion;
+        // In a promotion zone short of the last rank, staying a pawn is a
+        // choice beside each promotion (Grand Chess).
+        let zone = !last && rules.may_promote_on(us, to.rank());
+        if last || zone {
+            if zone {
+                out.push(Move::new(from, to, kind));
+            }
             for &role in &rules.def.promotion {
-                out.push(Move {
-                    promotion: Some(role),
-                    ..Move::new(from, to, kind)
-                });
+                if rules.may_become(b, us, role) {
+                    out.push(Move {
+                        promotion: Some(role),
+                        ..Move::new(from, to, kind)
+                    });
+                }
             }
         } else {
             out.push(Move::new(from, to, kind));

@@ -18,6 +18,11 @@ pub enum WinReason {
     /// A game defined in a file whose stalemate is not a draw (Shatranj:
     /// the side with no move loses).
     Stalemated,
+    /// A game defined in a file: the loser lost the last of a kind of
+    /// piece it must keep.
+    Extinction,
+    /// A game defined in a file: the winner's flag piece reached its zone.
+    ReachedZone,
 }
 
 /// Why a game was drawn.
@@ -71,13 +76,15 @@ impl Outcome {
 
 impl WinReason {
     /// Every reason, for a reader of stored words.
-    pub const ALL: [WinReason; 6] = [
+    pub const ALL: [WinReason; 8] = [
         WinReason::Checkmate,
         WinReason::KingLostToVoid,
         WinReason::NothingLeftToGive,
         WinReason::PawnPromoted,
         WinReason::KingCaptured,
         WinReason::Stalemated,
+        WinReason::Extinction,
+        WinReason::ReachedZone,
     ];
 
     /// How the game was won, in words: "checkmate".
@@ -89,6 +96,8 @@ impl WinReason {
             WinReason::PawnPromoted => "a pawn reached the last rank",
             WinReason::KingCaptured => "the king was captured",
             WinReason::Stalemated => "a side was stalemated",
+            WinReason::Extinction => "a side lost the last of a piece it must keep",
+            WinReason::ReachedZone => "a piece reached its goal",
         }
     }
 }
@@ -166,6 +175,8 @@ mod tests {
             WinReason::PawnPromoted => 3,
             WinReason::KingCaptured => 4,
             WinReason::Stalemated => 5,
+            WinReason::Extinction => 6,
+            WinReason::ReachedZone => 7,
         };
         let draw = |r: DrawReason| match r {
             DrawReason::Stalemate => 0,

@@ -287,6 +287,11 @@ impl Position {
     /// moves are not generated a second time.
     pub fn outcome_given(&self, legal: &[Move]) -> Option<Outcome> {
         let v = self.rules.variant;
+        if self.rules.immediate_wins {
+            if let Some(o) = v.immediate_outcome(&self.rules, &self.board) {
+                return Some(o);
+            }
+        }
         if legal.is_empty() {
             if self.is_check() {
                 return Some(Outcome::Win {

@@ -43,6 +43,14 @@ pub struct Rules {
     pub(crate) gen: [[RoleGen; 16]; 2],
     /// The rank (counted from each side's own) where pawns promote.
     pub(crate) promotion_ranks: [u8; 2],
+    /// The rank from which each side's pawns double-step.
+    pub(crate) double_step_ranks: [u8; 2],
+    /// The first rank of each side's promotion zone, where promoting is a
+    /// choice ([`Variant::promotion_zone`]).
+    pub(crate) promotion_zone: Option<[u8; 2]>,
+    /// The most of each role a side may have for a pawn to become one
+    /// ([`Variant::promotion_limited`]): the start position's counts.
+    pub(crate) promotion_limits: Option<[[u8; 16]; 2]>,
     /// `(d, masks)`: a piece of colour `c` with a role in `masks[c]` standing
     /// at `target + d` attacks `target` by a leap.
     pub(crate) leap_attacks: Vec<(i16, [u16; 2])>,
@@ -72,6 +80,9 @@ pub struct Rules {
     pub(crate) pawn_double_step: bool,
     pub(crate) delayed_promotion: bool,
     pub(crate) ep_any_piece: bool,
+    /// The variant has wins that stand whatever the moves
+    /// ([`Variant::immediate_outcome`]).
+    pub(crate) immediate_wins: bool,
     pub(crate) extra_attacks: bool,
     /// The bitboard route's tables, when the board and pieces suit it.
     pub(crate) bitboards: Option<Box<Route>>,
@@ -258,7 +269,44 @@ impl Rules {
                 .map_or(last, |r| r.saturating_sub(1).min(last));
             [from_own, last - from_own]
         };
+        let double_step_ranks = match variant.double_step_rank() {
+            None => [
+                def.size.double_step_rank(Color::White),
+                def.size.double_step_rank(Color::Black),
+            ],
+            Some(r) => {
+                let own = r.saturating_sub(1).min(def.size.ranks() - 1);
+                [own, def.size.ranks() - 1 - own]
+            }
+        };
+        let promotion_zone = variant.promotion_zone().map(|r| {
+            let own = r.saturating_sub(1).min(def.size.ranks() - 1);
+            [own, def.size.ranks() - 1 - own]
+        });
+        // The start's count of each role per side, read off the placement
+        // field of its FEN by the roster's letters.
+        let promotion_limits = variant.promotion_limited().then(|| {
+            let mut limits = [[0u8; 16]; 2];
+            let placement = def.start_fen.split_whitespace().next().unwrap_or("");
+            for ch in placement.chars().filter(char::is_ascii_alphabetic) {
+                let color = if ch.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let upper = ch.to_ascii_uppercase();
+                if let Some(r) = def.roster.iter().find(|r| r.letter == upper) {
+                    if let Some(slot) = limits[color.index()].get_mut(r.role.index()) {
+                        *slot = slot.saturating_add(1);
+                    }
+                }
+            }
+            limits
+        });
         let mut rules = Rules {
+            double_step_ranks,
+            promotion_zone,
+            promotion_limits,
             kind: crate::GameKind::ALL
                 .into_iter()
                 .find(|k| k.name() == def.name),
@@ -279,6 +327,7 @@ impl Rules {
             pawn_double_step: variant.pawn_double_step(),
             delayed_promotion: variant.delayed_promotion(),
             ep_any_piece: variant.en_passant_by_any_piece(),
+            immediate_wins: variant.has_immediate_outcome(),
             // Programmed pieces need not move symmetrically, which the
             // shortcuts of the legality test assume: test every move.
             extra_attacks: variant.has_extra_attacks() || programmed.is_some(),
@@ -314,6 +363,9 @@ impl Rules {
             && !self.double_step_anywhere
             && self.pawn_double_step
             && self.variant.promotion_rank().is_none()
+            && self.variant.double_step_rank().is_none()
+            && self.promotion_zone.is_none()
+            && self.promotion_limits.is_none()
             && !self.ep_any_piece
             && !self.variant.filters_moves()
     }
@@ -448,7 +500,28 @@ impl Rules {
 
     /// The rank from which `color`'s pawns may advance two squares.
     pub fn double_step_rank(&self, color: Color) -> u8 {
-        self.def.size.double_step_rank(color)
+        self.double_step_ranks[color.index()]
+    }
+
+    /// Whether a pawn of `color` arriving on `rank` may promote without
+    /// having to (in a promotion zone, short of the last rank).
+    pub(crate) fn may_promote_on(&self, color: Color, rank: u8) -> bool {
+        self.promotion_zone.is_some_and(|z| match color {
+            Color::White => rank >= z[0],
+            Color::Black => rank <= z[1],
+        })
+    }
+
+    /// Whether a pawn of `color` may become a `role` on `b` (always, unless
+    /// the game limits promotion to the pieces lost).
+    pub(crate) fn may_become(&self, b: &Board, color: Color, role: Role) -> bool {
+        self.promotion_limits.is_none_or(|limits| {
+            b.count(color, role)
+                < limits[color.index()]
+                    .get(role.index())
+                    .copied()
+                    .unwrap_or(0)
+        })
     }
 
     pub(crate) fn pawn_forward(color: Color) -> i16 {

@@ -182,6 +182,38 @@ pub trait Variant: Send + Sync + 'static {
         None
     }
 
+    /// The rank, counted from each side's own first rank (1), from which
+    /// pawns double-step; `None`: the second (Grand Chess's is the third).
+    fn double_step_rank(&self) -> Option<u8> {
+        None
+    }
+
+    /// The first rank (each side's own counting) of a promotion zone: a
+    /// pawn arriving there or beyond, short of the last rank, may promote or
+    /// stay a pawn; on the last rank it must promote (Grand Chess: 8).
+    fn promotion_zone(&self) -> Option<u8> {
+        None
+    }
+
+    /// A pawn may only become a piece its side has lost: no more of a role
+    /// than the game starts with (Grand Chess).
+    fn promotion_limited(&self) -> bool {
+        false
+    }
+
+    /// A win that stands whatever the moves, asked before them (only where
+    /// [`Variant::has_immediate_outcome`] says so): a side lost its last
+    /// piece of a kind, or a flag piece reached its zone (games defined in
+    /// a file).
+    fn immediate_outcome(&self, _rules: &Rules, _board: &Board) -> Option<Outcome> {
+        None
+    }
+
+    /// Whether [`Variant::immediate_outcome`] can ever answer.
+    fn has_immediate_outcome(&self) -> bool {
+        false
+    }
+
     /// The game's own name for a role, where it differs from the role's
     /// ("archbishop" for the role a file gave its letter `A`).
     fn role_name(&self, _role: Role) -> Option<&str> {

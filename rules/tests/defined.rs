@@ -13,7 +13,7 @@ use voidmate_rules::defined::{self, DefinitionError};
 use voidmate_rules::{variants, Position, Rules};
 
 /// The shipped fairy games, as Fairy-Stockfish names them.
-const FAIRY: [&str; 8] = [
+const FAIRY: [&str; 9] = [
     "capablanca",
     "gothic",
     "embassy",
@@ -22,6 +22,7 @@ const FAIRY: [&str; 8] = [
     "shatranj",
     "courier",
     "makruk",
+    "grand",
 ];
 
 fn check_perft(rules: &'static Rules, path: &str) {
@@ -359,4 +360,142 @@ fn random_definitions_never_panic() {
         }
     }
     assert!(read > 50 && refused > 50, "{read} read, {refused} refused");
+}
+
+/// Wins other than mate: a flag piece reaching its squares (King of the
+/// Hill, as Fairy-Stockfish's `kingofthehill`), and extinction (losing the
+/// last of a kind of piece a side must keep, as its `extinction`), where
+/// the king need not be royal. Neither changes the moves (a perft is
+/// chess's), only when the game ends.
+#[test]
+fn a_game_is_won_by_a_flag_or_by_extinction() {
+    use voidmate_rules::{Color, Outcome, WinReason};
+    let hill = defined::load(
+        "hill.toml",
+        "[hill-test]\ninherits = \"standard\"\ntitle = \"Hill\"\nwin = { flag = { piece = \"K\", white = \"d4 e4 d5 e5\" } }\n",
+    )
+    .unwrap()[0];
+    let chess = variants::standard();
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let (a, b) = (
+            Position::from_fen(hill, fen).unwrap(),
+            Position::from_fen(chess, fen).unwrap(),
+        );
+        assert_eq!(a.perft(3), b.perft(3));
+    }
+    let mut pos = Position::from_fen(hill, "4k3/8/8/8/8/4K3/8/8 w - - 0 1").unwrap();
+    assert_eq!(pos.outcome(), None);
+    let mv = pos.parse_move("Kd4").unwrap();
+    pos.play(&mv).unwrap();
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::ReachedZone
+        })
+    );
+    // Black's squares default to White's: the centre is both sides' hill.
+    let pos = Position::from_fen(hill, "8/8/8/4k3/8/8/8/K7 w - - 0 1").unwrap();
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::ReachedZone
+        })
+    );
+
+    let ext = defined::load(
+        "extinction.toml",
+        "[extinction-test]\ninherits = \"standard\"\ntitle = \"Extinction\"\ncastling = false\nstart = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\nwin = { extinction = \"Q\" }\n\n[extinction-test.pieces]\nK = { moves = \"K\", name = \"king\", royal = false }\n",
+    )
+    .unwrap()[0];
+    assert_eq!(ext.definition().royal, None);
+    let mut pos = Position::from_fen(ext, "k7/8/8/8/8/8/8/KQ5q w - - 0 1").unwrap();
+    assert_eq!(pos.outcome(), None);
+    let mv = pos.parse_move("Qxh1").unwrap();
+    pos.play(&mv).unwrap();
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Extinction
+        })
+    );
+    // With no royal piece there is no check: a king may step next to a queen.
+    let pos = Position::from_fen(ext, "k7/8/8/8/8/8/1q6/K6Q w - - 0 1").unwrap();
+    assert!(pos.legal_moves().iter().any(|m| pos.san(m) == "Kb1"));
+
+    // A win names its field when it is wrong.
+    let errors = |text: &str| {
+        defined::read("w.toml", text, &|n| {
+            defined::twin(n)
+                .and_then(defined::spec_of)
+                .map(|s| s.table.clone())
+        })
+        .expect_err(text)
+    };
+    let e = errors(
+        "[w]\ninherits = \"standard\"\ntitle = \"W\"\nwin = { flag = { piece = \"Z\", white = \"d4\" } }\n",
+    );
+    assert!(
+        e[0].to_string()
+            .contains("w.win.flag.piece: `Z` is no piece of this game"),
+        "{e:?}"
+    );
+    let e = errors(
+        "[w]\ninherits = \"standard\"\ntitle = \"W\"\nwin = { flag = { piece = \"K\", white = \"z9\" } }\n",
+    );
+    assert!(
+        e[0].to_string()
+            .contains("`z9` is not a square of this board"),
+        "{e:?}"
+    );
+    let e = errors(
+        "[w]\ninherits = \"standard\"\ntitle = \"W\"\n\n[w.pieces]\nK = { moves = \"K\", royal = false }\n",
+    );
+    assert!(
+        e[0].to_string()
+            .contains("no royal piece and no other way to win"),
+        "{e:?}"
+    );
+}
+
+/// Giveaway written as a file (captures compulsory, a king that is an
+/// ordinary piece and may be promoted to, the side left without a move
+/// winning) counts every position of the built-in antichess's perft file
+/// (its counts independently checked) to depth 3.
+#[test]
+fn giveaway_written_as_a_file_counts_as_antichess() {
+    let giveaway = defined::load(
+        "giveaway.toml",
+        "[giveaway-test]\ninherits = \"standard\"\ntitle = \"Giveaway\"\ncastling = false\nstart = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\npromotion = \"QRBNK\"\nstalemate = \"win\"\nwin = { captures_forced = true }\n\n[giveaway-test.pieces]\nK = { moves = \"K\", name = \"king\", royal = false }\n",
+    )
+    .unwrap()[0];
+    let path = format!("{}/tests/data/antichess.perft", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for (fen, counts) in perft_file::read(&path) {
+        let ours = Position::from_fen(giveaway, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for (depth, want) in counts.into_iter().filter(|(d, _)| *d <= 3) {
+            assert_eq!(ours.perft(depth), want, "{fen} depth {depth}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked}");
+    // The capture is forced, and losing the last piece wins.
+    use voidmate_rules::{Color, Outcome, WinReason};
+    let mut pos = Position::from_fen(giveaway, "8/8/8/8/8/8/1k6/Q7 b - - 0 1").unwrap();
+    let legal: Vec<String> = pos.legal_moves().iter().map(|m| pos.san(m)).collect();
+    assert_eq!(legal, ["Kxa1"]);
+    let mv = pos.parse_move("Kxa1").unwrap();
+    pos.play(&mv).unwrap();
+    assert_eq!(
+        pos.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Stalemated
+        })
+    );
 }

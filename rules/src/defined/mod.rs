@@ -10,14 +10,14 @@
 //! beside the built-in games.
 //!
 //! The fairy games we ship (Capablanca, Gothic, Embassy, Chancellor,
-//! Knightmate, Shatranj, Courier, Makruk, and orthodox chess written as a
-//! file) are
+//! Knightmate, Shatranj, Courier, Makruk, Grand, and orthodox chess written
+//! as a file) are
 //! built in as text ([`SHIPPED`]) and always loaded; files named in the
 //! configuration add theirs ([`load`]).
 
 mod read;
 
-pub use read::{read, DefinitionError, PieceSpec, Spec, MAX_FILE_BYTES};
+pub use read::{read, DefinitionError, Flag, PieceSpec, Spec, MAX_FILE_BYTES};
 
 use crate::outcome::{Outcome, WinReason};
 use crate::variant::{Definition, Variant};
@@ -25,7 +25,7 @@ use crate::{Board, Role, Rules};
 use std::sync::{OnceLock, RwLock};
 
 /// The definitions shipped with the bot, as (file, text).
-pub const SHIPPED: [(&str, &str); 9] = [
+pub const SHIPPED: [(&str, &str); 10] = [
     (
         "variants/standard.toml",
         include_str!("../../../variants/standard.toml"),
@@ -61,6 +61,10 @@ pub const SHIPPED: [(&str, &str); 9] = [
     (
         "variants/makruk.toml",
         include_str!("../../../variants/makruk.toml"),
+    ),
+    (
+        "variants/grand.toml",
+        include_str!("../../../variants/grand.toml"),
     ),
 ];
 
@@ -130,6 +134,80 @@ impl Variant for DefinedVariant {
         self.spec.promotion_rank
     }
 
+    /// Giveaway: where a capture can be made, only captures may.
+    fn filter_moves(&self, _rules: &Rules, board: &Board, moves: &mut crate::MoveList) {
+        if self.spec.captures_forced {
+            let capture = |m: &crate::Move| crate::movegen::is_capture(board, m);
+            if moves.iter().any(capture) {
+                moves.retain(|m| capture(m));
+            }
+        }
+    }
+
+    fn filters_moves(&self) -> bool {
+        self.spec.captures_forced
+    }
+
+    fn has_immediate_outcome(&self) -> bool {
+        !self.spec.extinction.is_empty() || self.spec.flag.is_some()
+    }
+
+    /// Extinction first (the side to move lost its last piece of a kind it
+    /// must keep: it loses, and if both did, the mover's capture decided),
+    /// then the flag (the side that just moved has its flag piece home).
+    fn immediate_outcome(&self, rules: &Rules, board: &Board) -> Option<Outcome> {
+        let mover = board.turn();
+        let role_of = |letter: char| {
+            rules
+                .definition()
+                .roster
+                .iter()
+                .find(|r| r.letter == letter)
+                .map(|r| r.role)
+        };
+        for side in [mover, !mover] {
+            let extinct = self
+                .spec
+                .extinction
+                .iter()
+                .filter_map(|&l| role_of(l))
+                .any(|role| board.count(side, role) == 0);
+            if extinct {
+                return Some(Outcome::Win {
+                    winner: !side,
+                    reason: WinReason::Extinction,
+                });
+            }
+        }
+        let flag = self.spec.flag.as_ref()?;
+        let role = role_of(flag.piece)?;
+        for side in [!mover, mover] {
+            let home = &flag.squares[side.index()];
+            let arrived = home
+                .iter()
+                .any(|&q| board.piece_at(q) == Some(crate::Piece::new(side, role)));
+            if arrived {
+                return Some(Outcome::Win {
+                    winner: side,
+                    reason: WinReason::ReachedZone,
+                });
+            }
+        }
+        None
+    }
+
+    fn double_step_rank(&self) -> Option<u8> {
+        self.spec.double_step_rank
+    }
+
+    fn promotion_zone(&self) -> Option<u8> {
+        self.spec.promotion_zone
+    }
+
+    fn promotion_limited(&self) -> bool {
+        self.spec.promotion_limited
+    }
+
     fn pawn_double_step(&self) -> bool {
         self.spec.double_step
     }
@@ -138,8 +216,13 @@ impl Variant for DefinedVariant {
         (self.spec.move_rule > 0).then_some(self.spec.move_rule)
     }
 
-    /// Only royal pieces left on the board: nobody can ever give mate.
+    /// Only royal pieces left on the board: nobody can ever give mate (a
+    /// game won by a flag or by extinction never runs out of material).
     fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool {
+        // A flag or an extinction can still be won with the pieces left.
+        if self.has_immediate_outcome() {
+            return false;
+        }
         rules
             .definition()
             .roster

@@ -44,6 +44,14 @@ pub struct PieceSpec {
     components: Vec<Component>,
 }
 
+/// A flag win: the side whose `piece` reaches one of its squares wins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub piece: char,
+    /// White's squares, Black's.
+    pub squares: [Vec<crate::Square>; 2],
+}
+
 /// A game as its file defines it, checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
@@ -70,6 +78,21 @@ pub struct Spec {
     /// The rank, from each side's own first (1), where pawns promote
     /// (`None`: the last).
     pub promotion_rank: Option<u8>,
+    /// The rank (each side's own counting) pawns double-step from (`None`:
+    /// the second).
+    pub double_step_rank: Option<u8>,
+    /// The first rank of a zone where promoting is a choice, short of the
+    /// last rank.
+    pub promotion_zone: Option<u8>,
+    /// Pawns become only pieces their side has lost.
+    pub promotion_limited: bool,
+    /// Letters of which a side must keep one: losing the last of any
+    /// loses (extinction).
+    pub extinction: Vec<char>,
+    /// A piece whose arrival on its side's squares wins.
+    pub flag: Option<Flag>,
+    /// Captures are compulsory (giveaway).
+    pub captures_forced: bool,
     /// The table as read, its parent's fields merged in: what a game that
     /// inherits from this one starts from.
     pub table: Table,
@@ -129,7 +152,7 @@ impl Spec {
 }
 
 /// The fields a game's table may have.
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 16] = [
     "title",
     "description",
     "inherits",
@@ -142,6 +165,10 @@ const FIELDS: [&str; 12] = [
     "stalemate",
     "move_rule",
     "promotion_rank",
+    "double_step_rank",
+    "promotion_zone",
+    "promotion_limited",
+    "win",
 ];
 
 /// The longest description, in characters.
@@ -421,7 +448,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             return Err(err(&path, format!("the letter `{letter}` is used twice")));
         }
         let (moves, piece_name, royal) = match value {
-            Value::String(m) => (m.clone(), None, false),
+            Value::String(m) => (m.clone(), None, None),
             Value::Table(t) => {
                 for k in t.keys() {
                     if !["moves", "name", "royal"].contains(&k.as_str()) {
@@ -452,8 +479,8 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                     }
                 };
                 let royal = match t.get("royal") {
-                    None => false,
-                    Some(Value::Boolean(b)) => *b,
+                    None => None,
+                    Some(Value::Boolean(b)) => Some(*b),
                     Some(_) => return Err(err(&path, "`royal`: true or false".into())),
                 };
                 (moves, name, royal)
@@ -465,7 +492,8 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                 ))
             }
         };
-        let royal = royal || moves == "king";
+        // A piece that moves as a king is royal unless said otherwise.
+        let royal = royal.unwrap_or(moves == "king");
         let default_name = match moves.as_str() {
             "pawn" => "pawn".to_string(),
             "king" => "king".to_string(),
@@ -473,9 +501,88 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         };
         read_pieces.push((letter, moves, piece_name.unwrap_or(default_name), royal));
     }
+    // How else a game is won: `win = { extinction = "Q", flag = { piece =
+    // "K", white = "d4 e4 d5 e5", black = ... } }`.
+    let letters: Vec<char> = read_pieces.iter().map(|p| p.0).collect();
+    let known = |c: char, path: &[&str]| -> Result<char, DefinitionError> {
+        if letters.contains(&c) {
+            Ok(c)
+        } else {
+            Err(err(path, format!("`{c}` is no piece of this game")))
+        }
+    };
+    let (mut extinction, mut flag, mut captures_forced) = (Vec::new(), None, false);
+    match table.get("win") {
+        None => {}
+        Some(Value::Table(w)) => {
+            for (k, v) in w {
+                match (k.as_str(), v) {
+                    ("extinction", Value::String(s)) if !s.is_empty() => {
+                        for c in s.chars() {
+                            extinction.push(known(c, &["win", "extinction"])?);
+                        }
+                    }
+                    ("captures_forced", Value::Boolean(b)) => captures_forced = *b,
+                    ("flag", Value::Table(f)) => {
+                        let piece = match f.get("piece") {
+                            Some(Value::String(s)) if s.chars().count() == 1 => {
+                                known(s.chars().next().unwrap_or('?'), &["win", "flag", "piece"])?
+                            }
+                            _ => {
+                                return Err(err(
+                                    &["win", "flag", "piece"],
+                                    "the letter of the piece that must arrive".into(),
+                                ))
+                            }
+                        };
+                        let squares = |key: &str| -> Result<Option<Vec<crate::Square>>, DefinitionError> {
+                            match f.get(key) {
+                                None => Ok(None),
+                                Some(Value::String(s)) => {
+                                    let mut out = Vec::new();
+                                    for w in s.split_whitespace() {
+                                        match crate::Square::parse(w).filter(|q| q.file() < files && q.rank() < ranks) {
+                                            Some(q) => out.push(q),
+                                            None => return Err(err(&["win", "flag", key], format!("`{w}` is not a square of this board"))),
+                                        }
+                                    }
+                                    if out.is_empty() {
+                                        return Err(err(&["win", "flag", key], "at least one square".into()));
+                                    }
+                                    Ok(Some(out))
+                                }
+                                Some(_) => Err(err(&["win", "flag", key], "squares as a string: \"d4 e4 d5 e5\"".into())),
+                            }
+                        };
+                        let Some(white) = squares("white")? else {
+                            return Err(err(&["win", "flag", "white"], "White's squares: \"d4 e4 d5 e5\"".into()));
+                        };
+                        let black = squares("black")?.unwrap_or_else(|| white.clone());
+                        flag = Some(Flag { piece, squares: [white, black] });
+                    }
+                    _ => {
+                        return Err(err(
+                            &["win", k],
+                            "a win is `extinction = \"LETTERS\"`, `flag = { piece, white, black }` or `captures_forced = true`".into(),
+                        ))
+                    }
+                }
+            }
+        }
+        Some(_) => {
+            return Err(err(
+                &["win"],
+                "a table: `win = { extinction = \"Q\" }` or `win = { flag = { piece = \"K\", white = \"d4 e4 d5 e5\" } }`".into(),
+            ))
+        }
+    }
+    // Giveaway: with captures forced, the side left without a move (or a
+    // piece) wins by the stalemate rule.
+    let other_win = !extinction.is_empty() || flag.is_some() || captures_forced;
     let royals: Vec<char> = read_pieces.iter().filter(|p| p.3).map(|p| p.0).collect();
     match royals.as_slice() {
         [_] => {}
+        [] if other_win => {}
         [] => {
             return Err(err(
                 &["pieces"],
@@ -727,6 +834,31 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         Some(Value::Integer(n)) if (0..=MAX_MOVE_RULE).contains(n) => *n as u16,
         Some(_) => return Err(err(&["move_rule"], format!("moves without a capture or pawn move that draw, 0 to {MAX_MOVE_RULE} (0: no such rule)"))),
     };
+    let rank_field = |key: &str, what: &str| -> Result<Option<u8>, DefinitionError> {
+        match table.get(key) {
+            None => Ok(None),
+            Some(Value::Integer(n)) if (2..i64::from(ranks)).contains(n) => Ok(Some(*n as u8)),
+            Some(_) => Err(err(
+                &[key],
+                format!(
+                    "{what}, counted from each side's own first rank: 2 to {}",
+                    ranks - 1
+                ),
+            )),
+        }
+    };
+    let double_step_rank = rank_field("double_step_rank", "the rank pawns double-step from")?;
+    let promotion_zone = rank_field("promotion_zone", "the first rank where a pawn may promote")?;
+    let promotion_limited = match table.get("promotion_limited") {
+        None => false,
+        Some(Value::Boolean(b)) => *b,
+        Some(_) => {
+            return Err(err(
+                &["promotion_limited"],
+                "true or false: whether a pawn becomes only a piece its side has lost".into(),
+            ))
+        }
+    };
     let promotion_rank = match table.get("promotion_rank") {
         None => None,
         Some(Value::Integer(n)) if (2..=i64::from(ranks)).contains(n) => Some(*n as u8),
@@ -765,6 +897,12 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         stalemate,
         move_rule,
         promotion_rank,
+        double_step_rank,
+        promotion_zone,
+        promotion_limited,
+        extinction,
+        flag,
+        captures_forced,
         table,
     };
     // The start must be a position of this game: read it under rules built
