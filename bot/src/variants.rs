@@ -286,3 +286,62 @@ pub fn load_files(paths: &[PathBuf]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use voidmate_rules::GameKind;
+
+    /// `[[variants.only]]` offers a file's games in its communities only,
+    /// `paths` everywhere; a refused file is named in `health`'s words
+    /// with its first error, and the others still load.
+    #[test]
+    fn files_for_some_communities_and_refused_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = dir.path().join("open.toml");
+        let club = dir.path().join("club.toml");
+        let bad = dir.path().join("bad.toml");
+        std::fs::write(
+            &open,
+            "[open-chess]\ninherits = \"standard\"\ntitle = \"Open Chess\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &club,
+            "[members-chess]\ninherits = \"standard\"\ntitle = \"Members Chess\"\n",
+        )
+        .unwrap();
+        std::fs::write(&bad, "[broken]\nboard = \"3x3\"\n").unwrap();
+        let config = format!(
+            "paths = [{:?}, {:?}]\n\n[[only]]\npaths = [{:?}]\ncommunities = [\"discord:42\", \"matrix:!club:example.org\"]\n",
+            open.to_str().unwrap(),
+            bad.to_str().unwrap(),
+            club.to_str().unwrap()
+        );
+        let section: VariantsSection = toml::from_str(&config).unwrap();
+        let loaded = load(&section);
+        let names: Vec<&str> = loaded.games.iter().map(|(g, _)| g.as_str()).collect();
+        assert_eq!(names, ["open-chess", "members-chess"]);
+        let health = loaded.health_detail();
+        assert!(
+            health.starts_with("2 games from files; refused "),
+            "{health}"
+        );
+        assert!(
+            health.contains("bad.toml:1: broken: `title` is missing"),
+            "{health}"
+        );
+        let members = GameKind::from_name("members-chess").unwrap();
+        assert!(members.playable_in(Some("discord:guild:42")));
+        assert!(members.playable_in(Some("!club:example.org")));
+        assert!(!members.playable_in(Some("discord:guild:43")));
+        assert!(!members.playable_in(Some("console")));
+        assert!(!members.playable_in(None));
+        let open = GameKind::from_name("open-chess").unwrap();
+        assert!(open.playable_in(Some("console")) && open.playable_in(None));
+        // A typo in the section is refused by name.
+        assert!(
+            toml::from_str::<VariantsSection>("[[only]]\npath = []\ncommunities = []\n").is_err()
+        );
+    }
+}

@@ -2136,7 +2136,19 @@ async fn a_tournament_is_run_from_the_tournament_command_and_its_buttons() {
             .unwrap()
     };
     let round_robin = choice("create", "format", "Round robin: everyone meets once");
-    let standard = choice("create", "variant", "Standard chess");
+    // The game is an autocompleted name, not a fixed list.
+    let variant = sub("create")["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "variant")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (variant["type"].as_u64(), variant["autocomplete"].as_bool()),
+        (Some(3), Some(true))
+    );
+    let standard = "standard";
     let blitz = choice("create", "time", "Blitz 3+2");
 
     // Options that do not fit together: refused, to their author alone.

@@ -13,7 +13,18 @@ use crate::tiles::{marks, Floor, TileKey};
 use crate::{encode, frame, tiles};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use voidmate_rules::{Color, MoveKind, Position, Role, Square, Tile};
+use voidmate_rules::defined::Art;
+use voidmate_rules::{Color, MoveKind, Position, Role, Rules, Square, Tile};
+
+/// How a piece of `role` is drawn in `rules`' game: a role's drawing, or
+/// (a fairy piece of a game read from a file) its letter in a disc.
+fn art(rules: &Rules, role: Role) -> (Role, Option<char>) {
+    match rules.variant().defined_spec().and_then(|s| s.art_of(role)) {
+        Some(Art::Letter(c)) => (role, Some(c)),
+        Some(Art::Drawing(r)) => (r, None),
+        None => (role, None),
+    }
+}
 
 struct ThemeData {
     palette: Palette,
@@ -485,11 +496,15 @@ fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<(Squa
                 Tile::Void => Floor::Void,
                 Tile::Unstable { owner, .. } => Floor::Unstable(owner),
             };
+            let art = pos
+                .piece_at(sq)
+                .map(|p| (p.color, art(pos.rules(), p.role)));
             let key = TileKey {
                 light: sq.is_light(),
                 floor,
                 marks: marks_at.get(&sq).copied().unwrap_or(0),
-                piece: pos.piece_at(sq).map(|p| (p.color, p.role)),
+                piece: art.map(|(color, (role, _))| (color, role)),
+                letter: art.and_then(|(_, (_, letter))| letter),
                 hue: pos
                     .piece_at(sq)
                     .and_then(|p| opts.colours.map(|c| c[p.color.index()])),
@@ -525,6 +540,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                     marks: m,
                     piece: None,
                     hue: None,
+                    letter: None,
                 });
             }
         }
@@ -536,6 +552,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                     marks: 0,
                     piece: Some((color, role)),
                     hue: None,
+                    letter: None,
                 });
             }
             keys.push(TileKey {
@@ -544,6 +561,18 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                 marks: marks::LAST_MOVE,
                 piece: Some((color, Role::Pawn)),
                 hue: None,
+                letter: None,
+            });
+        }
+        // A fairy piece of a game read from a file: its letter in a disc.
+        for color in Color::ALL {
+            keys.push(TileKey {
+                light,
+                floor: Floor::Normal,
+                marks: 0,
+                piece: Some((color, Role::Paladin)),
+                hue: None,
+                letter: Some('A'),
             });
         }
         // Chosen piece colours, on a few shapes.
@@ -555,6 +584,7 @@ fn palette_samples(theme: Theme) -> Vec<u8> {
                     marks: 0,
                     piece: Some((Color::White, role)),
                     hue: Some(hue),
+                    letter: None,
                 });
             }
         }
@@ -636,5 +666,62 @@ fn draw_arrow(
                 pixels[i] = td.palette.index(rgb);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game read from a file shows chess's pieces with their drawings and
+    /// its fairy pieces as their letters, never as another game's piece; a
+    /// file may name a drawing for a piece; the built-in games are as ever.
+    #[test]
+    fn a_defined_games_fairy_pieces_are_drawn_as_letters() {
+        let capa = voidmate_rules::variant("capablanca").unwrap();
+        let role_of = |letter: char| {
+            capa.definition()
+                .roster
+                .iter()
+                .find(|r| r.letter == letter)
+                .unwrap()
+                .role
+        };
+        assert_eq!(art(capa, role_of('N')), (Role::Knight, None));
+        assert_eq!(art(capa, role_of('K')), (Role::King, None));
+        assert_eq!(art(capa, role_of('A')), (role_of('A'), Some('A')));
+        assert_eq!(art(capa, role_of('C')), (role_of('C'), Some('C')));
+        let named = voidmate_rules::defined::load(
+            "art.toml",
+            "[art-test]\ninherits = \"capablanca\"\ntitle = \"Art\"\n\n[art-test.pieces]\nA = { moves = \"BN\", name = \"archbishop\", art = \"archbishop\" }\n",
+        )
+        .unwrap()[0];
+        let a = named
+            .definition()
+            .roster
+            .iter()
+            .find(|r| r.letter == 'A')
+            .unwrap()
+            .role;
+        assert_eq!(art(named, a), (Role::Archbishop, None));
+        let void = voidmate_rules::variant("void").unwrap();
+        assert_eq!(art(void, Role::Minister), (Role::Minister, None));
+        // The letter is drawn: the square differs from the same piece's
+        // drawing, and from another letter.
+        let key = |letter| TileKey {
+            light: true,
+            floor: Floor::Normal,
+            marks: 0,
+            piece: Some((Color::White, Role::Paladin)),
+            hue: None,
+            letter,
+        };
+        let (disc_a, disc_c, drawing) = (
+            tiles::draw(Theme::default(), 64, &key(Some('A'))),
+            tiles::draw(Theme::default(), 64, &key(Some('C'))),
+            tiles::draw(Theme::default(), 64, &key(None)),
+        );
+        assert_ne!(disc_a, drawing);
+        assert_ne!(disc_a, disc_c);
     }
 }

@@ -38,6 +38,9 @@ pub(crate) struct TileKey {
     /// The piece's paint when its player chose one (`None`: the theme's
     /// colour for its side).
     pub hue: Option<PieceColour>,
+    /// Drawn as this letter in a disc rather than the role's drawing (a
+    /// fairy piece of a game read from a file).
+    pub letter: Option<char>,
 }
 
 impl TileKey {
@@ -106,7 +109,10 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
             Some(h) => h.paint(theme),
             None => *c.piece(color),
         };
-        composite(&mut img, &sprite(&paint, role, px));
+        match key.letter {
+            Some(l) => letter_disc(&mut img, &paint, l, w),
+            None => composite(&mut img, &sprite(&paint, role, px)),
+        }
     }
     if must_leave {
         warning_badge(&mut img, w);
@@ -122,6 +128,35 @@ pub(crate) fn draw(theme: Theme, px: u32, key: &TileKey) -> RgbaImage {
         fill(&mut img, &r, c.marker.rgb, c.marker.alpha);
     }
     img
+}
+
+/// A piece drawn as its letter in a disc of its side's paint: a fairy
+/// piece no drawing of ours shows.
+fn letter_disc(img: &mut RgbaImage, paint: &crate::theme::PieceColors, letter: char, w: f32) {
+    use ab_glyph::{Font, PxScale, ScaleFont};
+    let px = img.width();
+    let body = coverage(px, px, |g, s| disc(g, s, w / 2.0, w / 2.0, w * 0.4));
+    fill(img, &body, paint.fill, 1.0);
+    let edge = ring(px, w / 2.0, w / 2.0, w * 0.4, w * 0.35);
+    fill(img, &edge, paint.line, 1.0);
+    let font = crate::assets::font();
+    let scale = PxScale::from(w * 0.5);
+    let scaled = font.as_scaled(scale);
+    let glyph = font.glyph_id(letter.to_ascii_uppercase());
+    let width = scaled.h_advance(glyph);
+    let height = scaled.ascent() - scaled.descent();
+    let x = (w / 2.0 - width / 2.0).round() as i32;
+    let y = (w / 2.0 - height / 2.0).round() as i32;
+    let ink = image::Rgba([paint.line[0], paint.line[1], paint.line[2], 255]);
+    imageproc::drawing::draw_text_mut(
+        img,
+        ink,
+        x,
+        y,
+        scale,
+        &font,
+        &letter.to_ascii_uppercase().to_string(),
+    );
 }
 
 /// Near-black and pale yellow: hazard stripes that differ by lightness, so

@@ -210,6 +210,9 @@ async fn create(cx: &mut Ctx<'_>, spec: TournamentSpec) -> Result<Done, Failure>
         ),
         Format::RoundRobin { .. } => (0, spec.max_players.unwrap_or(*ROUND_ROBIN_PLAYERS.end())),
     };
+    if !spec.kind.playable_in(cx.community()) {
+        return crate::handlers::info::unknown_game(cx.community(), spec.kind.name());
+    }
     let community = cx.community().map(str::to_string);
     let platform = cx.platform().to_string();
     let id = store::create_tournament(

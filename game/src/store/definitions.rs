@@ -55,12 +55,10 @@ impl Store {
     /// `check-db`. The definitions that no longer read are returned (their
     /// games are then reported damaged, never played under other rules).
     pub async fn restore_definitions(&self) -> Result<Vec<Unreadable>, sqlx::Error> {
-        let mut tx = self.read().await?;
         let rows: Vec<(String, String, String)> =
             sqlx::query_as("SELECT hash, name, body FROM variant_definitions ORDER BY stored_at")
-                .fetch_all(&mut *tx)
+                .fetch_all(self.pool())
                 .await?;
-        tx.commit().await?;
         let mut unreadable = Vec::new();
         for (hash, name, body) in rows {
             if let Err(errors) = defined::restore(&hash, &body) {

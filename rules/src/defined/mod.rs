@@ -17,7 +17,7 @@
 
 mod read;
 
-pub use read::{read, DefinitionError, Flag, PieceSpec, Spec, MAX_FILE_BYTES};
+pub use read::{read, Art, DefinitionError, Flag, PieceSpec, Spec, MAX_FILE_BYTES};
 
 use crate::outcome::{Outcome, WinReason};
 use crate::variant::{Definition, Variant};

@@ -41,6 +41,10 @@ pub struct PieceSpec {
     pub moves: String,
     pub royal: bool,
     pub role: Role,
+    /// The built-in drawing it is shown with (`art = "archbishop"`), if
+    /// the file names one; otherwise a chess piece's own drawing where it
+    /// is one, else its letter in a disc ([`Spec::art_of`]).
+    pub art: Option<Role>,
     components: Vec<Component>,
 }
 
@@ -98,7 +102,41 @@ pub struct Spec {
     pub table: Table,
 }
 
+/// How a piece of a defined game is drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Art {
+    /// With this role's drawing.
+    Drawing(Role),
+    /// As its letter in a disc.
+    Letter(char),
+}
+
 impl Spec {
+    /// How the piece of `role` is drawn: the drawing its file names; a
+    /// chess piece's own where it is that piece by letter (and the royal
+    /// piece as a king); else its letter in a disc, so that no fairy piece
+    /// is shown as another game's piece.
+    pub fn art_of(&self, role: Role) -> Option<Art> {
+        let p = self.pieces.iter().find(|p| p.role == role)?;
+        if let Some(art) = p.art {
+            return Some(Art::Drawing(art));
+        }
+        let own = matches!(
+            (p.letter, p.role),
+            ('P', Role::Pawn)
+                | ('N', Role::Knight)
+                | ('B', Role::Bishop)
+                | ('R', Role::Rook)
+                | ('Q', Role::Queen)
+                | (_, Role::King)
+        );
+        Some(if own {
+            Art::Drawing(p.role)
+        } else {
+            Art::Letter(p.letter)
+        })
+    }
+
     /// The definition as one self-contained table (its parent's fields
     /// merged in): what a game stores to keep its rules.
     pub fn canonical(&self) -> String {
@@ -432,6 +470,8 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         ));
     }
     let mut read_pieces: Vec<(char, String, String, bool)> = Vec::new();
+    // Each piece's drawing, where its table names one.
+    let mut arts: Vec<Option<Role>> = Vec::new();
     for (key, value) in pieces {
         let path = ["pieces", key.as_str()];
         let mut chars = key.chars();
@@ -447,17 +487,50 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         if read_pieces.iter().any(|p| p.0 == letter) {
             return Err(err(&path, format!("the letter `{letter}` is used twice")));
         }
+        let mut art = None;
         let (moves, piece_name, royal) = match value {
             Value::String(m) => (m.clone(), None, None),
             Value::Table(t) => {
                 for k in t.keys() {
-                    if !["moves", "name", "royal"].contains(&k.as_str()) {
+                    if !["moves", "name", "royal", "art"].contains(&k.as_str()) {
                         return Err(err(
                             &[&path[..], &[k]].concat(),
-                            "unknown field; a piece has moves, name, royal".into(),
+                            "unknown field; a piece has moves, name, royal, art".into(),
                         ));
                     }
                 }
+                art = match t.get("art") {
+                    None => None,
+                    Some(Value::String(a)) => {
+                        let drawn = Role::ALL
+                            .into_iter()
+                            .filter(|r| !matches!(r, Role::Programmable | Role::Hole))
+                            .find(|r| {
+                                r.name().replace(' ', "")
+                                    == a.trim().to_lowercase().replace(' ', "")
+                            });
+                        match drawn {
+                            Some(r) => Some(r),
+                            None => {
+                                let names: Vec<&str> = Role::ALL
+                                    .into_iter()
+                                    .filter(|r| !matches!(r, Role::Programmable | Role::Hole))
+                                    .map(Role::name)
+                                    .collect();
+                                return Err(err(
+                                    &[&path[..], &["art"]].concat(),
+                                    format!("no drawing `{a}`; the drawings: {}", names.join(", ")),
+                                ));
+                            }
+                        }
+                    }
+                    Some(_) => {
+                        return Err(err(
+                            &[&path[..], &["art"]].concat(),
+                            "the name of a drawing, like \"archbishop\"".into(),
+                        ))
+                    }
+                };
                 let moves = match t.get("moves") {
                     Some(Value::String(m)) => m.clone(),
                     _ => {
@@ -500,6 +573,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             _ => format!("piece {letter}"),
         };
         read_pieces.push((letter, moves, piece_name.unwrap_or(default_name), royal));
+        arts.push(art);
     }
     // How else a game is won: `win = { extinction = "Q", flag = { piece =
     // "K", white = "d4 e4 d5 e5", black = ... } }`.
@@ -667,7 +741,9 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         roles[i] = Some(role);
     }
     let mut specs = Vec::new();
-    for ((letter, moves, piece_name, royal), role) in read_pieces.into_iter().zip(roles) {
+    for (((letter, moves, piece_name, royal), role), art) in
+        read_pieces.into_iter().zip(roles).zip(arts)
+    {
         let path = ["pieces".to_string(), letter.to_string()];
         let path: Vec<&str> = path.iter().map(String::as_str).collect();
         let components = match moves.as_str() {
@@ -686,6 +762,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             moves,
             royal,
             role: role.expect("every piece has a role"),
+            art,
             components,
         });
     }
