@@ -328,7 +328,7 @@ mod tests {
             let (end, sans) = random_game(
                 kind.rules().into(),
                 80,
-                7 + kind.index().unwrap_or(0) as u64,
+                7 + kind.name().bytes().map(u64::from).sum::<u64>(),
             );
             let text = export(kind, &[], &sans, &Position::new(kind.rules()));
             let moves = text.split_once("\n\n").unwrap().1;

@@ -147,7 +147,9 @@ fn letter_disc(img: &mut RgbaImage, paint: &crate::theme::PieceColors, letter: c
     let height = scaled.ascent() - scaled.descent();
     let x = (w / 2.0 - width / 2.0).round() as i32;
     let y = (w / 2.0 - height / 2.0).round() as i32;
-    let ink = image::Rgba([paint.line[0], paint.line[1], paint.line[2], 255]);
+    // The drawings' detail colour: the one that stands out on the fill
+    // (light on a dark piece, dark on a light one).
+    let ink = image::Rgba([paint.detail[0], paint.detail[1], paint.detail[2], 255]);
     imageproc::drawing::draw_text_mut(
         img,
         ink,

@@ -43,10 +43,13 @@ fn registry() -> &'static ByKind<Rules> {
 
 /// The rules of `kind` (see [`GameKind::rules`]).
 pub(crate) fn of(kind: GameKind) -> &'static Rules {
-    match kind {
-        GameKind::Defined(game) => game.rules(),
-        _ => &registry().0[kind.index().unwrap_or(0)],
+    if let GameKind::Defined(game) = kind {
+        return game.rules();
     }
+    // Every built-in game is in `GameKind::ALL`, so has its slot.
+    registry()
+        .get(kind)
+        .unwrap_or_else(|| unreachable!("{kind} has no rules"))
 }
 
 /// Whether `rules`' pieces can be reprogrammed (Super Chess 16x16).
