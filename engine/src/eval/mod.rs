@@ -275,13 +275,16 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The score of `pos` for the side to move by the evaluation `eval`.
 pub fn evaluate_as(pos: &Position, eval: Eval) -> i32 {
     let kind = pos.rules().kind();
-    // A game read from a file: its pieces valued by how they move.
-    let defined = pos
-        .rules()
-        .variant()
-        .defined_spec()
-        .filter(|_| kind.is_none())
-        .and_then(|_| pos.rules().kept(|| mobility::weights(pos.rules())));
+    // A game read from a file: its pieces valued by how they move (asked
+    // only of a game that is none of ours: this runs at every node).
+    let defined = match kind {
+        Some(_) => None,
+        None => pos
+            .rules()
+            .variant()
+            .defined_spec()
+            .and_then(|_| pos.rules().kept(|| mobility::weights(pos.rules()))),
+    };
     let white = match (eval, defined) {
         (Eval::Tuned | Eval::Untuned, Some(w)) => white_score(pos, w),
         (Eval::Tuned, None) => white_score(pos, Weights::tuned(kind)),

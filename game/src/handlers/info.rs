@@ -383,20 +383,7 @@ pub(crate) async fn rules(
         Some((topic, d)) => {
             let pos =
                 Position::from_fen(topic.variant.rules(), d.fen).expect("diagram FENs are tested");
-            Some(Picture {
-                at: None,
-                replay: None,
-                graph: None,
-                crosstable: None,
-                pos,
-                opts: RenderOptions {
-                    theme: cx.theme().await?,
-                    select: d.select.and_then(Square::parse),
-                    ..Default::default()
-                },
-                alt: format!("Diagram: {}", d.caption),
-                board: None,
-            })
+            Some(diagram(cx, pos, d.select.and_then(Square::parse), d.caption).await?)
         }
     };
     Ok(Done::text(text).with_picture(picture))
@@ -416,23 +403,34 @@ async fn defined_rules(cx: &mut Ctx<'_>, kind: GameKind, q: &str) -> Result<Done
         )));
     };
     let picture = match Position::from_fen(kind.rules(), &d.fen) {
-        Ok(pos) => Some(Picture {
-            at: None,
-            replay: None,
-            graph: None,
-            crosstable: None,
-            pos,
-            opts: RenderOptions {
-                theme: cx.theme().await?,
-                select: Some(d.select),
-                ..Default::default()
-            },
-            alt: format!("Diagram: {}", d.caption),
-            board: None,
-        }),
+        Ok(pos) => Some(diagram(cx, pos, Some(d.select), &d.caption).await?),
         Err(_) => None,
     };
     Ok(Done::text(text).with_picture(picture))
+}
+
+/// A help diagram: `pos` in the channel's theme, the moves of the piece on
+/// `select` marked.
+async fn diagram(
+    cx: &mut Ctx<'_>,
+    pos: Position,
+    select: Option<Square>,
+    caption: &str,
+) -> Result<Picture, Failure> {
+    Ok(Picture {
+        at: None,
+        replay: None,
+        graph: None,
+        crosstable: None,
+        pos,
+        opts: RenderOptions {
+            theme: cx.theme().await?,
+            select,
+            ..Default::default()
+        },
+        alt: format!("Diagram: {caption}"),
+        board: None,
+    })
 }
 
 #[cfg(test)]

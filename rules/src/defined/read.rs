@@ -100,6 +100,8 @@ pub struct Spec {
     /// The table as read, its parent's fields merged in: what a game that
     /// inherits from this one starts from.
     pub table: Table,
+    /// [`Spec::hash`], worked out from the rest.
+    hash: String,
 }
 
 /// How a piece of a defined game is drawn.
@@ -147,8 +149,13 @@ impl Spec {
 
     /// The definition's identity: the first 16 hex digits of the SHA-256
     /// of [`Spec::canonical`]. Two files that define the same game the same
-    /// way give one hash, whatever their layout or comments.
+    /// way give one hash, whatever their layout or comments. Worked out once,
+    /// when the definition is read (a game and a challenge store it).
     pub fn hash(&self) -> String {
+        self.hash.clone()
+    }
+
+    fn digest(&self) -> String {
         use sha2::{Digest, Sha256};
         let digest = Sha256::digest(self.canonical().as_bytes());
         digest[..8].iter().fold(String::new(), |mut out, b| {
@@ -958,7 +965,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             format!("`{name}` is a built-in game; give yours another name"),
         ));
     }
-    let spec = Spec {
+    let mut spec = Spec {
         name: name.to_string(),
         title,
         description,
@@ -981,7 +988,9 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         flag,
         captures_forced,
         table,
+        hash: String::new(),
     };
+    spec.hash = spec.digest();
     // The start must be a position of this game: read it under rules built
     // for the purpose (kept, as every game's rules are).
     let probe = super::build(spec.clone());
