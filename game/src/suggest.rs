@@ -269,4 +269,28 @@ mod tests {
         assert!(game_names(None, "xiangqi", 25).is_empty());
         assert_eq!(game_names(None, "", 3).len(), 3);
     }
+
+    /// What a player types into the game choice never panics: empty,
+    /// multi-byte and oversized text offer at most the limit, and text that
+    /// is in no game's name offers nothing.
+    #[test]
+    fn any_typed_game_name_is_read_safely() {
+        assert_eq!(
+            game_names(None, "", 25).len(),
+            GameKind::every().len().min(25)
+        );
+        for typed in [
+            "ヴォイド",
+            "🐴",
+            "\u{0}",
+            &"é".repeat(100_000),
+            &"void".repeat(10_000),
+        ] {
+            assert!(
+                game_names(Some("discord:guild:1"), typed, 25).is_empty(),
+                "{typed:.20}"
+            );
+        }
+        assert_eq!(game_names(None, "  VoId  ", 25)[0].1, "void");
+    }
 }

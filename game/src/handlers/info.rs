@@ -237,11 +237,14 @@ pub(crate) fn variants(community: Option<&str>) -> Done {
 
 /// A game named that is none of those played here.
 pub(crate) fn unknown_game(community: Option<&str>, name: &str) -> Result<Done, Failure> {
-    let shown: String = name.chars().take(40).collect();
+    let shown: String = name.trim().chars().take(40).collect();
     let names: Vec<&str> = GameKind::every_in(community)
         .into_iter()
         .map(GameKind::name)
         .collect();
+    if shown.is_empty() {
+        return refuse(format!("Which game? The games: {}.", names.join(", ")));
+    }
     refuse(format!(
         "`{shown}` is not a game I play here; the games: {}.",
         names.join(", ")

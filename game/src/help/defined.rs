@@ -268,4 +268,27 @@ mod tests {
             }
         }
     }
+
+    /// What a player types after `rules NAME` never panics: empty, multi-
+    /// byte and oversized words name no piece; a letter of another script
+    /// is no piece's letter.
+    #[test]
+    fn any_words_about_a_defined_game_are_read_safely() {
+        let kind = capablanca();
+        for q in [
+            "",
+            " ",
+            "ヴォイド",
+            "é",
+            "عبد الله",
+            "🐴",
+            &"archbishop ".repeat(5000),
+            &"é".repeat(100_000),
+        ] {
+            let found = piece(kind, q);
+            assert!(found.is_none() || q.contains("archbishop"), "{q:.20}");
+        }
+        assert!(piece(kind, &"archbishop ".repeat(5000)).is_some());
+        assert!(piece(GameKind::Void, "A").is_none());
+    }
 }

@@ -138,3 +138,31 @@ case! {
         assert!(r.image.is_some(), "a diagram of its moves");
     }
 }
+
+case! {
+    /// A game's name typed freely past Discord's autocomplete: empty,
+    /// multi-byte or oversized, it is refused with the games, shown cut to
+    /// a length, and nothing changes.
+    #[tokio::test]
+    async fn any_game_name_typed_freely_is_refused_safely() {
+        use voidmate_game::command::Command;
+        let dir = tempfile::tempdir().unwrap();
+        let mut bot = Bot::open(&dir.path().join("v.db")).await;
+        let before = snapshot(&bot.core).await;
+        for (name, starts) in [
+            ("", "Which game? The games: standard, void"),
+            ("   ", "Which game? The games: standard, void"),
+            ("ヴォイド", "`ヴォイド` is not a game I play here; the games: standard, void"),
+            (&"é".repeat(100_000), &format!("`{}` is not a game I play here", "é".repeat(40))),
+        ] {
+            let mut ev = bot.event("alice", "");
+            ev.input = voidmate_game::Input::Command(Command::UnknownGame {
+                name: name.to_string(),
+            });
+            let r = bot.core.handle(&ev).await.expect("a reply");
+            assert!(r.is_error && r.text.starts_with(starts), "{:.80}", r.text);
+            assert!(r.text.chars().count() < 1000);
+        }
+        assert_eq!(snapshot(&bot.core).await, before);
+    }
+}
