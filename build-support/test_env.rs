@@ -124,3 +124,11 @@ fn fairy_stockfish() {
         Path::new("/usr/games/fairy-stockfish").exists(),
     );
 }
+
+/// `cfg(voidmate_pyffish)`: pyffish, Fairy-Stockfish's Python build, is
+/// installed in its virtual environment (`scripts/pyffish.sh install`): the
+/// reference for hoppers and one-way pieces, which Debian's 11.1 cannot read.
+#[allow(dead_code)]
+fn pyffish() {
+    test_cfg("voidmate_pyffish", venv_has("pyffish-venv", &["pyffish"]));
+}

@@ -7,4 +7,5 @@ include!("../build-support/test_env.rs");
 
 fn main() {
     fairy_stockfish();
+    pyffish();
 }

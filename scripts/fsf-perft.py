@@ -14,7 +14,7 @@ import random, subprocess, sys, pathlib
 
 FSF = "/usr/games/fairy-stockfish"
 GAMES = ["capablanca", "gothic", "embassy", "chancellor", "knightmate", "shatranj",
-         "courier", "makruk", "grand"]
+         "courier", "makruk", "grand", "shako"]
 OUT = pathlib.Path(__file__).resolve().parent.parent / "rules/tests/data/fsf"
 
 def ask(variant, fen, moves, command):

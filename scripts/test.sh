@@ -18,6 +18,8 @@
 #     of our PGN and GIFs;
 #   - Fairy-Stockfish (Debian's fairy-stockfish), the independent engine our
 #     puzzles are checked with;
+#   - pyffish (Fairy-Stockfish's Python build, scripts/pyffish.sh), the
+#     reference for hoppers and one-way pieces in variants files;
 #   - caissify-pairings and the corpus of random Swiss tournaments it pairs
 #     (scripts/swiss-reference.sh), the independent reference for our Dutch
 #     system (made once, about 10 minutes, then kept in the cache).
@@ -70,6 +72,7 @@ step "the Swiss reference corpus" bash scripts/swiss-reference.sh corpus
 if [ ! -x /usr/games/fairy-stockfish ]; then
     step "Fairy-Stockfish" apt_install fairy-stockfish
 fi
+step "pyffish" bash scripts/pyffish.sh install
 
 if [ "${#missing[@]}" -gt 0 ]; then
     printf 'test.sh: not installed here: %s; the tests that need them are reported as ignored\n' \

@@ -234,7 +234,8 @@ pub fn show(name: &str, extra: &[PathBuf]) -> Result<String> {
         Some(c) => {
             let f = |x: u8| char::from(b'a' + x);
             format!(
-                "castling: king from {} to {} (rook {} to {}) or {} (rook {} to {})",
+                "castling: on rank {}, king from {} to {} (rook {} to {}) or {} (rook {} to {})",
+                c.rank + 1,
                 f(c.king_file),
                 f(c.king_to[0]),
                 f(c.rook_from[0]),

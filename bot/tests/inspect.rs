@@ -1236,7 +1236,7 @@ fn variants_files_are_checked_shown_and_played_from_the_command_line() {
     assert!(ok, "{err}");
     assert!(out.contains("W  wazir: W"), "{out}");
     assert!(
-        out.contains("castling: king from e to g (rook h to f) or c (rook a to d)"),
+        out.contains("castling: on rank 1, king from e to g (rook h to f) or c (rook a to d)"),
         "{out}"
     );
     let (ok, out, err) = voidmate(&[

@@ -16,12 +16,19 @@
 //! vertical, `s` sideways, and the diagonal pairs `fl fr bl br` (`FfW`, the
 //! makruk khon: a ferz that also steps straight forward).
 //!
-//! What is refused, by name: move- or capture-only (`m c`), hoppers
-//! (`p g`), initial moves (`i`) and any other letter. Our own moves that Betza cannot say (the Minister's
+//! Move- and capture-only parts (`m`, `c`: `mNcK` moves as a knight and
+//! captures as a king) and hoppers: `p` passes over empty squares to the
+//! first piece on its line, jumps it, and lands on any empty square beyond
+//! or captures the first enemy there (`pR`, the cannon's way; the xiangqi
+//! cannon is `mRcpR`); `g` lands just past the piece it jumps (`gQ`, the
+//! grasshopper). A hopper's atom must ride without limit.
+//!
+//! What is refused, by name: initial moves (`i`), jumping modifiers (`j`)
+//! and any other letter. Our own moves that Betza cannot say (the Minister's
 //! two steps, Super Chess's long paths) are written beside it in a
 //! definition (see `defined`).
 
-use crate::movement::{Component, Vector};
+use crate::movement::{Component, Landing, Only, Vector};
 use std::fmt;
 
 /// Why a Betza string does not read.
@@ -174,46 +181,57 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             }
             None => rides.push((range, dirs)),
         };
+    // Parts of the piece that only move, only capture or hop.
+    let mut limited: Vec<Component> = Vec::new();
     while i < chars.len() {
-        // Direction modifiers before an atom: `f`, `b`, `l`, `r`, `s`, `v`,
-        // and the diagonal pairs `fl`, `fr`, `bl`, `br`.
+        // Modifiers before an atom: the directions `f`, `b`, `l`, `r`,
+        // `s`, `v` and the diagonal pairs `fl`, `fr`, `bl`, `br`; `m` and
+        // `c` (move or capture only); `p` and `g` (hoppers).
         let mut groups: Vec<Vec<char>> = Vec::new();
-        while i < chars.len() && "fblrsv".contains(chars[i]) {
+        let (mut moves_only, mut captures_only) = (false, false);
+        let mut hop: Option<Landing> = None;
+        while i < chars.len() && "fblrsvmcpg".contains(chars[i]) {
             let c = chars[i];
-            match chars.get(i + 1) {
-                Some(&d) if "fb".contains(c) && "lr".contains(d) => {
-                    groups.push(vec![c, d]);
-                    i += 2;
+            match (c, chars.get(i + 1)) {
+                ('m', _) => moves_only = true,
+                ('c', _) => captures_only = true,
+                ('p' | 'g', _) if hop.is_some() => {
+                    return Err(BetzaError(
+                        "one hop modifier per atom: `p` or `g`, not both".into(),
+                    ))
                 }
-                _ => {
-                    groups.push(vec![c]);
+                ('p', _) => hop = Some(Landing::Beyond),
+                ('g', _) => hop = Some(Landing::Next),
+                (_, Some(&d)) if "fb".contains(c) && "lr".contains(d) => {
+                    groups.push(vec![c, d]);
                     i += 1;
                 }
+                _ => groups.push(vec![c]),
             }
+            i += 1;
         }
+        let only = match (moves_only, captures_only) {
+            (true, false) => Some(Only::Moves),
+            (false, true) => Some(Only::Captures),
+            _ => None,
+        };
         let Some(&c) = chars.get(i) else {
             return Err(BetzaError(
-                "a direction must come before an atom, like `fW`".into(),
+                "a modifier must come before an atom, like `fW` or `mR`".into(),
             ));
         };
         let mut lame_next = false;
         if c == 'n' {
-            if !groups.is_empty() {
+            if !groups.is_empty() || only.is_some() || hop.is_some() {
                 return Err(BetzaError(
-                    "a lame leap takes no direction here; write `nN`, `nD` or `nA`".into(),
+                    "a lame leap takes no other modifier here; write `nN`, `nD` or `nA`".into(),
                 ));
             }
             lame_next = true;
             i += 1;
-        } else if "mcpgij".contains(c) {
+        } else if "ij".contains(c) {
             return Err(BetzaError(format!(
-                "the modifier `{c}` ({}) is not read yet; write the piece without it",
-                match c {
-                    'm' => "move only",
-                    'c' => "capture only",
-                    'p' | 'g' => "a hopper",
-                    _ => "an initial or jumping move",
-                }
+                "the modifier `{c}` (an initial or jumping move) is not read; write the piece without it"
             )));
         }
         let Some(&letter) = chars.get(i) else {
@@ -242,6 +260,8 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
                 }
             }
         };
+        // The atom's leaps and rides, before any `m`, `c`, `p` or `g`.
+        let mut parts: Vec<(Option<u8>, bool, Vec<Vector>)> = Vec::new();
         if let Some(a) = atom(letter) {
             // Doubled (`WW`): a rider without limit.
             let doubled = range.is_none() && chars.get(i) == Some(&letter);
@@ -250,23 +270,50 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
             }
             let dirs = along(directions(a), &groups);
             match (doubled, range) {
-                (true, _) => add_ride(None, dirs),
-                (false, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
-                (false, Some(n)) => add_ride(Some(n), dirs),
+                (true, _) => parts.push((None, true, dirs)),
+                (false, Some(1)) | (false, None) => parts.push((None, false, dirs)),
+                (false, Some(n)) => parts.push((Some(n), true, dirs)),
             }
         } else if let Some((atoms, rides_far)) = shorthand(letter) {
             for &a in atoms {
                 let dirs = along(directions(atom(a).expect("an atom")), &groups);
                 match (rides_far, range) {
-                    (_, Some(1)) | (false, None) => add_leaps(&mut leaps, dirs),
-                    (_, Some(n)) => add_ride(Some(n), dirs),
-                    (true, None) => add_ride(None, dirs),
+                    (_, Some(1)) | (false, None) => parts.push((None, false, dirs)),
+                    (_, Some(n)) => parts.push((Some(n), true, dirs)),
+                    (true, None) => parts.push((None, true, dirs)),
                 }
             }
         } else {
             return Err(BetzaError(format!(
                 "`{letter}` is no Betza atom: use W F D N A H C Z G, or K R B Q"
             )));
+        }
+        for (range, rides, dirs) in parts {
+            let part = match (hop, rides, range) {
+                (None, false, _) if only.is_none() => {
+                    add_leaps(&mut leaps, dirs);
+                    continue;
+                }
+                (None, true, _) if only.is_none() => {
+                    add_ride(range, dirs);
+                    continue;
+                }
+                (None, false, _) => Component::Leap(dirs),
+                (None, true, _) => Component::Ride { dirs, range },
+                (Some(landing), true, None) => Component::Hop { dirs, landing },
+                (Some(_), _, _) => {
+                    return Err(BetzaError(format!(
+                        "`{letter}`: a hopper hops along lines without a limit; write `p` or `g` before a rider, like `pR` or `gQ`"
+                    )))
+                }
+            };
+            limited.push(match only {
+                Some(only) => Component::Only {
+                    only,
+                    part: Box::new(part),
+                },
+                None => part,
+            });
         }
     }
     let mut out = Vec::new();
@@ -279,6 +326,7 @@ pub fn parse(text: &str) -> Result<Vec<Component>, BetzaError> {
     if !paths.is_empty() {
         out.push(Component::Path(paths));
     }
+    out.extend(limited);
     Ok(out)
 }
 
@@ -330,8 +378,13 @@ pub fn describe(text: &str) -> Result<String, BetzaError> {
     let mut i = 0;
     while i < chars.len() {
         let mut groups: Vec<Vec<char>> = Vec::new();
-        while i < chars.len() && "fblrsv".contains(chars[i]) {
+        let mut marks: Vec<char> = Vec::new();
+        while i < chars.len() && "fblrsvmcpg".contains(chars[i]) {
             match chars.get(i + 1) {
+                _ if "mcpg".contains(chars[i]) => {
+                    marks.push(chars[i]);
+                    i += 1;
+                }
                 Some(&d) if "fb".contains(chars[i]) && "lr".contains(d) => {
                     groups.push(vec![chars[i], d]);
                     i += 2;
@@ -370,6 +423,18 @@ pub fn describe(text: &str) -> Result<String, BetzaError> {
         };
         if lame {
             phrase = format!("{phrase}, but blocked by a piece on the way");
+        }
+        if marks.contains(&'p') {
+            phrase = format!(
+                "{phrase}, but only by hopping over a piece on the way and landing anywhere past it"
+            );
+        } else if marks.contains(&'g') {
+            phrase = format!("{phrase}, but only by hopping over a piece and landing just past it");
+        }
+        match (marks.contains(&'m'), marks.contains(&'c')) {
+            (true, false) => phrase = format!("{phrase}, to an empty square only (no capture)"),
+            (false, true) => phrase = format!("{phrase}, only to capture"),
+            _ => {}
         }
         if !groups.is_empty() {
             let dirs: Vec<&str> = groups.iter().map(|g| direction_words(g)).collect();
@@ -485,12 +550,66 @@ mod tests {
     }
 
     #[test]
+    fn move_only_capture_only_and_hoppers() {
+        // The xiangqi cannon: moves as a rook, captures by hopping.
+        let cannon = parse("mRcpR").unwrap();
+        assert_eq!(cannon.len(), 2);
+        let Component::Only {
+            only: Only::Moves,
+            part,
+        } = &cannon[0]
+        else {
+            panic!("{cannon:?}")
+        };
+        assert!(matches!(&**part, Component::Ride { range: None, dirs } if dirs.len() == 4));
+        let Component::Only {
+            only: Only::Captures,
+            part,
+        } = &cannon[1]
+        else {
+            panic!("{cannon:?}")
+        };
+        assert!(matches!(
+            &**part,
+            Component::Hop { landing: Landing::Beyond, dirs } if dirs.len() == 4
+        ));
+        // The grasshopper: eight lines, landing just past the screen.
+        let grasshopper = parse("gQ").unwrap();
+        let mut lines = 0;
+        for c in &grasshopper {
+            let Component::Hop {
+                landing: Landing::Next,
+                dirs,
+            } = c
+            else {
+                panic!("{grasshopper:?}")
+            };
+            lines += dirs.len();
+        }
+        assert_eq!(lines, 8);
+        // `m` and `c` together are neither: a plain knight.
+        assert_eq!(parse("mcN").unwrap(), parse("N").unwrap());
+        // A forward-only move, a capture-only king step.
+        let piece = parse("mfWcK").unwrap();
+        let Component::Only { part, .. } = &piece[0] else {
+            panic!("{piece:?}")
+        };
+        assert_eq!(**part, Component::Leap(vec![(0, 1)]));
+        assert!(describe("mRcpR").unwrap().contains("only to capture"));
+        assert!(describe("gQ").unwrap().contains("just past"));
+        assert!(describe("mN").unwrap().contains("no capture"));
+    }
+
+    #[test]
     fn what_is_not_read_is_refused_by_name() {
         for (text, says) in [
-            ("mWcF", "move only"),
+            ("iW", "initial"),
             ("f", "must come before an atom"),
-            ("fnN", "lame leap takes no direction"),
-            ("pR", "hopper"),
+            ("fnN", "lame leap takes no other modifier"),
+            ("mnN", "lame leap takes no other modifier"),
+            ("pN", "hopper"),
+            ("pR3", "hopper"),
+            ("pgR", "one hop modifier"),
             ("X", "no Betza atom"),
             ("", "no moves"),
             ("n", "`n` must come before"),
@@ -544,7 +663,7 @@ mod tests {
             describe("FfW").unwrap(),
             "one square diagonally, as a ferz; or one square along a rank or file, as a wazir, forward only"
         );
-        assert!(describe("mR").is_err());
+        assert!(describe("iR").is_err());
         assert!(describe("").is_err());
     }
 }

@@ -325,7 +325,9 @@ impl Tables<Bits> {
                             steps.contains(&(-f, -r)) && f.abs() <= 1 && r.abs() <= 1
                         }),
                         Component::Pawn => rd.role == Role::Pawn,
-                        Component::Path(_) => false,
+                        Component::Path(_) | Component::Hop { .. } | Component::Only { .. } => {
+                            false
+                        }
                     })
                     && (rd.role != Role::King
                         || rd.movement.components == [Component::Leap(king_steps())])
@@ -429,7 +431,10 @@ impl Tables<Bits> {
                             crosses: rd.movement.crosses_void,
                         });
                     }
-                    Component::Pawn | Component::Path(_) => {}
+                    Component::Pawn
+                    | Component::Path(_)
+                    | Component::Hop { .. }
+                    | Component::Only { .. } => {}
                 }
             }
             if !leaps.is_empty() {
@@ -471,7 +476,7 @@ impl Tables<Bits> {
         }
         if let Some(c) = &def.castling {
             for color in Color::ALL {
-                let rank = def.size.home_rank(color) as i32;
+                let rank = crate::rules::castling_rank(def.size, c, color) as i32;
                 for side in 0..2 {
                     let files = [
                         c.king_file,

@@ -187,7 +187,7 @@ pub(crate) fn parse(rules: &Rules, fen: &str) -> Result<Board, FenError> {
             if rights & bit != 0 {
                 return Err(FenError::Castling(format!("'{ch}' appears twice")));
             }
-            let rank = rules.home_rank(color);
+            let rank = rules.castling_rank(color);
             let king = Square::new(c.king_file, rank);
             let rook = Square::new(c.rook_from[side as usize], rank);
             if b.piece_at(king) != Some(Piece::new(color, Role::King))

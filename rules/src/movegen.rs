@@ -81,6 +81,28 @@ pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Co
             }
         }
     }
+    for &(d, masks, next) in &rules.hop_attacks {
+        if masks[by.index()] == 0 {
+            continue;
+        }
+        let mut s = t + d;
+        if !next {
+            while cells[s as usize] == EMPTY {
+                s += d;
+            }
+        }
+        if !is_piece(cells[s as usize]) {
+            continue;
+        }
+        s += d;
+        while cells[s as usize] == EMPTY {
+            s += d;
+        }
+        let cell = cells[s as usize];
+        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 {
+            return true;
+        }
+    }
     if rules.delayed_promotion
         && counts[Role::Pawn.index()] > 0
         && waiting_pawn_attack(rules, b, target, by)
@@ -117,10 +139,10 @@ fn reaches_as(rules: &Rules, b: &Board, from: Square, role: Role, target: Square
     let by = b.piece_at(from).map_or(b.turn(), |p| p.color);
     let g = rules.gen(by, role.index());
     let (f, t) = (from.index() as i16, target.index() as i16);
-    if g.leaps.iter().any(|&d| f + d == t) {
+    if g.leaps.iter().chain(&g.capture_leaps).any(|&d| f + d == t) {
         return true;
     }
-    g.rides.iter().any(|&(d, range)| {
+    g.rides.iter().chain(&g.capture_rides).any(|&(d, range)| {
         let mut s = f + d;
         let mut n = 1;
         loop {
@@ -337,6 +359,87 @@ fn reach_by_cells(b: &Board, from: Square, them: Color, g: &RoleGen) -> u32 {
             s += d;
         }
     }
+    if g.limited() {
+        n += limited_targets(g, b, from, them, |_| {});
+    }
+    n
+}
+
+/// The squares the piece on `from`, moving by `g`, reaches by its ways that
+/// only move, only capture or hop, each handed to `found` (a square may
+/// come twice); returns how many.
+fn limited_targets(
+    g: &RoleGen,
+    b: &Board,
+    from: Square,
+    them: Color,
+    mut found: impl FnMut(i16),
+) -> u32 {
+    let cells = &b.cells;
+    let f = from.index() as i16;
+    let mut n = 0;
+    let mut hit = |s: i16| {
+        n += 1;
+        found(s);
+    };
+    let open = |cell: u8| cell == EMPTY || (g.crosses_void && cell == VOID);
+    for &d in &g.quiet_leaps {
+        if open(cells[(f + d) as usize]) {
+            hit(f + d);
+        }
+    }
+    for &d in &g.capture_leaps {
+        if is_color(cells[(f + d) as usize], them) {
+            hit(f + d);
+        }
+    }
+    for &(d, range) in &g.quiet_rides {
+        let mut s = f + d;
+        let mut k = 0;
+        while open(cells[s as usize]) && k < range {
+            hit(s);
+            s += d;
+            k += 1;
+        }
+    }
+    for &(d, range) in &g.capture_rides {
+        let mut s = f + d;
+        let mut k = 1;
+        while open(cells[s as usize]) && k < range {
+            s += d;
+            k += 1;
+        }
+        if is_color(cells[s as usize], them) {
+            hit(s);
+        }
+    }
+    for h in &g.hops {
+        let mut s = f + h.d;
+        while cells[s as usize] == EMPTY {
+            s += h.d;
+        }
+        if !is_piece(cells[s as usize]) {
+            continue;
+        }
+        s += h.d;
+        loop {
+            let cell = cells[s as usize];
+            if cell == EMPTY {
+                if h.moves {
+                    hit(s);
+                }
+            } else {
+                if h.captures && is_color(cell, them) {
+                    hit(s);
+                }
+                break;
+            }
+            if h.next {
+                break;
+            }
+            s += h.d;
+        }
+    }
     n
 }
 
@@ -406,6 +509,23 @@ fn role_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
                     }
                 }
             }
+        }
+        if g.limited() {
+            limited_moves(g, b, from, out);
+        }
+    }
+}
+
+/// The moves of a piece's ways that only move, only capture or hop, each
+/// square once with the piece's other moves.
+#[cold]
+fn limited_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
+    let mut targets: Vec<i16> = Vec::new();
+    limited_targets(g, b, from, !b.turn, |s| targets.push(s));
+    for s in targets {
+        let to = Square::from_index(s as usize);
+        if !out.iter().any(|m| m.from == from && m.to == to) {
+            out.push(Move::new(from, to, MoveKind::Normal));
         }
     }
 }
@@ -535,7 +655,7 @@ pub(crate) fn castling_move(
     if !b.castling_right(us, side) {
         return Err(CastleBlock::NoRight);
     }
-    let rank = rules.home_rank(us);
+    let rank = rules.castling_rank(us);
     let k_from = Square::new(c.king_file, rank);
     let r_from = Square::new(c.rook_from[side as usize], rank);
     let k_to = Square::new(c.king_to[side as usize], rank);
@@ -628,7 +748,7 @@ pub(crate) fn play(rules: &Rules, n: &mut Board, mv: &Move) {
         }
         MoveKind::Castle(side) => {
             let c = rules.def.castling.as_ref().expect("castling rules");
-            let rank = rules.home_rank(us);
+            let rank = rules.castling_rank(us);
             let r_from = Square::new(c.rook_from[side as usize], rank);
             let r_to = Square::new(c.rook_to[side as usize], rank);
             n.take(r_from);
@@ -827,7 +947,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         king,
         in_check,
         // With extra attacks every move gets the full test: pins are unused.
-        pins: if in_check || rules.extra_attacks {
+        pins: if in_check || rules.extra_attacks || rules.full_legality {
             ArrayVec::new()
         } else {
             pinned(rules, b, k, them)
@@ -888,6 +1008,7 @@ impl Legality {
         }
         let Some(king) = self.king else { return true };
         let risky = rules.extra_attacks
+            || rules.full_legality
             || self.path_risk.contains(m.from)
             // A capture may remove the capturer too (Super Chess's Fortress),
             // freeing the square of an enemy piece that blocked a path.

@@ -31,6 +31,34 @@ pub enum Component {
     /// steps; every square before the last must be empty, and the last may
     /// hold an enemy to capture.
     Path(Vec<Vec<Vector>>),
+    /// A hopper (Betza's `p` and `g`): along each direction it passes over
+    /// empty squares to the first piece of either side, the screen, and
+    /// jumps it; `landing` says where it may come down.
+    Hop { dirs: Vec<Vector>, landing: Landing },
+    /// A part of a piece's moves that only moves or only captures (Betza's
+    /// `m` and `c`; the xiangqi cannon is `mR` with `cpR`). The part is a
+    /// leap, a ride or a hop.
+    Only { only: Only, part: Box<Component> },
+}
+
+/// Where a hopper comes down past its screen.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Landing {
+    /// On any empty square beyond the screen, up to and including the first
+    /// enemy, which it captures (Betza's `p`, the cannon's way).
+    Beyond,
+    /// On the square just past the screen only: empty, or an enemy to
+    /// capture (Betza's `g`, the grasshopper).
+    Next,
+}
+
+/// Which half of a move a part of a piece may make.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Only {
+    /// To an empty square only (`m`).
+    Moves,
+    /// Onto an enemy only (`c`).
+    Captures,
 }
 
 /// A role's whole movement and its relation to the tile layer.

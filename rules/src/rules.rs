@@ -2,7 +2,7 @@
 
 use crate::bitboard::Route;
 use crate::board::Board;
-use crate::movement::{Component, Vector};
+use crate::movement::{Component, Landing, Only, Vector};
 use crate::program::{Program, Reach};
 use crate::square::{CELLS, STRIDE};
 use crate::variant::{CastlingDef, Definition, Variant};
@@ -24,6 +24,64 @@ pub(crate) struct RoleGen {
     pub paths: Vec<Vec<i16>>,
     pub crosses_void: bool,
     pub heals: bool,
+    /// Leaps and rides that only move, or only capture (Betza's `m`, `c`).
+    pub quiet_leaps: Vec<i16>,
+    pub capture_leaps: Vec<i16>,
+    pub quiet_rides: Vec<(i16, u8)>,
+    pub capture_rides: Vec<(i16, u8)>,
+    /// Hops (Betza's `p`, `g`).
+    pub hops: Vec<HopGen>,
+}
+
+/// One direction of a hopper's moves, as move generation reads it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct HopGen {
+    pub d: i16,
+    /// Lands just past the screen (the grasshopper), else anywhere beyond.
+    pub next: bool,
+    pub moves: bool,
+    pub captures: bool,
+}
+
+impl RoleGen {
+    /// Whether the piece has ways that only move, only capture or hop:
+    /// two of its ways may then reach one square, and its moves are kept
+    /// once each.
+    #[inline]
+    pub(crate) fn limited(&self) -> bool {
+        !(self.quiet_leaps.is_empty()
+            && self.capture_leaps.is_empty()
+            && self.quiet_rides.is_empty()
+            && self.capture_rides.is_empty()
+            && self.hops.is_empty())
+    }
+}
+
+/// The board rank where `color` castles under `c`.
+pub(crate) fn castling_rank(size: BoardSize, c: &CastlingDef, color: Color) -> u8 {
+    match color {
+        Color::White => c.rank,
+        Color::Black => size.ranks() - 1 - c.rank,
+    }
+}
+
+/// Adds a hop attack of `role` for `color` along `d` (see
+/// [`Rules::hop_attacks`]).
+fn add_hop_attack(
+    hops: &mut Vec<(i16, [u16; 2], bool)>,
+    d: i16,
+    color: Color,
+    role: Role,
+    next: bool,
+) {
+    match hops.iter_mut().find(|(x, _, n)| *x == d && *n == next) {
+        Some((_, m, _)) => m[color.index()] |= role.bit(),
+        None => {
+            let mut masks = [0u16; 2];
+            masks[color.index()] = role.bit();
+            hops.push((d, masks, next));
+        }
+    }
 }
 
 /// A variant, ready to play: its definition, its hooks, and tables.
@@ -64,6 +122,14 @@ pub struct Rules {
     /// Roles that move along lame paths, per colour, with their paths as
     /// step deltas.
     pub(crate) path_attackers: Vec<(Color, Role, Vec<Vec<i16>>)>,
+    /// `(d, masks, next)`: walking from the target by `d` over empty
+    /// squares (none when `next`) to a piece of either side, the screen,
+    /// then over empty squares beyond it, the first piece met, of colour
+    /// `c`, attacks the target by a hop if its role is in `masks[c]`.
+    pub(crate) hop_attacks: Vec<(i16, [u16; 2], bool)>,
+    /// A piece's attacks can change where no other piece's would (a hopper's
+    /// screen moving): every move gets the full king-safety test.
+    pub(crate) full_legality: bool,
     /// Reprogrammed roles per colour (Super Chess): their ways as board
     /// vectors (Black's ranks turned round). Such a role of that colour is
     /// in none of the tables above; move generation and attack detection
@@ -134,6 +200,7 @@ impl Rules {
         let mut two_step_attackers = Vec::new();
         let mut two_step_mask = 0;
         let mut path_attackers: Vec<(Color, Role, Vec<Vec<i16>>)> = Vec::new();
+        let mut hop_attacks: Vec<(i16, [u16; 2], bool)> = Vec::new();
 
         let mut add_leap = |d: i16, color: Color, role: Role| {
             if is_programmed(color, role) {
@@ -235,6 +302,90 @@ impl Rules {
                                 path_attackers.push((color, rd.role, ds));
                             }
                         }
+                        Component::Hop { dirs, landing } => {
+                            let mirror = !symmetric(dirs);
+                            for &v in dirs {
+                                let d = delta(seen(color, mirror, v));
+                                let next = *landing == Landing::Next;
+                                g.hops.push(HopGen {
+                                    d,
+                                    next,
+                                    moves: true,
+                                    captures: true,
+                                });
+                                if !is_programmed(color, rd.role) {
+                                    add_hop_attack(&mut hop_attacks, -d, color, rd.role, next);
+                                }
+                            }
+                        }
+                        Component::Only { only, part } => {
+                            let captures = *only == Only::Captures;
+                            match &**part {
+                                Component::Leap(vs) => {
+                                    let mirror = !symmetric(vs);
+                                    for &v in vs {
+                                        let d = delta(seen(color, mirror, v));
+                                        if captures {
+                                            g.capture_leaps.push(d);
+                                            add_leap(-d, color, rd.role);
+                                        } else {
+                                            g.quiet_leaps.push(d);
+                                        }
+                                    }
+                                }
+                                Component::Ride { dirs, range } => {
+                                    let range = range.unwrap_or(u8::MAX);
+                                    let mirror = !symmetric(dirs);
+                                    for &v in dirs {
+                                        let d = delta(seen(color, mirror, v));
+                                        if !captures {
+                                            g.quiet_rides.push((d, range));
+                                            continue;
+                                        }
+                                        g.capture_rides.push((d, range));
+                                        if is_programmed(color, rd.role) {
+                                            continue;
+                                        }
+                                        match ride_attacks
+                                            .iter_mut()
+                                            .find(|(x, _, r)| *x == -d && *r == range)
+                                        {
+                                            Some((_, m, _)) => m[color.index()] |= rd.role.bit(),
+                                            None => {
+                                                let mut masks = [0u16; 2];
+                                                masks[color.index()] = rd.role.bit();
+                                                ride_attacks.push((-d, masks, range));
+                                            }
+                                        }
+                                    }
+                                }
+                                Component::Hop { dirs, landing } => {
+                                    let mirror = !symmetric(dirs);
+                                    for &v in dirs {
+                                        let d = delta(seen(color, mirror, v));
+                                        let next = *landing == Landing::Next;
+                                        g.hops.push(HopGen {
+                                            d,
+                                            next,
+                                            moves: !captures,
+                                            captures,
+                                        });
+                                        if captures && !is_programmed(color, rd.role) {
+                                            add_hop_attack(
+                                                &mut hop_attacks,
+                                                -d,
+                                                color,
+                                                rd.role,
+                                                next,
+                                            );
+                                        }
+                                    }
+                                }
+                                // The reader makes only leaps, rides and hops
+                                // move- or capture-only.
+                                _ => {}
+                            }
+                        }
                         Component::Pawn => {
                             g.pawn = true;
                             let forward = if color == Color::White { 1 } else { -1 };
@@ -250,7 +401,7 @@ impl Rules {
         let mut castle_clear = Box::new([0u8; CELLS]);
         if let Some(c) = &def.castling {
             for color in Color::ALL {
-                let home = def.size.home_rank(color);
+                let home = castling_rank(def.size, c, color);
                 let both = crate::board::castling_bit(color, CastlingSide::King)
                     | crate::board::castling_bit(color, CastlingSide::Queen);
                 castle_clear[Square::new(c.king_file, home).index()] |= both;
@@ -319,7 +470,9 @@ impl Rules {
             ride_attacks,
             two_step_attackers,
             two_step_mask,
+            full_legality: !hop_attacks.is_empty(),
             path_attackers,
+            hop_attacks,
             castle_clear,
             empty,
             king_capture: variant.king_capture(),
@@ -490,6 +643,15 @@ impl Rules {
     /// The rank where `color`'s pieces start (0 for White).
     pub fn home_rank(&self, color: Color) -> u8 {
         self.def.size.home_rank(color)
+    }
+
+    /// The rank where `color` castles: its first, unless the game says
+    /// another (Shako's second).
+    pub fn castling_rank(&self, color: Color) -> u8 {
+        match &self.def.castling {
+            Some(c) => castling_rank(self.def.size, c, color),
+            None => self.home_rank(color),
+        }
     }
 
     /// The rank where `color`'s pawns promote: the last, unless the game

@@ -637,7 +637,7 @@ impl Position {
         if p.role.is_none_or(|r| r == Role::King) {
             if let (Some(c), Some(k)) = (rules.castling(), b.king(us)) {
                 for side in [CastlingSide::King, CastlingSide::Queen] {
-                    let dest = Square::new(c.king_to[side as usize], rules.home_rank(us));
+                    let dest = Square::new(c.king_to[side as usize], rules.castling_rank(us));
                     let from_ok = p.from_file.is_none_or(|f| f == k.file())
                         && p.from_rank.is_none_or(|r| r == k.rank());
                     if dest == to && from_ok && k.distance(to) == 2 && k.rank() == to.rank() {

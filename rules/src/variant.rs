@@ -20,9 +20,12 @@ pub struct RoleDef {
 }
 
 /// Castling geometry: files of the king and rooks before and after, per side
-/// (index 0 king side, 1 queen side). Ranks are each side's first rank.
+/// (index 0 king side, 1 queen side), on one rank of each side's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastlingDef {
+    /// The rank king and rooks stand on, counted from each side's own first
+    /// (0: the first; Shako's is 1, the second).
+    pub rank: u8,
     pub king_file: u8,
     pub rook_from: [u8; 2],
     pub king_to: [u8; 2],

@@ -20,67 +20,97 @@ const TAKEN: f64 = 0.3;
 /// average over its squares, with each square on the way taken at even
 /// odds.
 pub fn reach(movement: &Movement, size: BoardSize) -> f64 {
+    let squares: Vec<Square> = size.squares().collect();
+    let mut total = 0.0;
+    for sq in &squares {
+        let (f, r) = (sq.file() as i32, sq.rank() as i32);
+        for c in &movement.components {
+            total += reach_from(c, f, r, size);
+        }
+    }
+    total / squares.len().max(1) as f64
+}
+
+/// What one way of moving reaches from `(f, r)`, each square on the way
+/// taken at odds of [`TAKEN`]. A part that only moves or only captures
+/// counts half; a hopper counts the squares past a screen met on its line.
+fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize) -> f64 {
     let on =
         |f: i32, r: i32| f >= 0 && r >= 0 && f < size.files() as i32 && r < size.ranks() as i32;
     let free = 1.0 - TAKEN;
     let mut total = 0.0;
-    let squares: Vec<Square> = size.squares().collect();
-    for sq in &squares {
-        let (f, r) = (sq.file() as i32, sq.rank() as i32);
-        for c in &movement.components {
-            match c {
-                Component::Leap(vs) => {
-                    total += vs
-                        .iter()
-                        .filter(|(df, dr)| on(f + *df as i32, r + *dr as i32))
-                        .count() as f64;
+    match c {
+        Component::Leap(vs) => {
+            total += vs
+                .iter()
+                .filter(|(df, dr)| on(f + *df as i32, r + *dr as i32))
+                .count() as f64;
+        }
+        Component::Ride { dirs, range } => {
+            let far = range.map_or(i32::MAX, i32::from);
+            for (df, dr) in dirs {
+                let (mut k, mut odds) = (1, 1.0);
+                while k <= far && on(f + k * *df as i32, r + k * *dr as i32) {
+                    total += odds;
+                    odds *= free;
+                    k += 1;
                 }
-                Component::Ride { dirs, range } => {
-                    let far = range.map_or(i32::MAX, i32::from);
-                    for (df, dr) in dirs {
-                        let (mut k, mut odds) = (1, 1.0);
-                        while k <= far && on(f + k * *df as i32, r + k * *dr as i32) {
-                            total += odds;
-                            odds *= free;
-                            k += 1;
-                        }
-                    }
-                }
-                Component::TwoStep { steps } => {
-                    for (a, b) in steps {
-                        let (f1, r1) = (f + *a as i32, r + *b as i32);
-                        if !on(f1, r1) {
-                            continue;
-                        }
-                        total += 1.0;
-                        let second = steps
-                            .iter()
-                            .filter(|(c, d)| {
-                                let (f2, r2) = (f1 + *c as i32, r1 + *d as i32);
-                                on(f2, r2) && (f2, r2) != (f, r)
-                            })
-                            .count();
-                        total += free * second as f64;
-                    }
-                }
-                Component::Path(paths) => {
-                    for path in paths {
-                        let (mut pf, mut pr, mut ok) = (f, r, true);
-                        for (a, b) in path {
-                            pf += *a as i32;
-                            pr += *b as i32;
-                            ok &= on(pf, pr);
-                        }
-                        if ok {
-                            total += free.powi(path.len() as i32 - 1);
-                        }
-                    }
-                }
-                Component::Pawn => {}
             }
         }
+        Component::TwoStep { steps } => {
+            for (a, b) in steps {
+                let (f1, r1) = (f + *a as i32, r + *b as i32);
+                if !on(f1, r1) {
+                    continue;
+                }
+                total += 1.0;
+                let second = steps
+                    .iter()
+                    .filter(|(c, d)| {
+                        let (f2, r2) = (f1 + *c as i32, r1 + *d as i32);
+                        on(f2, r2) && (f2, r2) != (f, r)
+                    })
+                    .count();
+                total += free * second as f64;
+            }
+        }
+        Component::Path(paths) => {
+            for path in paths {
+                let (mut pf, mut pr, mut ok) = (f, r, true);
+                for (a, b) in path {
+                    pf += *a as i32;
+                    pr += *b as i32;
+                    ok &= on(pf, pr);
+                }
+                if ok {
+                    total += free.powi(path.len() as i32 - 1);
+                }
+            }
+        }
+        Component::Hop { dirs, landing } => {
+            for (df, dr) in dirs {
+                let (df, dr) = (*df as i32, *dr as i32);
+                // The screen k squares away: the squares before it free.
+                let mut k = 1;
+                while on(f + k * df, r + k * dr) {
+                    let screen = free.powi(k - 1) * TAKEN;
+                    let (mut j, mut odds) = (1, 1.0);
+                    while on(f + (k + j) * df, r + (k + j) * dr) {
+                        total += screen * odds;
+                        if *landing == voidmate_rules::movement::Landing::Next {
+                            break;
+                        }
+                        odds *= free;
+                        j += 1;
+                    }
+                    k += 1;
+                }
+            }
+        }
+        Component::Only { part, .. } => total += 0.5 * reach_from(part, f, r, size),
+        Component::Pawn => {}
     }
-    total / squares.len().max(1) as f64
+    total
 }
 
 /// The curve from reach to value, `(c, p)` of `c · reach^p`: the least

@@ -25,11 +25,20 @@ fn spec(kind: GameKind) -> Option<&'static Spec> {
 
 /// A piece's moves in words.
 fn moves_in_words(p: &PieceSpec) -> String {
-    match p.moves.as_str() {
-        "pawn" => "a pawn: one square forward, captures one square diagonally forward".to_string(),
-        "king" => "one square in any direction, as a king".to_string(),
-        moves => betza::describe(moves).unwrap_or_else(|_| format!("`{moves}`")),
-    }
+    let betza = match p.moves.as_str() {
+        "pawn" => {
+            Some("a pawn: one square forward, captures one square diagonally forward".to_string())
+        }
+        "king" => Some("one square in any direction, as a king".to_string()),
+        "" => None,
+        "none" => Some("moves only by the game's own rules".to_string()),
+        moves => Some(betza::describe(moves).unwrap_or_else(|_| format!("`{moves}`"))),
+    };
+    betza
+        .into_iter()
+        .chain(p.own_words.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("; or ")
 }
 
 /// The overview of a game read from a file: its title and board, what the
@@ -74,11 +83,19 @@ pub fn overview(kind: GameKind) -> Option<String> {
             names(&s.promotion).join(", ")
         ));
     }
-    out.push_str(if s.castling.is_some() {
-        "\nCastling: yes, the king two squares towards a rook that jumps over it."
-    } else {
-        "\nCastling: none."
-    });
+    match &s.castling {
+        Some(c) => {
+            let file = |f: u8| char::from(b'a' + f);
+            let rank = c.rank + 1;
+            out.push_str(&format!(
+                "\nCastling: yes, on each side's rank {rank}: the king goes from {k}{rank} to {ks}{rank} or {qs}{rank}, and the rook jumps over it.",
+                k = file(c.king_file),
+                ks = file(c.king_to[0]),
+                qs = file(c.king_to[1]),
+            ));
+        }
+        None => out.push_str("\nCastling: none."),
+    }
     let royal = s.pieces.iter().find(|p| p.royal).map(|p| p.name.as_str());
     out.push_str(&format!(
         "\nWin by checkmating the {}; a stalemate is {}{}.",

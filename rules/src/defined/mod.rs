@@ -10,14 +10,15 @@
 //! beside the built-in games.
 //!
 //! The fairy games we ship (Capablanca, Gothic, Embassy, Chancellor,
-//! Knightmate, Shatranj, Courier, Makruk, Grand, and orthodox chess written
+//! Knightmate, Shatranj, Courier, Makruk, Grand, Shako, and orthodox chess written
 //! as a file) are
 //! built in as text ([`SHIPPED`]) and always loaded; files named in the
 //! configuration add theirs ([`load`]).
 
+mod legs;
 mod read;
 
-pub use read::{read, Art, DefinitionError, Flag, PieceSpec, Spec, MAX_FILE_BYTES};
+pub use read::{read, Art, DefinitionError, Flag, PieceSpec, Spec, HOOKS, MAX_FILE_BYTES};
 
 use crate::outcome::{Outcome, WinReason};
 use crate::variant::{Definition, Variant};
@@ -25,10 +26,34 @@ use crate::{Board, Role, Rules};
 use std::sync::{OnceLock, RwLock};
 
 /// The definitions shipped with the bot, as (file, text).
-pub const SHIPPED: [(&str, &str); 10] = [
+pub const SHIPPED: [(&str, &str); 17] = [
     (
         "variants/standard.toml",
         include_str!("../../../variants/standard.toml"),
+    ),
+    (
+        "variants/antichess.toml",
+        include_str!("../../../variants/antichess.toml"),
+    ),
+    (
+        "variants/void.toml",
+        include_str!("../../../variants/void.toml"),
+    ),
+    (
+        "variants/suicide-void.toml",
+        include_str!("../../../variants/suicide-void.toml"),
+    ),
+    (
+        "variants/chess99.toml",
+        include_str!("../../../variants/chess99.toml"),
+    ),
+    (
+        "variants/black-holes.toml",
+        include_str!("../../../variants/black-holes.toml"),
+    ),
+    (
+        "variants/super16.toml",
+        include_str!("../../../variants/super16.toml"),
     ),
     (
         "variants/capablanca.toml",
@@ -66,6 +91,10 @@ pub const SHIPPED: [(&str, &str); 10] = [
         "variants/grand.toml",
         include_str!("../../../variants/grand.toml"),
     ),
+    (
+        "variants/shako.toml",
+        include_str!("../../../variants/shako.toml"),
+    ),
 ];
 
 /// How a stalemate scores for the side with no move.
@@ -89,6 +118,13 @@ impl DefinedVariant {
     fn stalemate(&self) -> Stalemate {
         self.spec.stalemate
     }
+
+    /// The built-in game whose code this game switched on (`rules =
+    /// "void"`): it answers every hook but the data.
+    #[inline]
+    fn hook(&self) -> Option<&'static dyn Variant> {
+        self.spec.hook.map(crate::variants::variant_of)
+    }
 }
 
 impl Variant for DefinedVariant {
@@ -96,7 +132,103 @@ impl Variant for DefinedVariant {
         self.def.clone()
     }
 
-    fn no_moves_outcome(&self, _rules: &Rules, board: &Board) -> Option<Outcome> {
+    fn default_promotion(&self) -> Option<Role> {
+        self.hook().and_then(|h| h.default_promotion())
+    }
+
+    fn voids(&self) -> crate::variant::Voids {
+        self.hook()
+            .map_or(crate::variant::Voids::None, |h| h.voids())
+    }
+
+    fn after_move(&self, rules: &Rules, board: &mut Board, effect: &crate::variant::MoveEffect) {
+        if let Some(h) = self.hook() {
+            h.after_move(rules, board, effect);
+        }
+    }
+
+    fn removal_square(&self, board: &Board) -> Option<crate::Square> {
+        self.hook().and_then(|h| h.removal_square(board))
+    }
+
+    fn blocker_after_move(&self, board: &Board) -> Option<crate::Square> {
+        self.hook().and_then(|h| h.blocker_after_move(board))
+    }
+
+    fn restriction(&self, rules: &Rules, board: &Board) -> Option<crate::variant::Restriction> {
+        self.hook().and_then(|h| h.restriction(rules, board))
+    }
+
+    fn all_legal_moves(&self, rules: &Rules, board: &Board) -> Option<Vec<crate::Move>> {
+        self.hook().and_then(|h| h.all_legal_moves(rules, board))
+    }
+
+    fn king_capture(&self) -> bool {
+        self.hook().is_some_and(|h| h.king_capture())
+    }
+
+    fn double_step_anywhere(&self) -> bool {
+        self.hook().is_some_and(|h| h.double_step_anywhere())
+    }
+
+    fn delayed_promotion(&self) -> bool {
+        self.hook().is_some_and(|h| h.delayed_promotion())
+    }
+
+    fn en_passant_by_any_piece(&self) -> bool {
+        self.hook().is_some_and(|h| h.en_passant_by_any_piece())
+    }
+
+    fn automatic_draws(&self) -> bool {
+        self.hook().is_none_or(|h| h.automatic_draws())
+    }
+
+    fn fifty_move_rule(&self) -> bool {
+        self.hook().is_none_or(|h| h.fifty_move_rule())
+    }
+
+    fn has_extra_attacks(&self) -> bool {
+        self.hook().is_some_and(|h| h.has_extra_attacks())
+    }
+
+    fn extra_attack(
+        &self,
+        rules: &Rules,
+        board: &Board,
+        target: crate::Square,
+        by: crate::Color,
+    ) -> bool {
+        self.hook()
+            .is_some_and(|h| h.extra_attack(rules, board, target, by))
+    }
+
+    fn letter_alias(&self, letter: char) -> Option<Role> {
+        self.hook().and_then(|h| h.letter_alias(letter))
+    }
+
+    fn claimable_draw(&self, rules: &Rules, board: &Board) -> Option<crate::DrawReason> {
+        self.hook().and_then(|h| h.claimable_draw(rules, board))
+    }
+
+    fn variant_draw(&self, rules: &Rules, board: &Board) -> Option<crate::DrawReason> {
+        self.hook().and_then(|h| h.variant_draw(rules, board))
+    }
+
+    fn validate_setup(&self, rules: &Rules, board: &Board) -> Result<(), String> {
+        self.hook()
+            .map_or(Ok(()), |h| h.validate_setup(rules, board))
+    }
+
+    fn update_counters(&self, rules: &Rules, board: &mut Board) {
+        if let Some(h) = self.hook() {
+            h.update_counters(rules, board);
+        }
+    }
+
+    fn no_moves_outcome(&self, rules: &Rules, board: &Board) -> Option<Outcome> {
+        if let Some(h) = self.hook() {
+            return h.no_moves_outcome(rules, board);
+        }
         let mover = board.turn();
         match self.stalemate() {
             Stalemate::Draw => None,
@@ -115,7 +247,7 @@ impl Variant for DefinedVariant {
     /// a move's legality: the bitboard route may judge king safety wherever
     /// its tables suit the pieces (orthodox pieces on at most 128 squares).
     fn bitboard_legality(&self) -> bool {
-        true
+        self.hook().is_none_or(|h| h.bitboard_legality())
     }
 
     fn defined_spec(&self) -> Option<&Spec> {
@@ -135,7 +267,10 @@ impl Variant for DefinedVariant {
     }
 
     /// Giveaway: where a capture can be made, only captures may.
-    fn filter_moves(&self, _rules: &Rules, board: &Board, moves: &mut crate::MoveList) {
+    fn filter_moves(&self, rules: &Rules, board: &Board, moves: &mut crate::MoveList) {
+        if let Some(h) = self.hook() {
+            return h.filter_moves(rules, board, moves);
+        }
         if self.spec.captures_forced {
             let capture = |m: &crate::Move| crate::movegen::is_capture(board, m);
             if moves.iter().any(capture) {
@@ -145,7 +280,8 @@ impl Variant for DefinedVariant {
     }
 
     fn filters_moves(&self) -> bool {
-        self.spec.captures_forced
+        self.hook()
+            .map_or(self.spec.captures_forced, |h| h.filters_moves())
     }
 
     fn has_immediate_outcome(&self) -> bool {
@@ -209,16 +345,23 @@ impl Variant for DefinedVariant {
     }
 
     fn pawn_double_step(&self) -> bool {
-        self.spec.double_step
+        self.hook()
+            .map_or(self.spec.double_step, |h| h.pawn_double_step())
     }
 
     fn move_rule(&self) -> Option<u16> {
-        (self.spec.move_rule > 0).then_some(self.spec.move_rule)
+        match self.hook() {
+            Some(h) => h.move_rule(),
+            None => (self.spec.move_rule > 0).then_some(self.spec.move_rule),
+        }
     }
 
     /// Only royal pieces left on the board: nobody can ever give mate (a
     /// game won by a flag or by extinction never runs out of material).
     fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool {
+        if let Some(h) = self.hook() {
+            return h.insufficient_material(rules, board);
+        }
         // A flag or an extinction can still be won with the pieces left.
         if self.has_immediate_outcome() {
             return false;

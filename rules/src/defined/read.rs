@@ -45,6 +45,14 @@ pub struct PieceSpec {
     /// the file names one; otherwise a chess piece's own drawing where it
     /// is one, else its letter in a disc ([`Spec::art_of`]).
     pub art: Option<Role>,
+    /// May land on and pass over voids (`crosses_void`, the Minister).
+    pub crosses_void: bool,
+    /// Never lost to an unstable tile, and heals the tile it lands on
+    /// (`heals`, the Minister).
+    pub heals: bool,
+    /// Its moves in our own form, in words (`leaps`, `paths`, `walk`, and
+    /// whether it crosses or heals voids), for help.
+    pub own_words: Vec<String>,
     components: Vec<Component>,
 }
 
@@ -97,6 +105,9 @@ pub struct Spec {
     pub flag: Option<Flag>,
     /// Captures are compulsory (giveaway).
     pub captures_forced: bool,
+    /// The built-in game whose code decides what the format cannot say
+    /// (`rules = "void"`): see [`HOOKS`].
+    pub hook: Option<GameKind>,
     /// The table as read, its parent's fields merged in: what a game that
     /// inherits from this one starts from.
     pub table: Table,
@@ -185,7 +196,11 @@ impl Spec {
                 .map(|p| RoleDef {
                     role: p.role,
                     letter: p.letter,
-                    movement: Movement::of(p.components.clone()),
+                    movement: Movement {
+                        components: p.components.clone(),
+                        crosses_void: p.crosses_void,
+                        heals: p.heals,
+                    },
                 })
                 .collect(),
             start_fen: leak(&self.start),
@@ -196,8 +211,49 @@ impl Spec {
     }
 }
 
+/// The games whose code a definition may switch on by name (`rules =
+/// "void"`), for what the format cannot say: each decides everything its
+/// game's code decides beyond the board, the start, the pieces' moves,
+/// promotion and castling (`docs/variants.md` lists what).
+pub const HOOKS: [GameKind; 6] = [
+    GameKind::Void,
+    GameKind::SuicideVoid,
+    GameKind::SuicideVoidPromotionWins,
+    GameKind::Chess99,
+    GameKind::BlackHoles,
+    GameKind::Super16,
+];
+
+/// The fields a game with a hook may have besides it: the rest are the
+/// hook's to decide.
+const HOOKED_FIELDS: [&str; 9] = [
+    "title",
+    "description",
+    "inherits",
+    "board",
+    "start",
+    "pieces",
+    "promotion",
+    "castling",
+    "rules",
+];
+
+/// A piece table's fields.
+const PIECE_FIELDS: [&str; 9] = [
+    "moves",
+    "name",
+    "royal",
+    "art",
+    "leaps",
+    "paths",
+    "walk",
+    "crosses_void",
+    "heals",
+];
+
 /// The fields a game's table may have.
-const FIELDS: [&str; 16] = [
+const FIELDS: [&str; 17] = [
+    "rules",
     "title",
     "description",
     "inherits",
@@ -428,6 +484,35 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             ));
         }
     }
+    // A hook: one of our games' code, switched on by its name.
+    let hook = match table.get("rules") {
+        None => None,
+        Some(Value::String(h)) => match HOOKS.iter().copied().find(|k| k.name() == h.trim()) {
+            Some(k) => Some(k),
+            None => {
+                let names: Vec<&str> = HOOKS.iter().map(|k| k.name()).collect();
+                return Err(err(
+                    &["rules"],
+                    format!("no hook `{h}`; the hooks: {}", names.join(", ")),
+                ));
+            }
+        },
+        Some(_) => return Err(err(&["rules"], "a hook's name, like \"void\"".into())),
+    };
+    let hooked = hook.map(|k| crate::variants::variant_of(k).definition());
+    if let (Some(k), Some(key)) = (
+        hook,
+        table.keys().find(|k| !HOOKED_FIELDS.contains(&k.as_str())),
+    ) {
+        return Err(err(
+            &[key],
+            format!(
+                "the hook `{}` decides this; a game with a hook has {}",
+                k.name(),
+                HOOKED_FIELDS.join(", ")
+            ),
+        ));
+    }
     let string = |key: &str, required: bool| -> Result<Option<String>, DefinitionError> {
         match table.get(key) {
             None if required => Err(err(&[], format!("`{key}` is missing"))),
@@ -458,6 +543,19 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             format!("`{board}`: files x ranks, from 5x5 to 16x16, like \"10x8\""),
         ));
     };
+    if let (Some(k), Some(d)) = (hook, &hooked) {
+        if (d.size.files(), d.size.ranks()) != (files, ranks) {
+            return Err(err(
+                &["board"],
+                format!(
+                    "the hook `{}` plays on {}x{} only",
+                    k.name(),
+                    d.size.files(),
+                    d.size.ranks()
+                ),
+            ));
+        }
+    }
     let start = string("start", true)?.unwrap_or_default();
     if start.len() > 400 {
         return Err(err(&["start"], "a FEN of at most 400 characters".into()));
@@ -479,6 +577,8 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
     let mut read_pieces: Vec<(char, String, String, bool)> = Vec::new();
     // Each piece's drawing, where its table names one.
     let mut arts: Vec<Option<Role>> = Vec::new();
+    // Each piece's moves in our own form, and its relation to voids.
+    let mut own_moves: Vec<OwnMoves> = Vec::new();
     for (key, value) in pieces {
         let path = ["pieces", key.as_str()];
         let mut chars = key.chars();
@@ -495,17 +595,19 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             return Err(err(&path, format!("the letter `{letter}` is used twice")));
         }
         let mut art = None;
+        let mut own = OwnMoves::default();
         let (moves, piece_name, royal) = match value {
             Value::String(m) => (m.clone(), None, None),
             Value::Table(t) => {
                 for k in t.keys() {
-                    if !["moves", "name", "royal", "art"].contains(&k.as_str()) {
+                    if !PIECE_FIELDS.contains(&k.as_str()) {
                         return Err(err(
                             &[&path[..], &[k]].concat(),
-                            "unknown field; a piece has moves, name, royal, art".into(),
+                            format!("unknown field; a piece has {}", PIECE_FIELDS.join(", ")),
                         ));
                     }
                 }
+                own = own_moves_of(t).map_err(|(k, m)| err(&[&path[..], &[k]].concat(), m))?;
                 art = match t.get("art") {
                     None => None,
                     Some(Value::String(a)) => {
@@ -540,6 +642,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                 };
                 let moves = match t.get("moves") {
                     Some(Value::String(m)) => m.clone(),
+                    None if !own.components.is_empty() => String::new(),
                     _ => {
                         return Err(err(
                             &path,
@@ -581,6 +684,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         };
         read_pieces.push((letter, moves, piece_name.unwrap_or(default_name), royal));
         arts.push(art);
+        own_moves.push(own);
     }
     // How else a game is won: `win = { extinction = "Q", flag = { piece =
     // "K", white = "d4 e4 d5 e5", black = ... } }`.
@@ -659,7 +763,21 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
     }
     // Giveaway: with captures forced, the side left without a move (or a
     // piece) wins by the stalemate rule.
-    let other_win = !extinction.is_empty() || flag.is_some() || captures_forced;
+    // Under a hook, each letter is that game's piece of the letter, and its
+    // royal piece is royal.
+    if let (Some(k), Some(d)) = (hook, &hooked) {
+        for p in &mut read_pieces {
+            let Some(rd) = d.roster.iter().find(|r| r.letter == p.0) else {
+                let letters: String = d.roster.iter().map(|r| r.letter).collect();
+                return Err(err(
+                    &["pieces", &p.0.to_string()],
+                    format!("the hook `{}` knows the pieces {letters} only", k.name()),
+                ));
+            };
+            p.3 = d.royal == Some(rd.role);
+        }
+    }
+    let other_win = !extinction.is_empty() || flag.is_some() || captures_forced || hooked.is_some();
     let royals: Vec<char> = read_pieces.iter().filter(|p| p.3).map(|p| p.0).collect();
     match royals.as_slice() {
         [_] => {}
@@ -703,7 +821,13 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
     let mut taken: Vec<Role> = Vec::new();
     let mut roles: Vec<Option<Role>> = vec![None; read_pieces.len()];
     for (i, p) in read_pieces.iter().enumerate() {
-        let role = if p.3 {
+        let hooked_role = hooked
+            .as_ref()
+            .and_then(|d| d.roster.iter().find(|r| r.letter == p.0))
+            .map(|r| r.role);
+        let role = if hooked_role.is_some() {
+            hooked_role
+        } else if p.3 {
             Some(Role::King)
         } else if p.1 == "pawn" {
             Some(Role::Pawn)
@@ -717,14 +841,17 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             roles[i] = Some(r);
         }
     }
-    // `N B R Q` keep their own roles first, so that no other letter takes
-    // them.
+    // `N B R Q` (and `K`) keep their own roles first, so that no other
+    // letter takes them.
     for (i, p) in read_pieces.iter().enumerate() {
         let own = match p.0 {
             'N' => Some(Role::Knight),
             'B' => Some(Role::Bishop),
             'R' => Some(Role::Rook),
             'Q' => Some(Role::Queen),
+            // A king that is no royal piece (antichess's) stays a king,
+            // where no other piece is royal.
+            'K' => Some(Role::King),
             _ => None,
         }
         .filter(|r| !taken.contains(r));
@@ -748,19 +875,23 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         roles[i] = Some(role);
     }
     let mut specs = Vec::new();
-    for (((letter, moves, piece_name, royal), role), art) in
-        read_pieces.into_iter().zip(roles).zip(arts)
+    for ((((letter, moves, piece_name, royal), role), art), own) in
+        read_pieces.into_iter().zip(roles).zip(arts).zip(own_moves)
     {
         let path = ["pieces".to_string(), letter.to_string()];
         let path: Vec<&str> = path.iter().map(String::as_str).collect();
-        let components = match moves.as_str() {
+        let mut components = match moves.as_str() {
             "pawn" => vec![Component::Pawn],
             "king" => king().components,
+            // Only a hook moves such a piece (Black Holes' holes).
+            "none" if hook.is_some() => Vec::new(),
+            "" if !own.components.is_empty() => Vec::new(),
             betza_text => {
                 betza::parse(betza_text).map_err(|e| err(&path, format!("`{betza_text}`: {e}")))?
             }
         };
-        if components.is_empty() {
+        components.extend(own.components);
+        if components.is_empty() && !(hook.is_some() && moves == "none") {
             return Err(err(&path, "a piece that can never move".into()));
         }
         specs.push(PieceSpec {
@@ -770,6 +901,9 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             royal,
             role: role.expect("every piece has a role"),
             art,
+            crosses_void: own.crosses_void,
+            heals: own.heals,
+            own_words: own.words,
             components,
         });
     }
@@ -842,17 +976,30 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                 }
             };
             for k in t.keys() {
-                if !["king_to", "rook_from", "rook_to", "rook"].contains(&k.as_str()) {
+                if !["king_to", "rook_from", "rook_to", "rook", "rank"].contains(&k.as_str()) {
                     return Err(err(
                         &["castling", k],
-                        "unknown field; castling has king_to, rook_from, rook_to, rook".into(),
+                        "unknown field; castling has king_to, rook_from, rook_to, rook, rank"
+                            .into(),
                     ));
                 }
             }
+            // The rank king and rooks castle on, from each side's own first
+            // (1): Shako castles on its second.
+            let rank: u8 = match t.get("rank") {
+                None => 1,
+                Some(Value::Integer(r)) if (1..=i64::from(ranks / 2)).contains(r) => *r as u8,
+                Some(_) => {
+                    return Err(err(
+                        &["castling", "rank"],
+                        format!("a rank of each side's own half: 1 to {}", ranks / 2),
+                    ))
+                }
+            };
             let home: Option<&str> = start
                 .split_whitespace()
                 .next()
-                .and_then(|b| b.split('/').next_back());
+                .and_then(|b| b.split('/').nth_back(usize::from(rank - 1)));
             let king_letter = specs
                 .iter()
                 .find(|p| p.royal)
@@ -876,7 +1023,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                 None
             });
             let Some(king_file) = king_file else {
-                return Err(err(&["castling"], format!("castling needs the royal piece `{king_letter}` on White's first rank at the start")));
+                return Err(err(&["castling"], format!("castling needs the royal piece `{king_letter}` on White's rank {rank} at the start")));
             };
             if !specs.iter().any(|p| p.role == Role::Rook) {
                 return Err(err(
@@ -889,6 +1036,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             let rook_from = file("rook_from", [files - 1, 0])?;
             let rook_to = file("rook_to", [king_to[0].saturating_sub(1), king_to[1] + 1])?;
             Some(CastlingDef {
+                rank: rank - 1,
                 king_file,
                 rook_from,
                 king_to,
@@ -987,6 +1135,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         extinction,
         flag,
         captures_forced,
+        hook,
         table,
         hash: String::new(),
     };
@@ -1001,4 +1150,76 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         ));
     }
     Ok(spec)
+}
+
+/// A piece's moves in our own form, beside Betza (see [`super::legs`]).
+#[derive(Default)]
+struct OwnMoves {
+    components: Vec<Component>,
+    words: Vec<String>,
+    crosses_void: bool,
+    heals: bool,
+}
+
+/// Reads `leaps`, `paths`, `walk`, `crosses_void` and `heals` from a
+/// piece's table; an error names its key.
+fn own_moves_of(t: &Table) -> Result<OwnMoves, (&'static str, String)> {
+    let strings = |key: &'static str| -> Result<Option<Vec<&str>>, (&'static str, String)> {
+        match t.get(key) {
+            None => Ok(None),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().ok_or((key, "a list of strings".to_string())))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(_) => Err((key, "a list of strings".into())),
+        }
+    };
+    let flag = |key: &'static str| -> Result<bool, (&'static str, String)> {
+        match t.get(key) {
+            None => Ok(false),
+            Some(Value::Boolean(b)) => Ok(*b),
+            Some(_) => Err((key, "true or false".into())),
+        }
+    };
+    let mut own = OwnMoves {
+        crosses_void: flag("crosses_void")?,
+        heals: flag("heals")?,
+        ..OwnMoves::default()
+    };
+    if let Some(items) = strings("leaps")? {
+        own.components
+            .push(super::legs::leaps(&items).map_err(|e| ("leaps", e))?);
+        own.words.push(format!(
+            "leaps {} (files, ranks), each any way round, jumping",
+            items.join(" and ")
+        ));
+    }
+    if let Some(items) = strings("paths")? {
+        own.components
+            .push(super::legs::paths(&items).map_err(|e| ("paths", e))?);
+        own.words.push(format!(
+            "goes along {} (steps of each atom in a line, turning between them), every square before the last empty",
+            items.join(" or ")
+        ));
+    }
+    match t.get("walk") {
+        None => {}
+        Some(Value::String(w)) => {
+            own.components
+                .push(super::legs::walk(w).map_err(|e| ("walk", e))?);
+            own.words.push(format!(
+                "walks one or two steps of `{w}`, the second from a free square and not back to the start; a capture ends the move"
+            ));
+        }
+        Some(_) => return Err(("walk", "an atom, like \"K\"".into())),
+    }
+    if own.crosses_void {
+        own.words.push("crosses and lands on voids".into());
+    }
+    if own.heals {
+        own.words
+            .push("is never lost to an unstable tile and heals the tile it lands on".into());
+    }
+    Ok(own)
 }

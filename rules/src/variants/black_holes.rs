@@ -57,6 +57,7 @@ impl Variant for BlackHoles {
             // Long castling only: king e1 to c1, rook a1 to d1. The king-side
             // entries repeat the queen side; no position ever has that right.
             castling: Some(CastlingDef {
+                rank: 0,
                 king_file: 4,
                 rook_from: [0, 0],
                 king_to: [2, 2],

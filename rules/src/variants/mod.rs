@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The variant that defines `kind`'s rules: one arm per game, so a new
 /// game does not compile until its rules are written.
-fn variant_of(kind: GameKind) -> &'static dyn Variant {
+pub(crate) fn variant_of(kind: GameKind) -> &'static dyn Variant {
     match kind {
         GameKind::Standard => &standard::Standard,
         GameKind::Void => &void::VoidChess,

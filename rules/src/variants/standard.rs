@@ -52,6 +52,7 @@ impl Variant for Standard {
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             promotion: vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
             castling: Some(CastlingDef {
+                rank: 0,
                 king_file: 4,
                 rook_from: [7, 0],
                 king_to: [6, 2],

@@ -112,6 +112,7 @@ impl Variant for Super16 {
                 Role::Programmable,
             ],
             castling: Some(CastlingDef {
+                rank: 0,
                 king_file: 7,
                 rook_from: [15, 0],
                 king_to: [9, 5],

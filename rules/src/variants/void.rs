@@ -43,6 +43,7 @@ impl Variant for VoidChess {
             ],
             // Decision 7: the king goes two squares, the rook jumps over it.
             castling: Some(CastlingDef {
+                rank: 0,
                 king_file: 4,
                 rook_from: [8, 0],
                 king_to: [6, 2],
