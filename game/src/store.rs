@@ -187,6 +187,9 @@ pub struct Store {
     /// Write transactions begun (or tried) so far, for the tests of how
     /// often an event waits for the write lock.
     writes: Arc<AtomicU64>,
+    /// How many stored definitions this store had made known when it last
+    /// looked ([`Store::learn_definitions`]); -1 before it has.
+    definitions_seen: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// SQLite's migrations, and PostgreSQL's (the same schema, written for it).
@@ -201,6 +204,7 @@ impl Store {
             backend,
             clock: Clock::system(),
             writes: Arc::default(),
+            definitions_seen: Arc::new(std::sync::atomic::AtomicI64::new(-1)),
         }
     }
 

@@ -67,6 +67,11 @@ impl Core {
 
     pub(crate) async fn tick_once(&self) -> Vec<Notice> {
         self.prune().await;
+        // Games made under another process's definitions, before anything
+        // reads them.
+        if let Err(e) = self.store.learn_definitions().await {
+            tracing::warn!("cannot look for new stored definitions: {e}");
+        }
         match store::any_due(self.store.pool(), self.time.now_ms()).await {
             Ok(false) => {}
             Ok(true) => {

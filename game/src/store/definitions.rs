@@ -50,6 +50,30 @@ impl Store {
         Ok(self)
     }
 
+    /// Learns the definitions other processes stored since this store last
+    /// looked: in a cluster whose processes read different files, the games
+    /// and challenges made under another's definition then load here too
+    /// (the periodic check calls it). One count when nothing is new.
+    pub async fn learn_definitions(&self) -> Result<(), sqlx::Error> {
+        use std::sync::atomic::Ordering;
+        let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM variant_definitions")
+            .fetch_one(self.pool())
+            .await?;
+        if self.definitions_seen.load(Ordering::Relaxed) == stored {
+            return Ok(());
+        }
+        for u in self.restore_definitions().await? {
+            tracing::warn!(
+                "the stored definition of {} ({}) no longer reads: {}",
+                u.name,
+                u.hash,
+                u.why
+            );
+        }
+        self.definitions_seen.store(stored, Ordering::Relaxed);
+        Ok(())
+    }
+
     /// Makes every stored definition known again ([`defined::restore`]),
     /// so that the games that started under it load: at start-up, and by
     /// `check-db`. The definitions that no longer read are returned (their

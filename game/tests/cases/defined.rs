@@ -166,3 +166,45 @@ case! {
         assert_eq!(snapshot(&bot.core).await, before);
     }
 }
+
+case! {
+    /// In a cluster whose processes read different files, a process learns
+    /// a definition another one stored at its next periodic check, without
+    /// reopening its store: the games made under it then load here too.
+    /// The definition is kept aside, not offered for new games.
+    #[tokio::test]
+    async fn a_definition_another_process_stored_is_learnt_at_the_next_tick() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = Bot::open(&dir.path().join("v.db")).await;
+        // Another process's file: a game this one never read (its title
+        // differs at every run, so that its hash is new to this process).
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let text = format!(
+            "[far-chess]\ntitle = \"Far {stamp}\"\nboard = \"8x8\"\nstart = \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\"\n[far-chess.pieces]\nP = \"pawn\"\nN = \"N\"\nB = \"B\"\nR = \"R\"\nQ = \"Q\"\nK = \"king\"\n"
+        );
+        let spec = defined::read("far.toml", &text, &|_| None)
+            .unwrap()
+            .remove(0);
+        let hash = spec.hash();
+        assert!(defined::by_hash(&hash).is_none());
+        bot.tick().await;
+        sqlx::query(
+            "INSERT INTO variant_definitions (hash, name, body, stored_at) VALUES ($1, $2, $3, 0)",
+        )
+        .bind(&hash)
+        .bind("far-chess")
+        .bind(spec.canonical())
+        .execute(bot.core.store().pool())
+        .await
+        .unwrap();
+        assert!(voidmate_rules::GameKind::from_storage_key(&format!("far-chess@{hash}")).is_none());
+        bot.tick().await;
+        let learnt = voidmate_rules::GameKind::from_storage_key(&format!("far-chess@{hash}"))
+            .expect("learnt at the tick");
+        assert_eq!(learnt.name(), "far-chess");
+        assert!(defined::named("far-chess").is_none(), "kept aside, not offered");
+    }
+}
