@@ -3,7 +3,7 @@
 mod cluster;
 mod tools;
 
-use tools::{bench, inspect, play, proxy, puzzles, tune, uci};
+use tools::{bench, inspect, play, proxy, puzzles, tune, tune_reach, uci};
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -50,6 +50,10 @@ enum Command {
     /// Tune a game's evaluation weights on `tune-data` positions (Texel's
     /// method) and report, or write, the weights.
     Tune(tune::TuneArgs),
+    /// Tune the odds behind the piece values of games defined in files on
+    /// `tune-data` positions of such games (Texel's method over one
+    /// parameter) and report the best.
+    TuneReach(tune_reach::ReachArgs),
     /// Fit a game's curve from search score to winning chances on
     /// `tune-data` positions (the reviews' coefficient).
     WinCurve(tune::WinCurveArgs),
@@ -509,6 +513,7 @@ fn main() -> ExitCode {
         Command::TuneData(args) => tune::tune_data(&args),
         Command::Tune(args) => tune::tune_weights(&args),
         Command::WinCurve(args) => tune::win_curve(&args),
+        Command::TuneReach(args) => tune_reach::tune_reach(&args),
         Command::LatencyProxy(args) => runtime()
             .map_err(Into::into)
             .and_then(|rt| rt.block_on(proxy::run(args.listen, args.to, delay_of(args.delay_ms)))),

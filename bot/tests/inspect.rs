@@ -1373,3 +1373,72 @@ fn a_game_from_a_file_keeps_its_rules_when_the_file_changes_or_goes() {
     assert!(ok, "{err}");
     assert!(out.contains("2 games checked: every one replays"), "{out}");
 }
+
+/// `tune-reach` scores each odds behind a defined game's piece values on
+/// self-play positions and names the best, with the values it gives; it
+/// refuses one of our own games and a malformed pair.
+#[test]
+fn the_odds_behind_defined_piece_values_are_tuned_on_self_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("shatranj.txt");
+    let (ok, _, err) = voidmate(&[
+        "tune-data",
+        "--variant",
+        "shatranj",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let pair = format!("shatranj={}", data.display());
+    let (ok, out, err) = voidmate(&[
+        "tune-reach",
+        "--data",
+        &pair,
+        "--from",
+        "0.1",
+        "--to",
+        "0.5",
+        "--step",
+        "0.1",
+    ]);
+    assert!(ok, "{err}");
+    let rows: Vec<(f64, f64)> = out
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("best"))
+        .map(|l| {
+            let (a, b) = l.split_once(' ').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    let least = rows
+        .iter()
+        .copied()
+        .fold((0.0, f64::MAX), |m, r| if r.1 < m.1 { r } else { m });
+    assert!(
+        out.contains(&format!("best: {:.3} (error {:.6}", least.0, least.1)),
+        "{out}"
+    );
+    // The values at the best odds: the ferz and alfil below the knight.
+    let values = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("shatranj:"))
+        .expect(&out);
+    assert!(
+        values.contains("P 100") && values.contains("K 0"),
+        "{values}"
+    );
+
+    let standard = format!("standard={}", data.display());
+    let (ok, _, err) = voidmate(&["tune-reach", "--data", &standard]);
+    assert!(!ok && err.contains("one of our own games"), "{err}");
+    let (ok, _, err) = voidmate(&["tune-reach", "--data", "shatranj"]);
+    assert!(!ok && err.contains("GAME=FILE"), "{err}");
+}

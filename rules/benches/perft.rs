@@ -3,7 +3,9 @@
 //! standard positions, measured in the same run; and games defined in a
 //! file (issue 50) beside built-in games of the same size: standard chess
 //! read from its file, antichess (built in, 8x8, on the same general route
-//! as every defined game), Capablanca Chess (10x8) and Chess 99 (9x9).
+//! as every defined game), Capablanca Chess (10x8) and Chess 99 (9x9); our
+//! Void Chess and Super Chess read from their files (with their hooks)
+//! beside the built-in games; Shako (10x10, cannons: hoppers).
 //!
 //! `cargo bench -p voidmate-rules --bench perft`; figures go to
 //! `docs/performance.md`.
@@ -63,8 +65,26 @@ fn bench(c: &mut Criterion) {
     }
     // Games defined in a file, and built-in games of the same size.
     let defined_standard = voidmate_rules::defined::twin("standard").unwrap();
-    let cases: [(&str, &'static voidmate_rules::Rules, u32); 5] = [
+    let twin = |name: &str| voidmate_rules::defined::twin(name).unwrap();
+    let cases: [(&str, &'static voidmate_rules::Rules, u32); 10] = [
         ("standard-from-file/start", defined_standard, 4),
+        ("void-from-file/start", twin("void"), 4),
+        (
+            "void-built-in/start",
+            voidmate_rules::GameKind::Void.rules(),
+            4,
+        ),
+        ("super16-from-file/start", twin("super16"), 3),
+        (
+            "super16-built-in/start",
+            voidmate_rules::GameKind::Super16.rules(),
+            3,
+        ),
+        (
+            "shako-from-file/start",
+            variants::by_name("shako").unwrap(),
+            3,
+        ),
         ("standard-built-in/start", variants::standard(), 4),
         ("antichess-built-in/start", variants::antichess(), 4),
         (

@@ -23,6 +23,9 @@ pub enum WinReason {
     Extinction,
     /// A game defined in a file: the winner's flag piece reached its zone.
     ReachedZone,
+    /// A game defined in a file (Shatranj, Courier): the loser's king was
+    /// left bare, and its move did not bare the winner's.
+    BareKing,
 }
 
 /// Why a game was drawn.
@@ -76,7 +79,7 @@ impl Outcome {
 
 impl WinReason {
     /// Every reason, for a reader of stored words.
-    pub const ALL: [WinReason; 8] = [
+    pub const ALL: [WinReason; 9] = [
         WinReason::Checkmate,
         WinReason::KingLostToVoid,
         WinReason::NothingLeftToGive,
@@ -85,6 +88,7 @@ impl WinReason {
         WinReason::Stalemated,
         WinReason::Extinction,
         WinReason::ReachedZone,
+        WinReason::BareKing,
     ];
 
     /// How the game was won, in words: "checkmate".
@@ -98,6 +102,7 @@ impl WinReason {
             WinReason::Stalemated => "a side was stalemated",
             WinReason::Extinction => "a side lost the last of a piece it must keep",
             WinReason::ReachedZone => "a piece reached its goal",
+            WinReason::BareKing => "the other king was left bare",
         }
     }
 }
@@ -177,6 +182,7 @@ mod tests {
             WinReason::Stalemated => 5,
             WinReason::Extinction => 6,
             WinReason::ReachedZone => 7,
+            WinReason::BareKing => 8,
         };
         let draw = |r: DrawReason| match r {
             DrawReason::Stalemate => 0,

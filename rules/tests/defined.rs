@@ -698,3 +698,66 @@ fn giveaway_written_as_a_file_counts_as_antichess() {
         })
     );
 }
+
+/// Shatranj's and Courier's bare king, as Fairy-Stockfish (pyffish 0.0.90)
+/// judged these positions: the side to move wins when the other has its
+/// king alone and it has more; the bared side first has its move, and
+/// baring the other king with it draws.
+#[test]
+fn a_bare_king_loses_unless_it_bares_the_other() {
+    use voidmate_rules::{Color, DrawReason, Outcome, WinReason};
+    for (game, wide) in [("shatranj", false), ("courier", true)] {
+        let rules = variants::by_name(game).unwrap();
+        let fen = |f: &str| {
+            if wide {
+                f.replace("8/", "12/")
+                    .replace("R3K3", "R3K7")
+                    .replace("r7", "r11")
+                    .replace("4k3", "4k7")
+                    .replace("3k4", "3k8")
+                    .replace("3R3K", "3R7K")
+            } else {
+                f.to_string()
+            }
+        };
+        let at = |f: &str| Position::from_fen(rules, &fen(f)).unwrap();
+        assert_eq!(
+            at("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").outcome(),
+            Some(Outcome::Win {
+                winner: Color::White,
+                reason: WinReason::BareKing
+            }),
+            "{game}"
+        );
+        // The bared side has its move first; a rook left to it is no bare king.
+        assert_eq!(
+            at("8/8/8/4k3/8/8/8/R3K3 b - - 0 1").outcome(),
+            None,
+            "{game}"
+        );
+        assert_eq!(
+            at("8/8/8/4k3/8/8/r7/R3K3 w - - 0 1").outcome(),
+            None,
+            "{game}"
+        );
+        // Baring the other king back: two bare kings draw.
+        let mut pos = at("8/8/8/8/8/8/3k4/3R3K b - - 0 1");
+        assert_eq!(pos.outcome(), None, "{game}");
+        let take = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to.to_string() == "d1")
+            .unwrap();
+        pos.play(&take).unwrap();
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome::Draw(DrawReason::InsufficientMaterial)),
+            "{game}"
+        );
+    }
+    // Not in a game without the rule: Capablanca's lone king plays on.
+    let capa = variants::by_name("capablanca").unwrap();
+    let pos = Position::from_fen(capa, "10/10/10/4k5/10/10/10/R3K5 w - - 0 1").unwrap();
+    assert_eq!(pos.outcome(), None);
+}

@@ -3,7 +3,8 @@
 //! - `inspect`: positions by hand (`moves`, `perft`, `fen`, `render`,
 //!   `analyse`, `check-db` and the database tools' reports);
 //! - `play`: the engine against itself or Fairy-Stockfish, and matches;
-//! - `tune`: self-play data and the evaluation's tuning;
+//! - `tune`: self-play data and the evaluation's tuning; `tune_reach`: the
+//!   odds behind a defined game's piece values, tuned on self-play data;
 //! - `uci`: the engine over UCI, for other programs to play it;
 //! - `bench`: `voidmate bench`, the core's speed under load;
 //! - `puzzles`: `voidmate puzzles measure`, what puzzles our games give
@@ -16,4 +17,5 @@ pub(crate) mod play;
 pub(crate) mod proxy;
 pub(crate) mod puzzles;
 pub(crate) mod tune;
+pub(crate) mod tune_reach;
 pub(crate) mod uci;

@@ -83,7 +83,7 @@ pub struct TuneArgs {
     pub write: Option<PathBuf>,
 }
 
-fn kind_named(name: &str) -> Result<GameKind> {
+pub(crate) fn kind_named(name: &str) -> Result<GameKind> {
     GameKind::from_name(name).with_context(|| {
         let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
         format!("'{name}' is not a game; the games: {}", names.join(", "))
@@ -250,7 +250,7 @@ pub fn tune_data(args: &DataArgs) -> Result<String> {
 /// Reads positions written by `tune-data`: lines of White's result, a FEN
 /// and, after ` ; `, the search's score (files written before 2026-11-24
 /// have none).
-fn read_samples(kind: GameKind, paths: &[PathBuf]) -> Result<Vec<Sample>> {
+pub(crate) fn read_samples(kind: GameKind, paths: &[PathBuf]) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     for path in paths {
         let file =

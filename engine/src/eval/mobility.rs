@@ -13,31 +13,41 @@ use super::{Term, Weights};
 use voidmate_rules::movement::{Component, Movement};
 use voidmate_rules::{BoardSize, Role, Rules, Square};
 
-/// The odds that a square on the way is taken.
-const TAKEN: f64 = 0.3;
+/// The odds that a square on the way is taken, as the engine plays: tuned
+/// by self-play (see [`UNTUNED_TAKEN`] and `engine/tuning/runs.md`).
+pub const TAKEN: f64 = 0.3;
+
+/// The odds first chosen by hand, before self-play tuned them: the
+/// `untuned` evaluation of a defined game.
+pub const UNTUNED_TAKEN: f64 = 0.3;
 
 /// What a piece moving as `movement` reaches on a board of `size`, on
 /// average over its squares, with each square on the way taken at even
 /// odds.
 pub fn reach(movement: &Movement, size: BoardSize) -> f64 {
+    reach_at(movement, size, TAKEN)
+}
+
+/// [`reach`] with each square on the way taken at odds of `taken`.
+pub fn reach_at(movement: &Movement, size: BoardSize, taken: f64) -> f64 {
     let squares: Vec<Square> = size.squares().collect();
     let mut total = 0.0;
     for sq in &squares {
         let (f, r) = (sq.file() as i32, sq.rank() as i32);
         for c in &movement.components {
-            total += reach_from(c, f, r, size);
+            total += reach_from(c, f, r, size, taken);
         }
     }
     total / squares.len().max(1) as f64
 }
 
 /// What one way of moving reaches from `(f, r)`, each square on the way
-/// taken at odds of [`TAKEN`]. A part that only moves or only captures
+/// taken at odds of `taken`. A part that only moves or only captures
 /// counts half; a hopper counts the squares past a screen met on its line.
-fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize) -> f64 {
+fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize, taken: f64) -> f64 {
     let on =
         |f: i32, r: i32| f >= 0 && r >= 0 && f < size.files() as i32 && r < size.ranks() as i32;
-    let free = 1.0 - TAKEN;
+    let free = 1.0 - taken;
     let mut total = 0.0;
     match c {
         Component::Leap(vs) => {
@@ -93,7 +103,7 @@ fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize) -> f64 {
                 // The screen k squares away: the squares before it free.
                 let mut k = 1;
                 while on(f + k * df, r + k * dr) {
-                    let screen = free.powi(k - 1) * TAKEN;
+                    let screen = free.powi(k - 1) * taken;
                     let (mut j, mut odds) = (1, 1.0);
                     while on(f + (k + j) * df, r + (k + j) * dr) {
                         total += screen * odds;
@@ -107,7 +117,7 @@ fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize) -> f64 {
                 }
             }
         }
-        Component::Only { part, .. } => total += 0.5 * reach_from(part, f, r, size),
+        Component::Only { part, .. } => total += 0.5 * reach_from(part, f, r, size, taken),
         Component::Pawn => {}
     }
     total
@@ -116,7 +126,7 @@ fn reach_from(c: &Component, f: i32, r: i32, size: BoardSize) -> f64 {
 /// The curve from reach to value, `(c, p)` of `c · reach^p`: the least
 /// squares fit of the logarithms of chess's knight, bishop, rook and queen
 /// to their classical values.
-fn curve() -> (f64, f64) {
+fn curve(taken: f64) -> (f64, f64) {
     let chess = voidmate_rules::variants::standard();
     let of = |role: Role| {
         chess
@@ -124,7 +134,7 @@ fn curve() -> (f64, f64) {
             .roster
             .iter()
             .find(|r| r.role == role)
-            .map(|r| reach(&r.movement, chess.size()))
+            .map(|r| reach_at(&r.movement, chess.size(), taken))
             .unwrap_or(1.0)
     };
     let points: Vec<(f64, f64)> = [
@@ -149,7 +159,12 @@ fn curve() -> (f64, f64) {
 /// Each role's value in `rules` (centipawns): the pawn 100, the royal
 /// piece nothing (it is never traded), every other piece by its reach.
 pub fn values(rules: &Rules) -> Vec<(Role, i32)> {
-    let (c, p) = curve();
+    values_at(rules, TAKEN)
+}
+
+/// [`values`] with each square on the way taken at odds of `taken`.
+pub fn values_at(rules: &Rules, taken: f64) -> Vec<(Role, i32)> {
+    let (c, p) = curve(taken);
     let def = rules.definition();
     def.roster
         .iter()
@@ -159,7 +174,7 @@ pub fn values(rules: &Rules) -> Vec<(Role, i32)> {
             } else if r.role == Role::Pawn {
                 100
             } else {
-                let m = reach(&r.movement, rules.size());
+                let m = reach_at(&r.movement, rules.size(), taken);
                 (c * m.powf(p)).round().clamp(25.0, 5000.0) as i32
             };
             (r.role, v)
@@ -170,14 +185,36 @@ pub fn values(rules: &Rules) -> Vec<(Role, i32)> {
 /// The engine's weights for a game read from a file: chess's, with each
 /// piece's material its value by reach (kept with the game's rules).
 pub fn weights(rules: &Rules) -> Weights {
+    weights_at(rules, TAKEN)
+}
+
+/// [`weights`] with each square on the way taken at odds of `taken`.
+pub fn weights_at(rules: &Rules, taken: f64) -> Weights {
     let mut w = Weights::start(None);
     for role in Role::ALL {
         w.set(Term::material(role), 0, 0);
     }
-    for (role, v) in values(rules) {
+    for (role, v) in values_at(rules, taken) {
         w.set(Term::material(role), v, v);
     }
     w
+}
+
+/// A defined game's weights, kept with its rules: as the engine plays
+/// ([`TAKEN`]), and as first derived ([`UNTUNED_TAKEN`]) for the `untuned`
+/// evaluation a match compares with.
+pub struct Kept {
+    pub tuned: Weights,
+    pub untuned: Weights,
+}
+
+impl Kept {
+    pub fn of(rules: &Rules) -> Kept {
+        Kept {
+            tuned: weights_at(rules, TAKEN),
+            untuned: weights_at(rules, UNTUNED_TAKEN),
+        }
+    }
 }
 
 #[cfg(test)]

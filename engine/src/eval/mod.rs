@@ -283,10 +283,11 @@ pub fn evaluate_as(pos: &Position, eval: Eval) -> i32 {
             .rules()
             .variant()
             .defined_spec()
-            .and_then(|_| pos.rules().kept(|| mobility::weights(pos.rules()))),
+            .and_then(|_| pos.rules().kept(|| mobility::Kept::of(pos.rules()))),
     };
     let white = match (eval, defined) {
-        (Eval::Tuned | Eval::Untuned, Some(w)) => white_score(pos, w),
+        (Eval::Tuned, Some(w)) => white_score(pos, &w.tuned),
+        (Eval::Untuned, Some(w)) => white_score(pos, &w.untuned),
         (Eval::Tuned, None) => white_score(pos, Weights::tuned(kind)),
         (Eval::Untuned, None) => white_score(pos, Weights::untuned(kind)),
         (Eval::Classic, _) => return classic::evaluate(pos),

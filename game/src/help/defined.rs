@@ -96,6 +96,19 @@ pub fn overview(kind: GameKind) -> Option<String> {
         }
         None => out.push_str("\nCastling: none."),
     }
+    if let Some(hook) = s.hook {
+        // The hook's game decides how it is won, and its other rules.
+        out.push_str(&format!(
+            "\nEverything else (how it is won, draws, and the special rules) is as in {}: ask `rules {}`.",
+            hook.title(),
+            hook.name()
+        ));
+        out.push_str(&format!(
+            "\nAsk `rules {} <piece>` (a letter or a name) for a diagram of its moves.",
+            s.name
+        ));
+        return Some(out);
+    }
     let royal = s.pieces.iter().find(|p| p.royal).map(|p| p.name.as_str());
     out.push_str(&format!(
         "\nWin by checkmating the {}; a stalemate is {}{}.",
@@ -284,6 +297,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A game that switches on one of our games' code (`rules = "void"`,
+    /// here by inheriting Void Chess's file) says whose rules it follows,
+    /// and describes a piece written in our own form (the Minister's walk)
+    /// in words, with a diagram.
+    #[test]
+    fn a_game_with_a_hook_names_its_rules_and_describes_our_own_moves() {
+        let text = "[void-help]\ninherits = \"void\"\ntitle = \"Void Help\"\n";
+        let rules = voidmate_rules::defined::load("vh.toml", text).unwrap()[0];
+        let kind = GameKind::defined(rules);
+        let text = overview(kind).unwrap();
+        assert!(
+            text.contains("is as in Void Chess: ask `rules void`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("M minister: walks one or two steps of `K`"),
+            "{text}"
+        );
+        assert!(text.contains("crosses and lands on voids"), "{text}");
+        let (words, d) = piece(kind, "minister").unwrap();
+        assert!(words.contains("heals the tile it lands on"), "{words}");
+        let pos = Position::from_fen(kind.rules(), &d.fen).unwrap();
+        // From e5 on the 9x9 board: every square within two king steps.
+        assert_eq!(
+            pos.legal_moves()
+                .iter()
+                .filter(|m| m.from == d.select)
+                .count(),
+            24,
+            "{}",
+            d.fen
+        );
     }
 
     /// What a player types after `rules NAME` never panics: empty, multi-

@@ -285,7 +285,7 @@ impl Variant for DefinedVariant {
     }
 
     fn has_immediate_outcome(&self) -> bool {
-        !self.spec.extinction.is_empty() || self.spec.flag.is_some()
+        !self.spec.extinction.is_empty() || self.spec.flag.is_some() || self.spec.bare_king
     }
 
     /// Extinction first (the side to move lost its last piece of a kind it
@@ -314,6 +314,15 @@ impl Variant for DefinedVariant {
                     reason: WinReason::Extinction,
                 });
             }
+        }
+        // Bare king: the side to move wins when the other has its royal
+        // piece alone and it has more (the bared side had its one move to
+        // bare this one's king too, which makes it a draw).
+        if self.spec.bare_king && bare(rules, board, !mover) && !bare(rules, board, mover) {
+            return Some(Outcome::Win {
+                winner: mover,
+                reason: WinReason::BareKing,
+            });
         }
         let flag = self.spec.flag.as_ref()?;
         let role = role_of(flag.piece)?;
@@ -362,6 +371,10 @@ impl Variant for DefinedVariant {
         if let Some(h) = self.hook() {
             return h.insufficient_material(rules, board);
         }
+        // Two bare kings: neither side can win by baring the other.
+        if self.spec.bare_king {
+            return crate::Color::ALL.iter().all(|&c| bare(rules, board, c));
+        }
         // A flag or an extinction can still be won with the pieces left.
         if self.has_immediate_outcome() {
             return false;
@@ -373,6 +386,12 @@ impl Variant for DefinedVariant {
             .filter(|r| Some(r.role) != rules.definition().royal)
             .all(|r| board.count_both(r.role) == 0)
     }
+}
+
+/// Whether `side` has its royal piece and nothing else.
+fn bare(rules: &Rules, board: &Board, side: crate::Color) -> bool {
+    let royal = rules.definition().royal;
+    board.occupied(side).len() == royal.map_or(0, |r| board.count(side, r) as usize)
 }
 
 /// A game read from a file or restored from storage.

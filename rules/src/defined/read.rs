@@ -105,6 +105,9 @@ pub struct Spec {
     pub flag: Option<Flag>,
     /// Captures are compulsory (giveaway).
     pub captures_forced: bool,
+    /// A side left with its royal piece alone loses, unless its move bares
+    /// the other's too (Shatranj, Courier).
+    pub bare_king: bool,
     /// The built-in game whose code decides what the format cannot say
     /// (`rules = "void"`): see [`HOOKS`].
     pub hook: Option<GameKind>,
@@ -697,6 +700,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         }
     };
     let (mut extinction, mut flag, mut captures_forced) = (Vec::new(), None, false);
+    let mut bare_king = false;
     match table.get("win") {
         None => {}
         Some(Value::Table(w)) => {
@@ -708,6 +712,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                         }
                     }
                     ("captures_forced", Value::Boolean(b)) => captures_forced = *b,
+                    ("bare_king", Value::Boolean(b)) => bare_king = *b,
                     ("flag", Value::Table(f)) => {
                         let piece = match f.get("piece") {
                             Some(Value::String(s)) if s.chars().count() == 1 => {
@@ -748,7 +753,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
                     _ => {
                         return Err(err(
                             &["win", k],
-                            "a win is `extinction = \"LETTERS\"`, `flag = { piece, white, black }` or `captures_forced = true`".into(),
+                            "a win is `extinction = \"LETTERS\"`, `flag = { piece, white, black }`, `captures_forced = true` or `bare_king = true`".into(),
                         ))
                     }
                 }
@@ -1135,6 +1140,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         extinction,
         flag,
         captures_forced,
+        bare_king,
         hook,
         table,
         hash: String::new(),
