@@ -761,3 +761,50 @@ fn a_bare_king_loses_unless_it_bares_the_other() {
     let pos = Position::from_fen(capa, "10/10/10/4k5/10/10/10/R3K5 w - - 0 1").unwrap();
     assert_eq!(pos.outcome(), None);
 }
+
+/// Void Chess's tile layer switched on in a file without its hook (`tiles
+/// = "void"`, on the general route): Void Chess written so counts every
+/// line of Void Chess's perft file to depth 4, and the layer works on
+/// another game too (Capablanca with voids: a capture leaves an unstable
+/// tile that turns void on the capturer's next move). A file's default
+/// promotion piece is what a pawn becomes when none is named.
+#[test]
+fn the_void_tile_layer_switched_on_in_a_file() {
+    let text = include_str!("../../variants/void.toml")
+        .replace("[void]", "[void-tiles]")
+        .replace("[void.pieces]", "[void-tiles.pieces]")
+        .replace("rules = \"void\"", "tiles = \"void\"");
+    let rules = defined::load("void-tiles.toml", &text).unwrap()[0];
+    assert!(defined::spec_of(rules).unwrap().hook.is_none());
+    let path = format!("{}/tests/data/void.perft", env!("CARGO_MANIFEST_DIR"));
+    for (fen, counts) in perft_file::read(&path) {
+        let pos = Position::from_fen(rules, &fen).unwrap();
+        for (depth, want) in counts.into_iter().filter(|(d, _)| *d <= 4) {
+            assert_eq!(pos.perft(depth), want, "{fen} depth {depth}");
+        }
+    }
+
+    let capa = "[capa-void]\ninherits = \"capablanca\"\ntitle = \"Capablanca with voids\"\ntiles = \"void\"\npromotion_default = \"Q\"\n";
+    let rules = defined::load("capa-void.toml", capa).unwrap()[0];
+    let mut pos = Position::new(rules);
+    for san in ["e4", "d5", "exd5", "a6", "a3"] {
+        let mv = pos
+            .parse_move(san)
+            .unwrap_or_else(|e| panic!("{san}: {e:?}"));
+        pos.play(&mv).unwrap();
+    }
+    let fen = pos.fen();
+    assert!(fen.contains("void:d5"), "{fen}");
+    // The pawn on d5 fell into the void.
+    assert!(
+        pos.board().piece_at("d5".parse().unwrap()).is_none(),
+        "{fen}"
+    );
+    let pos = Position::from_fen(rules, "4k5/P9/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    let mv = pos.parse_move("a8").unwrap();
+    assert_eq!(mv.promotion, Some(voidmate_rules::Role::Queen));
+    // Without a default the player must name the piece.
+    let plain = variants::by_name("capablanca").unwrap();
+    let pos = Position::from_fen(plain, "4k5/P9/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    assert!(pos.parse_move("a8").is_err());
+}

@@ -125,6 +125,15 @@ impl DefinedVariant {
     fn hook(&self) -> Option<&'static dyn Variant> {
         self.spec.hook.map(crate::variants::variant_of)
     }
+
+    /// Void Chess's tile layer, where the file switched it on (`tiles =
+    /// "void"`): its hooks for the tiles alone (not its fortress draws).
+    #[inline]
+    fn tiles(&self) -> Option<&'static crate::variants::void::VoidChess> {
+        self.spec
+            .void_tiles
+            .then_some(&crate::variants::void::VoidChess)
+    }
 }
 
 impl Variant for DefinedVariant {
@@ -133,21 +142,38 @@ impl Variant for DefinedVariant {
     }
 
     fn default_promotion(&self) -> Option<Role> {
-        self.hook().and_then(|h| h.default_promotion())
+        if let Some(h) = self.hook() {
+            return h.default_promotion();
+        }
+        let letter = self.spec.promotion_default?;
+        self.def
+            .roster
+            .iter()
+            .find(|r| r.letter == letter)
+            .map(|r| r.role)
     }
 
     fn voids(&self) -> crate::variant::Voids {
+        if let Some(t) = self.tiles() {
+            return t.voids();
+        }
         self.hook()
             .map_or(crate::variant::Voids::None, |h| h.voids())
     }
 
     fn after_move(&self, rules: &Rules, board: &mut Board, effect: &crate::variant::MoveEffect) {
+        if let Some(t) = self.tiles() {
+            t.after_move(rules, board, effect);
+        }
         if let Some(h) = self.hook() {
             h.after_move(rules, board, effect);
         }
     }
 
     fn removal_square(&self, board: &Board) -> Option<crate::Square> {
+        if let Some(t) = self.tiles() {
+            return t.removal_square(board);
+        }
         self.hook().and_then(|h| h.removal_square(board))
     }
 
@@ -156,6 +182,9 @@ impl Variant for DefinedVariant {
     }
 
     fn restriction(&self, rules: &Rules, board: &Board) -> Option<crate::variant::Restriction> {
+        if let Some(t) = self.tiles() {
+            return t.restriction(rules, board);
+        }
         self.hook().and_then(|h| h.restriction(rules, board))
     }
 
@@ -229,6 +258,10 @@ impl Variant for DefinedVariant {
         if let Some(h) = self.hook() {
             return h.no_moves_outcome(rules, board);
         }
+        // A king on its unstable tile with no move is lost to the void.
+        if let Some(lost) = self.tiles().and_then(|t| t.no_moves_outcome(rules, board)) {
+            return Some(lost);
+        }
         let mover = board.turn();
         match self.stalemate() {
             Stalemate::Draw => None,
@@ -246,8 +279,11 @@ impl Variant for DefinedVariant {
     /// No hook of a defined game changes the board after a move or decides
     /// a move's legality: the bitboard route may judge king safety wherever
     /// its tables suit the pieces (orthodox pieces on at most 128 squares).
+    /// The bitboard route judges king safety for a game whose hooks change
+    /// nothing it depends on; a game with the tile layer takes the general
+    /// route, which plays out every move a tile could concern.
     fn bitboard_legality(&self) -> bool {
-        self.hook().is_none_or(|h| h.bitboard_legality())
+        !self.spec.void_tiles && self.hook().is_none_or(|h| h.bitboard_legality())
     }
 
     fn defined_spec(&self) -> Option<&Spec> {

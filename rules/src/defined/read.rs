@@ -79,6 +79,9 @@ pub struct Spec {
     pub pieces: Vec<PieceSpec>,
     /// Letters a pawn may become, in the order offered.
     pub promotion: Vec<char>,
+    /// The piece a pawn becomes when its player names none
+    /// (`promotion_default = "Q"`); `None`: the player must name one.
+    pub promotion_default: Option<char>,
     /// King's file, rooks' files, king's and rooks' files after (king side
     /// first).
     pub castling: Option<CastlingDef>,
@@ -108,6 +111,9 @@ pub struct Spec {
     /// A side left with its royal piece alone loses, unless its move bares
     /// the other's too (Shatranj, Courier).
     pub bare_king: bool,
+    /// Void Chess's tile layer is on (`tiles = "void"`): captures leave
+    /// unstable tiles that turn void.
+    pub void_tiles: bool,
     /// The built-in game whose code decides what the format cannot say
     /// (`rules = "void"`): see [`HOOKS`].
     pub hook: Option<GameKind>,
@@ -255,8 +261,10 @@ const PIECE_FIELDS: [&str; 9] = [
 ];
 
 /// The fields a game's table may have.
-const FIELDS: [&str; 17] = [
+const FIELDS: [&str; 19] = [
+    "promotion_default",
     "rules",
+    "tiles",
     "title",
     "description",
     "inherits",
@@ -946,6 +954,24 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         }
     };
 
+    let promotion_default = match table.get("promotion_default") {
+        None => None,
+        Some(Value::String(d))
+            if d.chars().count() == 1 && promotion.contains(&d.chars().next().unwrap_or(' ')) =>
+        {
+            d.chars().next()
+        }
+        Some(_) => {
+            return Err(err(
+                &["promotion_default"],
+                format!(
+                    "the letter of the piece a pawn becomes when none is named, one of {}",
+                    promotion.iter().collect::<String>()
+                ),
+            ))
+        }
+    };
+
     // Castling geometry: the king's file from the start, the rooks in the
     // corners unless said, the king to g and c unless said, each rook to
     // the square the king crossed.
@@ -1096,6 +1122,17 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
             ))
         }
     };
+    let void_tiles = match table.get("tiles") {
+        None => false,
+        Some(Value::String(t)) if t.trim() == "void" => true,
+        Some(_) => {
+            return Err(err(
+                &["tiles"],
+                "the tile layer to switch on: \"void\" (Void Chess's unstable tiles and voids)"
+                    .into(),
+            ))
+        }
+    };
     let promotion_rank = match table.get("promotion_rank") {
         None => None,
         Some(Value::Integer(n)) if (2..=i64::from(ranks)).contains(n) => Some(*n as u8),
@@ -1129,6 +1166,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         start: start.clone(),
         pieces: specs,
         promotion,
+        promotion_default,
         castling,
         double_step,
         stalemate,
@@ -1141,6 +1179,7 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
         flag,
         captures_forced,
         bare_king,
+        void_tiles,
         hook,
         table,
         hash: String::new(),

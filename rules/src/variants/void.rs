@@ -64,7 +64,8 @@ impl Variant for VoidChess {
             board.set_unstable(us, None);
             let sq = old.square;
             match board.piece_at(sq) {
-                Some(p) if p.role == Role::Minister => {}
+                // A piece that heals (the Minister) keeps its tile.
+                Some(p) if rules.gen(p.color, p.role.index()).heals => {}
                 Some(_) => {
                     destroy(rules, board, sq);
                     board.set_void(sq, true);
@@ -75,7 +76,7 @@ impl Variant for VoidChess {
             }
         }
         let to = effect.mv.to;
-        if effect.landed.role == Role::Minister {
+        if rules.gen(effect.mover, effect.landed.role.index()).heals {
             for owner in Color::ALL {
                 if board.unstable(owner).is_some_and(|u| u.square == to) {
                     board.set_unstable(owner, None);
