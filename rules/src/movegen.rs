@@ -518,16 +518,18 @@ fn role_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
 
 /// The moves of a piece's ways that only move, only capture or hop, each
 /// square once with the piece's other moves.
-#[cold]
 fn limited_moves(g: &RoleGen, b: &Board, from: Square, out: &mut MoveList) {
-    let mut targets: Vec<i16> = Vec::new();
-    limited_targets(g, b, from, !b.turn, |s| targets.push(s));
-    for s in targets {
+    // This piece's moves so far start here: a square is kept once among them.
+    let start = out
+        .iter()
+        .rposition(|m| m.from != from)
+        .map_or(0, |i| i + 1);
+    limited_targets(g, b, from, !b.turn, |s| {
         let to = Square::from_index(s as usize);
-        if !out.iter().any(|m| m.from == from && m.to == to) {
+        if !out[start..].iter().any(|m| m.to == to) {
             out.push(Move::new(from, to, MoveKind::Normal));
         }
-    }
+    });
 }
 
 fn two_step_moves(
@@ -918,6 +920,10 @@ struct Legality {
     /// Squares on the lame path of an enemy path piece (the Archbishop) to
     /// the king: a piece leaving one may open the path.
     path_risk: SquareSet,
+    /// Squares on the king's lines along which an enemy hopper could
+    /// attack it: a piece arriving on or leaving one may make or take away
+    /// a screen.
+    hop_lines: SquareSet,
 }
 
 fn legality(rules: &Rules, b: &Board) -> Legality {
@@ -934,6 +940,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
             walkers: false,
             removal_near: false,
             path_risk: SquareSet::EMPTY,
+            hop_lines: SquareSet::EMPTY,
         };
     };
     let in_check = crate::legal::attacked(rules, b, k, them);
@@ -947,7 +954,7 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         king,
         in_check,
         // With extra attacks every move gets the full test: pins are unused.
-        pins: if in_check || rules.extra_attacks || rules.full_legality {
+        pins: if in_check || rules.extra_attacks {
             ArrayVec::new()
         } else {
             pinned(rules, b, k, them)
@@ -955,7 +962,35 @@ fn legality(rules: &Rules, b: &Board) -> Legality {
         walkers,
         removal_near: false,
         path_risk: SquareSet::EMPTY,
+        hop_lines: SquareSet::EMPTY,
     };
+    if rules.full_legality {
+        // Only a line with an enemy hopper on it: the squares up to it.
+        for &(d, masks, _) in &rules.hop_attacks {
+            let mask = masks[them.index()];
+            if mask == 0 {
+                continue;
+            }
+            let mut s = k.index() as i16 + d;
+            let hopper = loop {
+                let cell = b.cells[s as usize];
+                if cell == WALL {
+                    break None;
+                }
+                if is_color(cell, them) && mask & (1 << (cell & 0x0f)) != 0 {
+                    break Some(s);
+                }
+                s += d;
+            };
+            if let Some(end) = hopper {
+                let mut s = k.index() as i16 + d;
+                while s != end + d {
+                    l.hop_lines.insert(Square::from_index(s as usize));
+                    s += d;
+                }
+            }
+        }
+    }
     for (color, role, paths) in &rules.path_attackers {
         if *color != them || b.counts[them.index()][role.index()] == 0 {
             continue;
@@ -1008,7 +1043,8 @@ impl Legality {
         }
         let Some(king) = self.king else { return true };
         let risky = rules.extra_attacks
-            || rules.full_legality
+            || self.hop_lines.contains(m.from)
+            || self.hop_lines.contains(m.to)
             || self.path_risk.contains(m.from)
             // A capture may remove the capturer too (Super Chess's Fortress),
             // freeing the square of an enemy piece that blocked a path.
