@@ -358,6 +358,16 @@ fn parse_tiles(rules: &Rules, b: &mut Board, field: &str) -> Result<(), FenError
 }
 
 fn validate(rules: &Rules, b: &Board) -> Result<(), FenError> {
+    // Every move of a turn must fit in a move list.
+    for color in Color::ALL {
+        let most = rules.move_bound(b, color);
+        if most > crate::MAX_MOVES as u32 {
+            return Err(FenError::Setup(format!(
+                "{color}'s pieces could make up to {most} moves in a turn, more than the {} a position may have: fewer or weaker pieces",
+                crate::MAX_MOVES
+            )));
+        }
+    }
     if rules.def.royal == Some(Role::King) {
         for color in Color::ALL {
             let n = b.count(color, Role::King);

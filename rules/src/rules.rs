@@ -57,6 +57,56 @@ impl RoleGen {
     }
 }
 
+/// Each role's most moves (see [`Rules::move_bounds`]).
+fn move_bounds(rules: &Rules) -> [[u32; 16]; 2] {
+    let size = rules.def.size;
+    let longest = u32::from(size.files().max(size.ranks())) - 1;
+    let ride = |range: u8| u32::from(range).min(longest);
+    let promotions = rules.def.promotion.len() as u32;
+    let mut bounds = [[0u32; 16]; 2];
+    for color in Color::ALL {
+        for (r, g) in rules.gen[color.index()].iter().enumerate() {
+            let walks = g.two_steps.len() as u32;
+            let mut n =
+                (g.leaps.len() + g.quiet_leaps.len() + g.capture_leaps.len() + g.paths.len())
+                    as u32
+                    + walks * (walks + 1)
+                    + g.rides
+                        .iter()
+                        .chain(&g.quiet_rides)
+                        .chain(&g.capture_rides)
+                        .map(|&(_, range)| ride(range))
+                        .sum::<u32>()
+                    + g.hops.len() as u32 * longest;
+            if g.pawn {
+                // One or two squares forward, two captures, en passant:
+                // each as a pawn or as each piece it may become.
+                n += 5 * (promotions + 1);
+            }
+            if rules
+                .programs
+                .as_ref()
+                .is_some_and(|t| t[color.index()][r].is_some())
+            {
+                // A reprogrammed piece reaches at most a queen's squares.
+                n = n.max(8 * longest);
+            }
+            bounds[color.index()][r] = n;
+        }
+        // A pawn may become any promotion piece and then move as it.
+        let most = rules
+            .def
+            .promotion
+            .iter()
+            .map(|p| bounds[color.index()][p.index()])
+            .max()
+            .unwrap_or(0);
+        let pawn = &mut bounds[color.index()][Role::Pawn.index()];
+        *pawn = (*pawn).max(most);
+    }
+    bounds
+}
+
 /// The board rank where `color` castles under `c`.
 pub(crate) fn castling_rank(size: BoardSize, c: &CastlingDef, color: Color) -> u8 {
     match color {
@@ -130,6 +180,11 @@ pub struct Rules {
     /// A piece's attacks can change where no other piece's would (a hopper's
     /// screen moving): every move gets the full king-safety test.
     pub(crate) full_legality: bool,
+    /// The most moves a piece of each colour and role could have, on an
+    /// empty board by its tables (a pawn: the most of its own and of any
+    /// piece it may become): a position whose pieces could together make
+    /// more than a move list holds is refused ([`Rules::move_bound`]).
+    pub(crate) move_bounds: [[u32; 16]; 2],
     /// Reprogrammed roles per colour (Super Chess): their ways as board
     /// vectors (Black's ranks turned round). Such a role of that colour is
     /// in none of the tables above; move generation and attack detection
@@ -471,6 +526,7 @@ impl Rules {
             two_step_attackers,
             two_step_mask,
             full_legality: !hop_attacks.is_empty(),
+            move_bounds: [[0; 16]; 2],
             path_attackers,
             hop_attacks,
             castle_clear,
@@ -488,6 +544,7 @@ impl Rules {
             bitboards: None,
             kept: std::sync::OnceLock::new(),
         };
+        rules.move_bounds = move_bounds(&rules);
         // The one choice of route: the bitboard tables where the game's
         // rules allow them and its board and pieces suit them, else the
         // mailbox alone (see `legal`).
@@ -501,6 +558,18 @@ impl Rules {
             rules.empty.width = 0;
         }
         rules
+    }
+
+    /// The most moves `color`'s pieces on `b` could ever make in one turn
+    /// by their own movement (castling included), however they stand: the
+    /// bound a position must keep within a move list.
+    pub(crate) fn move_bound(&self, b: &Board, color: Color) -> u32 {
+        b.occupied(color)
+            .iter()
+            .filter_map(|sq| b.piece_at(sq))
+            .map(|p| self.move_bounds[color.index()][p.role.index()])
+            .sum::<u32>()
+            + 2
     }
 
     /// Whether the game's own rules leave the legal moves to piece

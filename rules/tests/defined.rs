@@ -808,3 +808,33 @@ fn the_void_tile_layer_switched_on_in_a_file() {
     let pos = Position::from_fen(plain, "4k5/P9/10/10/10/10/10/4K5 w - - 0 1").unwrap();
     assert!(pos.parse_move("a8").is_err());
 }
+
+/// A move list holds 4,096 moves: a start (or any position) whose pieces
+/// could together make more in a turn is refused with the bound named, so
+/// that no definition can overflow it; the games we ship keep well within.
+#[test]
+fn a_position_with_more_moves_than_a_move_list_holds_is_refused() {
+    let rows: Vec<String> = std::iter::once("k15".to_string())
+        .chain(std::iter::repeat_n("1x".repeat(8), 6))
+        .chain(std::iter::repeat_n(String::new(), 0))
+        .chain(std::iter::repeat_n("16".to_string(), 2))
+        .chain(std::iter::repeat_n("X1".repeat(8), 6))
+        .chain(std::iter::once("K15".to_string()))
+        .collect();
+    let text = format!(
+        "[crowd]\ntitle = \"Crowd\"\nboard = \"16x16\"\nstart = \"{} w - - 0 1\"\n[crowd.pieces]\nX = {{ moves = \"QNNCZG\", leaps = [\"4,1\", \"5,2\"] }}\nK = \"king\"\n",
+        rows.join("/")
+    );
+    let e = errors("crowd.toml", &text);
+    let e = e.first().unwrap();
+    assert_eq!(e.field, "crowd.start", "{e}");
+    assert!(
+        e.message.contains("moves in a turn, more than the 4096"),
+        "{e}"
+    );
+    // Every shipped game's start is far within it.
+    for kind in voidmate_rules::GameKind::every() {
+        let pos = Position::new(kind.rules());
+        assert!(pos.legal_moves().len() < 200, "{kind}");
+    }
+}
