@@ -838,3 +838,23 @@ fn a_position_with_more_moves_than_a_move_list_holds_is_refused() {
         assert!(pos.legal_moves().len() < 200, "{kind}");
     }
 }
+
+/// The shipped files may be named by any path in a configuration: our own
+/// games' files read as their twins (adding nothing), while a file of
+/// another text under a built-in game's name is refused.
+#[test]
+fn shipped_files_read_from_any_path() {
+    for (file, text) in defined::SHIPPED {
+        let elsewhere = format!("/srv/voidmate/{file}");
+        let games = defined::load(&elsewhere, text).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        assert!(!games.is_empty(), "{file}");
+    }
+    let text = defined::SHIPPED
+        .iter()
+        .find(|(f, _)| f.ends_with("void.toml") && !f.contains("suicide"))
+        .unwrap()
+        .1
+        .replace("Chess on 9x9", "Our chess on 9x9");
+    let e = errors("/srv/voidmate/variants/void.toml", &text);
+    assert!(e[0].message.contains("`void` is a built-in game"), "{e:?}");
+}

@@ -1146,9 +1146,9 @@ fn check(file: &str, name: &str, table: Table, lines: &Lines<'_>) -> Result<Spec
     // A game may share a built-in game's name only as that game's own
     // shipped file (its twin).
     let builtin = GameKind::built_in_named(name).is_some();
-    let shipped = super::SHIPPED
-        .iter()
-        .any(|(f, t)| *f == file && *t == lines.text);
+    // By its text alone: a configuration may name the shipped files by
+    // any path (`/srv/voidmate/variants/*.toml`).
+    let shipped = super::SHIPPED.iter().any(|(_, t)| *t == lines.text);
     if builtin && !shipped {
         return Err(err(
             &[],
