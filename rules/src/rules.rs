@@ -115,6 +115,25 @@ pub(crate) fn castling_rank(size: BoardSize, c: &CastlingDef, color: Color) -> u
     }
 }
 
+/// Adds a ride attack of `role` for `color` along `d`, up to `range`
+/// (see [`Rules::ride_attacks`]).
+fn add_ride_attack(
+    rides: &mut Vec<(i16, [u16; 2], u8)>,
+    d: i16,
+    range: u8,
+    color: Color,
+    role: Role,
+) {
+    match rides.iter_mut().find(|(x, _, r)| *x == d && *r == range) {
+        Some((_, m, _)) => m[color.index()] |= role.bit(),
+        None => {
+            let mut masks = [0u16; 2];
+            masks[color.index()] = role.bit();
+            rides.push((d, masks, range));
+        }
+    }
+}
+
 /// Adds a hop attack of `role` for `color` along `d` (see
 /// [`Rules::hop_attacks`]).
 fn add_hop_attack(
@@ -305,19 +324,8 @@ impl Rules {
                             for &v in dirs {
                                 let d = delta(seen(color, mirror, v));
                                 g.rides.push((d, range));
-                                if is_programmed(color, rd.role) {
-                                    continue;
-                                }
-                                match ride_attacks
-                                    .iter_mut()
-                                    .find(|(x, _, r)| *x == -d && *r == range)
-                                {
-                                    Some((_, m, _)) => m[color.index()] |= rd.role.bit(),
-                                    None => {
-                                        let mut masks = [0u16; 2];
-                                        masks[color.index()] = rd.role.bit();
-                                        ride_attacks.push((-d, masks, range));
-                                    }
+                                if !is_programmed(color, rd.role) {
+                                    add_ride_attack(&mut ride_attacks, -d, range, color, rd.role);
                                 }
                             }
                         }
@@ -398,19 +406,14 @@ impl Rules {
                                             continue;
                                         }
                                         g.capture_rides.push((d, range));
-                                        if is_programmed(color, rd.role) {
-                                            continue;
-                                        }
-                                        match ride_attacks
-                                            .iter_mut()
-                                            .find(|(x, _, r)| *x == -d && *r == range)
-                                        {
-                                            Some((_, m, _)) => m[color.index()] |= rd.role.bit(),
-                                            None => {
-                                                let mut masks = [0u16; 2];
-                                                masks[color.index()] = rd.role.bit();
-                                                ride_attacks.push((-d, masks, range));
-                                            }
+                                        if !is_programmed(color, rd.role) {
+                                            add_ride_attack(
+                                                &mut ride_attacks,
+                                                -d,
+                                                range,
+                                                color,
+                                                rd.role,
+                                            );
                                         }
                                     }
                                 }

@@ -39,14 +39,7 @@ impl Store {
     /// This store, with its definitions restored; one that no longer reads
     /// is logged (its games are reported damaged by `check-db`).
     pub(super) async fn with_definitions(self) -> Result<Store, sqlx::Error> {
-        for u in self.restore_definitions().await? {
-            tracing::warn!(
-                "the stored definition of {} ({}) no longer reads: {}",
-                u.name,
-                u.hash,
-                u.why
-            );
-        }
+        self.learn_definitions().await?;
         Ok(self)
     }
 
