@@ -3,7 +3,7 @@
 mod cluster;
 mod tools;
 
-use tools::{bench, inspect, play, proxy, puzzles, tune, tune_reach, uci};
+use tools::{bench, engine_match, inspect, openings, play, proxy, puzzles, tune, tune_reach, uci};
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -41,9 +41,12 @@ enum Command {
     /// Speak the Universal Chess Interface on standard input and output:
     /// the engine for chess programs and match managers.
     Uci,
-    /// Play the search against itself with parts switched on or off, at
-    /// equal nodes per move: what each part is worth.
-    EngineMatch(play::MatchArgs),
+    /// Play two engines against each other from the same openings, colours
+    /// swapped: the search with parts switched on or off, or a UCI program
+    /// (the engine at an earlier commit); a score, an interval and an SPRT.
+    EngineMatch(engine_match::MatchArgs),
+    /// Write a set of varied, level openings of a game for engine matches.
+    Openings(openings::OpeningsArgs),
     /// Play the engine against itself and write each quiet position with
     /// its game's result: data for `tune`.
     TuneData(tune::DataArgs),
@@ -506,7 +509,8 @@ fn main() -> ExitCode {
         Command::Render(args) => inspect::render(&args),
         Command::Analyse(args) => play::analyse(&args),
         Command::Selfplay(args) => play::selfplay(&args),
-        Command::EngineMatch(args) => play::engine_match(&args),
+        Command::EngineMatch(args) => engine_match::engine_match(&args),
+        Command::Openings(args) => openings::openings(&args),
         Command::Uci => {
             uci::run(std::io::stdin().lock(), std::io::stdout().lock()).map(|()| String::new())
         }

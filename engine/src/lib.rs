@@ -10,12 +10,14 @@
 //! ([`eval`]). The search is synchronous and pure: callers run it on a
 //! thread of their own.
 
+pub mod clock;
 pub mod eval;
 pub mod puzzle;
 mod search;
 mod tt;
 pub mod tune;
 
+pub use clock::{Clock, Plan};
 pub use eval::Eval;
 pub use search::{is_capture, search, search_without, Features, Limits, SearchResult, MATE};
 pub use tt::Table;

@@ -7,6 +7,7 @@
 //! ([`Features`]), so that a match at a fixed number of nodes can measure
 //! what it brings (`voidmate engine-match`).
 
+use crate::clock::{Clock, Plan, Stretch};
 use crate::eval::{evaluate_as, value, Eval};
 use crate::tt::{Bound, Entry, Table};
 use arrayvec::ArrayVec;
@@ -303,6 +304,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Time budget for the whole search.
     pub time: Option<Duration>,
+    /// A clock to spend instead of a fixed time: the search plans the
+    /// move's time itself ([`crate::clock`]).
+    pub clock: Option<Clock>,
     /// Node budget for the whole search (matches at equal effort); the
     /// first iteration finishes whatever it costs.
     pub nodes: Option<u64>,
@@ -319,6 +323,7 @@ impl Default for Limits {
         Limits {
             depth: None,
             time: Some(Duration::from_secs(2)),
+            clock: None,
             nodes: None,
             noise: 0,
             seed: 0,
@@ -344,6 +349,15 @@ impl Limits {
         }
     }
 
+    /// Plays on `clock`: the time a move takes is the search's to plan.
+    pub fn clock(clock: Clock) -> Limits {
+        Limits {
+            clock: Some(clock),
+            time: None,
+            ..Limits::default()
+        }
+    }
+
     pub fn nodes(nodes: u64) -> Limits {
         Limits {
             nodes: Some(nodes),
@@ -363,6 +377,9 @@ pub struct SearchResult {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// On a clock: the search found every other move clearly worse, and
+    /// cut its time short.
+    pub forced: bool,
 }
 
 impl SearchResult {
@@ -445,6 +462,12 @@ const EVAL_CACHE: usize = 1 << 16;
 impl<'a> Ctx<'a> {
     /// A fresh search of `pos` within `limits`, started at `start`.
     fn new(pos: &Position, limits: &Limits, start: Instant, table: &'a mut Table) -> Ctx<'a> {
+        let most = limits
+            .clock
+            .map(|c| Plan::new(&c, pos).maximum)
+            .into_iter()
+            .chain(limits.time)
+            .min();
         // Asked of the game's rules, so a game from elsewhere is searched
         // by its own facts.
         let giveaway = pos.rules().is_giveaway();
@@ -458,7 +481,7 @@ impl<'a> Ctx<'a> {
             root_depth: 1,
             nodes: 0,
             node_limit: limits.nodes,
-            deadline: limits.time.map(|t| start + t),
+            deadline: most.map(|t| start + t),
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY],
             line: vec![None; MAX_PLY + 1],
@@ -615,6 +638,11 @@ pub fn search_without(
     order(pos, &mut root, None, 0, &ctx);
     let max_depth = limits.depth.unwrap_or(64).max(1);
     let mut best: Option<(Move, i32, u32)> = None;
+    let plan = limits.clock.map(|c| Plan::new(&c, pos));
+    let timed = limits.time.is_some() || plan.is_some();
+    let mut stretch = Stretch::new();
+    let mut forced = false;
+    let mut forced_asked = false;
     for depth in 1..=max_depth {
         let last = best.map(|(_, s, _)| s);
         ctx.root_depth = depth;
@@ -636,12 +664,32 @@ pub fn search_without(
             }
             break;
         }
-        best = Some((m, s, depth));
+        let previous = best.replace((m, s, depth));
         // Search the best move first next time.
         if let Some(i) = root.iter().position(|x| *x == m) {
             root[..=i].rotate_right(1);
         }
-        if s.abs() >= MATE - 1000 || root.len() == 1 && limits.time.is_some() {
+        if s.abs() >= MATE - 1000 || root.len() == 1 && timed {
+            // The one legal move is as forced as a move can be.
+            forced = plan.is_some() && root.len() == 1;
+            break;
+        }
+        let Some(plan) = plan else { continue };
+        stretch.iteration(
+            depth,
+            previous.is_some_and(|(p, _, _)| p != m),
+            previous.map_or(0, |(_, p, _)| p - s),
+        );
+        // Once the search is deep enough to judge, ask whether the move is
+        // the only one (a recapture, the one escape): then play it soon.
+        if !forced_asked && depth >= FORCED_DEPTH && limits.noise == 0 {
+            forced_asked = true;
+            if only_move(pos, &root, s, depth / 2, &mut ctx) {
+                forced = true;
+                stretch.forced();
+            }
+        }
+        if ctx.stopped || !stretch.may_start(&plan, start.elapsed()) {
             break;
         }
     }
@@ -652,7 +700,32 @@ pub fn search_without(
         depth,
         nodes: ctx.nodes,
         elapsed: start.elapsed(),
+        forced,
     })
+}
+
+/// The depth from which a search on a clock asks whether its move is
+/// forced, and how far below the best every other move must stay.
+const FORCED_DEPTH: u32 = 6;
+const FORCED_MARGIN: i32 = 150;
+
+/// Whether every root move but the first (the best, scoring `score`) falls
+/// at least [`FORCED_MARGIN`] below it, each searched `depth` plies deep in a
+/// null window. `false` when time ran out before all were searched.
+fn only_move(pos: &Position, root: &[Move], score: i32, depth: u32, ctx: &mut Ctx) -> bool {
+    if root.len() < 2 || score.abs() >= MATE - 1000 {
+        return false;
+    }
+    let bar = score - FORCED_MARGIN;
+    for m in &root[1..] {
+        let child = Node::new(pos.after_alone(m));
+        ctx.line[1] = Some(*m);
+        match negamax(&child, depth, -bar, -bar + 1, 1, true, ctx) {
+            Some(s) if -s < bar => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// One iteration at the root: the best move and its score, in an

@@ -304,3 +304,61 @@ fn a_side_far_behind_steers_into_a_position_the_game_has_had() {
     let r = search(&fresh, &Limits::depth(4), &mut Table::new(1 << 16)).unwrap();
     assert!(r.score < -500, "{}", r.score);
 }
+
+/// On a clock, a move every other of which loses clearly (here the
+/// recapture of a rook that has just taken a pawn on a2 and now attacks
+/// White's: anything else loses a rook) is
+/// judged forced and played without the rest of its time; a quiet
+/// middlegame move is not. The depth bound keeps the test the same on any
+/// machine: the clock (an hour) never runs out first.
+#[test]
+fn on_a_clock_a_forced_recapture_is_judged_forced_and_a_quiet_move_is_not() {
+    use voidmate_engine::Clock;
+    let clock = Clock::new(Duration::from_secs(3600), Duration::ZERO);
+    let limits = Limits {
+        depth: Some(7),
+        clock: Some(clock),
+        ..Limits::clock(clock)
+    };
+    let recapture = pos("standard", "6k1/5ppp/8/8/8/7P/r4PP1/R5K1 w - - 0 30");
+    let r = search(&recapture, &limits, &mut Table::new(1 << 16)).unwrap();
+    assert_eq!(recapture.coordinate(&r.best), "a1a2");
+    assert!(r.forced, "{r:?}");
+    let quiet = pos(
+        "standard",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    );
+    let r = search(&quiet, &limits, &mut Table::new(1 << 16)).unwrap();
+    assert!(!r.forced, "{r:?}");
+    // Without a clock the question is never asked.
+    let fixed = Limits {
+        depth: Some(7),
+        ..Limits::time(Duration::from_secs(3600))
+    };
+    assert!(
+        !search(&recapture, &fixed, &mut Table::new(1 << 16))
+            .unwrap()
+            .forced
+    );
+}
+
+/// A search on a clock that is nearly out keeps to its plan's maximum:
+/// it answers with a legal move and leaves time on the clock. (The bound is
+/// loose, ten times the plan, so that a loaded machine does not fail it:
+/// what it catches is a search that ignores the clock.)
+#[test]
+fn on_a_nearly_empty_clock_the_search_keeps_within_it() {
+    use voidmate_engine::{Clock, Plan};
+    for variant in ["standard", "void", "super16", "black-holes"] {
+        let p = Position::new(variants::by_name(variant).unwrap());
+        let clock = Clock::new(Duration::from_millis(3000), Duration::ZERO);
+        let plan = Plan::new(&clock, &p);
+        let r = search(&p, &Limits::clock(clock), &mut Table::new(1 << 16)).unwrap();
+        assert!(p.is_legal(&r.best), "{variant}");
+        assert!(
+            plan.maximum < Duration::from_millis(1000),
+            "{variant}: {plan:?}"
+        );
+        assert!(r.elapsed < Duration::from_millis(2900), "{variant}: {r:?}");
+    }
+}

@@ -122,6 +122,10 @@ pub struct Engine {
     pub move_time_ms: u64,
     /// Thinking time per move in correspondence games (days per move).
     pub correspondence_move_time_ms: u64,
+    /// The most one move may take in a game on a clock (none: ten times
+    /// `move_time_ms`); within it the engine plans each move's time from
+    /// its clock.
+    pub clock_move_time_ms: Option<u64>,
     /// The level (1-5) when the challenge names none.
     pub default_level: u8,
     /// Where the engine's turns are searched: `here` (in this process, the
@@ -156,6 +160,14 @@ pub enum Searches {
     Workers,
 }
 
+impl Engine {
+    /// The most one move may take on a clock.
+    pub fn clock_move_time_ms(&self) -> u64 {
+        self.clock_move_time_ms
+            .unwrap_or(self.move_time_ms.saturating_mul(10))
+    }
+}
+
 impl Default for Engine {
     fn default() -> Self {
         Engine {
@@ -163,6 +175,7 @@ impl Default for Engine {
             hash_mb: 16,
             move_time_ms: 2000,
             correspondence_move_time_ms: 10000,
+            clock_move_time_ms: None,
             default_level: 3,
             searches: Searches::Here,
             review_nodes: REVIEW_NODES,

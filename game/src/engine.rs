@@ -4,7 +4,7 @@
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use voidmate_engine::{choose_with, puzzle, Features, Level, Limits, Table};
+use voidmate_engine::{choose_with, puzzle, Clock, Features, Level, Limits, Table};
 use voidmate_rules::{Move, Position};
 
 /// A search to run, handed the thread's transposition table.
@@ -57,13 +57,21 @@ impl EnginePool {
         })
     }
 
-    /// The engine's move in `pos` at `level`, thinking for `time`.
-    pub async fn best_move(&self, pos: Position, level: Level, time: Duration) -> Option<Move> {
+    /// The engine's move in `pos` at `level`, thinking for `time`, or on
+    /// `clock` for as long as its plan says and never more than `time`.
+    pub async fn best_move(
+        &self,
+        pos: Position,
+        level: Level,
+        time: Duration,
+        clock: Option<Clock>,
+    ) -> Option<Move> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let seed = pos.board().key();
         let job: Job = Box::new(move |table: &mut Table| {
             let limits = Limits {
                 features: Features::for_game(pos.rules().kind()),
+                clock,
                 ..Limits::time(time)
             };
             let found = choose_with(&pos, level, limits, seed, table).map(|r| r.best);
@@ -162,6 +170,7 @@ mod tests {
                 pos.clone(),
                 Level::new(1).unwrap(),
                 Duration::from_millis(50),
+                None,
             )
             .await;
         assert!(mv.is_some_and(|m| pos.is_legal(&m)));

@@ -17,7 +17,12 @@ use crate::record::GameRecord;
 use crate::reply::Action;
 use crate::store::{self, LeaseKind};
 use std::time::Duration;
-use voidmate_engine::Level;
+use voidmate_engine::{Clock, Level};
+
+/// What a bot's move on a clock costs after its search, kept in reserve:
+/// the lease, the store, the message to the room. The clock stops when the
+/// move is stored, not when the search ends.
+const CLOCK_OVERHEAD_MS: u64 = 300;
 
 impl Core {
     /// Holds game `id`'s engine turn in this process (claimed in the
@@ -214,19 +219,25 @@ impl Core {
             .engine_level
             .and_then(Level::new)
             .unwrap_or(Level::MAX);
-        let time = match g.rec.clock {
-            TimeControl::Days(_) => self.engine_cfg.correspondence_move_time_ms,
-            // On a clock: a thirtieth of what is left plus the increment,
-            // never more than the usual time.
+        let ms = Duration::from_millis;
+        let (time, clock) = match g.rec.clock {
+            TimeControl::Days(_) => (ms(self.engine_cfg.correspondence_move_time_ms), None),
+            // On a clock the engine plans its own time from what is left
+            // (`voidmate_engine::clock`), keeping back what a move costs
+            // after the search: storing it, telling the room.
             TimeControl::Clock { increment, .. } => {
                 let left = g.clock_left(g.pos.turn()).unwrap_or(0).max(0) as u64;
-                (left / 30 + increment as u64 * 500).min(self.engine_cfg.move_time_ms)
+                let clock = Clock {
+                    overhead: ms(CLOCK_OVERHEAD_MS),
+                    ..Clock::new(ms(left), Duration::from_secs(increment as u64))
+                };
+                (ms(self.engine_cfg.clock_move_time_ms()), Some(clock))
             }
-            TimeControl::None => self.engine_cfg.move_time_ms,
+            TimeControl::None => (ms(self.engine_cfg.move_time_ms), None),
         };
         let Some(mv) = self
             .engine
-            .best_move(g.pos.clone(), level, Duration::from_millis(time))
+            .best_move(g.pos.clone(), level, time, clock)
             .await
         else {
             return refuse("I could not find a move");

@@ -13,12 +13,14 @@
 use anyhow::Result;
 use std::io::{BufRead, Write};
 use std::time::Duration;
-use voidmate_engine::{search, Features, Limits, Table};
+use voidmate_engine::{search, Clock, Features, Limits, Table};
 use voidmate_rules::{variant, variants, Color, Position};
 
 /// The table's size when the GUI does not set `Hash`, in megabytes.
 const DEFAULT_HASH_MB: usize = 64;
 const MAX_HASH_MB: usize = 4096;
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+const MAX_OVERHEAD_MS: u64 = 5_000;
 
 /// How long `go infinite` (or a `go` with no limit) searches.
 const INFINITE: Duration = Duration::from_secs(60);
@@ -28,6 +30,9 @@ struct Session {
     position: Position,
     table: Table,
     hash_mb: usize,
+    /// `Move Overhead`: what the clock loses between our answer and the
+    /// GUI's reading it, kept in reserve on every move.
+    overhead_ms: u64,
 }
 
 impl Session {
@@ -36,6 +41,7 @@ impl Session {
             position: Position::new(variants::standard()),
             table: Table::with_megabytes(DEFAULT_HASH_MB),
             hash_mb: DEFAULT_HASH_MB,
+            overhead_ms: DEFAULT_OVERHEAD_MS,
         }
     }
 }
@@ -64,6 +70,10 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> Result<()> {
                 writeln!(
                     output,
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+                )?;
+                writeln!(
+                    output,
+                    "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
                 )?;
                 writeln!(output, "uciok")?;
             }
@@ -138,6 +148,20 @@ fn set_option(session: &mut Session, args: &[&str]) -> std::result::Result<(), S
             session.table = Table::with_megabytes(mb);
             Ok(())
         }
+        "move overhead" => {
+            session.overhead_ms = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|ms| *ms <= MAX_OVERHEAD_MS)
+                .ok_or_else(|| {
+                    format!(
+                        "Move Overhead must be 0 to {MAX_OVERHEAD_MS} milliseconds, not '{}'",
+                        short(value)
+                    )
+                })?;
+            Ok(())
+        }
         // Other engines' options (UCI_LimitStrength, Threads...) mean
         // nothing here.
         _ => Ok(()),
@@ -188,13 +212,13 @@ fn go(session: &mut Session, args: &[&str], output: &mut impl Write) -> Result<(
     } else if let Some(n) = number("nodes") {
         Limits::nodes(n)
     } else if let Some(left) = time {
-        // A share of the clock: a thirtieth (or the moves to go), most of
-        // the increment, and never the last of it.
-        let to_go = number("movestogo").unwrap_or(30).clamp(1, 50);
-        let ms = left / to_go + inc.unwrap_or(0) * 3 / 4;
-        Limits::time(Duration::from_millis(
-            ms.min(left.saturating_sub(50)).max(1),
-        ))
+        // The clock is the search's to spend (`voidmate_engine::clock`).
+        Limits::clock(Clock {
+            left: Duration::from_millis(left),
+            increment: Duration::from_millis(inc.unwrap_or(0)),
+            moves_to_go: number("movestogo").map(|n| n.clamp(1, 1000) as u32),
+            overhead: Duration::from_millis(session.overhead_ms),
+        })
     } else {
         Limits::time(INFINITE)
     };
@@ -290,6 +314,9 @@ mod tests {
              setoption name Hash value 0\n\
              setoption name Hash value 8\n\
              setoption name UCI_Variant value nosuchgame\n\
+             setoption name Move Overhead value 9999\n\
+             setoption name Move Overhead value ten\n\
+             setoption name Move Overhead value 100\n\
              position fen 8/8/8/p7/8/8/8/R7 w - - 0 1\n\
              go depth 1\n",
         );
@@ -297,9 +324,11 @@ mod tests {
             .iter()
             .filter(|l| l.starts_with("info string"))
             .collect();
-        assert_eq!(errors.len(), 2, "{lines:?}");
+        assert_eq!(errors.len(), 4, "{lines:?}");
         assert!(errors[0].contains("Hash"), "{}", errors[0]);
         assert!(errors[1].contains("nosuchgame"), "{}", errors[1]);
+        assert!(errors[2].contains("Move Overhead") && errors[2].contains("9999"));
+        assert!(errors[3].contains("'ten'"), "{}", errors[3]);
         // Antichess (a position without kings), where the capture is
         // compulsory.
         assert!(lines.contains(&"bestmove a1a5".to_string()), "{lines:?}");

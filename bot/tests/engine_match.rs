@@ -1,0 +1,148 @@
+//! `voidmate engine-match` with UCI programs as its sides (what
+//! `scripts/versus.sh` runs against the engine at another commit), and on
+//! a clock, run as a user would run it.
+
+/// Runs `voidmate ARGS`: whether it succeeded, its standard output and error.
+fn voidmate(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_voidmate"))
+        .args(args)
+        .output()
+        .expect("run voidmate");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The numbers of a result line's `+W =D -L`.
+fn record(out: &str) -> (u32, u32, u32) {
+    let line = out.lines().next().unwrap();
+    let at = line.find(": +").expect("a result") + 2;
+    let mut parts = line[at..].split_whitespace().take(3);
+    let mut n = |sign: char| -> u32 {
+        parts
+            .next()
+            .unwrap()
+            .trim_start_matches(sign)
+            .trim_end_matches(',')
+            .parse()
+            .unwrap()
+    };
+    (n('+'), n('='), n('-'))
+}
+
+#[test]
+fn two_uci_programs_play_from_the_stored_openings_with_colours_swapped() {
+    let me = env!("CARGO_BIN_EXE_voidmate");
+    let uci = format!("{me} uci");
+    let openings = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/tests/data/openings/void.txt"
+    );
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--variant",
+        "void",
+        "--a-uci",
+        &uci,
+        "--b-uci",
+        &uci,
+        "--openings",
+        openings,
+        "--nodes",
+        "300",
+        "--games",
+        "4",
+        "--max-plies",
+        "40",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.is_empty(), "no game ended by a fault: {err}");
+    let (w, d, l) = record(&out);
+    assert_eq!(w + d + l, 4, "{out}");
+    assert!(
+        out.contains(&format!("uci '{me} uci' vs uci '{me} uci'")),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_broken_uci_program_loses_its_games_and_is_named() {
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--variant",
+        "standard",
+        "--b-uci",
+        "true",
+        "--nodes",
+        "200",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("b did not start"), "{err}");
+    assert!(out.contains("2 games ended by a fault"), "{out}");
+}
+
+#[test]
+fn on_a_clock_the_search_reports_its_time_and_loses_none_on_it() {
+    // A fast clock: 3 s and 50 ms a move, short games. The report names each
+    // side's losses on time, its lowest clock and its time a move.
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--variant",
+        "standard",
+        "--a",
+        "all",
+        "--b",
+        "all",
+        "--clock",
+        "3+0.05",
+        "--games",
+        "2",
+        "--max-plies",
+        "60",
+        "--threads",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let a = out.lines().find(|l| l.starts_with("a: ")).expect(&out);
+    let b = out.lines().find(|l| l.starts_with("b: ")).expect(&out);
+    for side in [a, b] {
+        assert!(
+            side.starts_with("a: 0 lost on time") || side.starts_with("b: 0 lost on time"),
+            "{side}"
+        );
+        assert!(
+            side.contains("lowest clock with more than 10 moves to go"),
+            "{side}"
+        );
+    }
+    let (ok, _, err) = voidmate(&["engine-match", "--clock", "2", "--games", "2"]);
+    assert!(!ok && err.contains("not a clock like 60+0"), "{err}");
+}
+
+#[test]
+fn a_bad_openings_file_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.txt");
+    std::fs::write(
+        &path,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nzz\n",
+    )
+    .unwrap();
+    let (ok, out, err) = voidmate(&[
+        "engine-match",
+        "--openings",
+        path.to_str().unwrap(),
+        "--games",
+        "2",
+    ]);
+    assert!(!ok, "{out}");
+    assert!(err.contains("line 2"), "{err}");
+}
