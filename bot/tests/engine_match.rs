@@ -60,7 +60,14 @@ fn two_uci_programs_play_from_the_stored_openings_with_colours_swapped() {
         "2",
     ]);
     assert!(ok, "{err}");
-    assert!(err.is_empty(), "no game ended by a fault: {err}");
+    // A progress line a game on standard error, and nothing else there.
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("after ")),
+        "no game ended by a fault: {err}"
+    );
+    assert!(lines[3].starts_with("after 4 games: +"), "{err}");
     let (w, d, l) = record(&out);
     assert_eq!(w + d + l, 4, "{out}");
     assert!(

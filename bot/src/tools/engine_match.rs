@@ -494,8 +494,11 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
                 }
                 let mut results = results.lock().unwrap();
                 results.push(game);
+                let points: Vec<f64> = results.iter().map(|r| r.points).collect();
+                // Progress on standard error, a line a game: a long match
+                // can be read (or stopped) as it goes.
+                eprintln!("{}", progress(&points, args.sprt));
                 if let Some(bounds) = args.sprt {
-                    let points: Vec<f64> = results.iter().map(|r| r.points).collect();
                     let llr = llr(&points, bounds);
                     let decided = if llr >= SPRT_BOUND {
                         Some("H1 accepted: a is better by the second Elo or more")
@@ -588,6 +591,25 @@ pub fn engine_match(args: &MatchArgs) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+/// The match so far: games, record, score and Elo, and the LLR if asked.
+fn progress(points: &[f64], sprt: Option<(f64, f64)>) -> String {
+    let n = points.len();
+    let count = |p: f64| points.iter().filter(|x| **x == p).count();
+    let score = points.iter().sum::<f64>() / n.max(1) as f64;
+    let mut line = format!(
+        "after {n} games: +{} ={} -{}, score {:.1}%, Elo {:+.0}",
+        count(1.0),
+        count(0.5),
+        count(0.0),
+        100.0 * score,
+        elo(score)
+    );
+    if let Some(bounds) = sprt {
+        let _ = write!(line, ", LLR {:.2}", llr(points, bounds));
+    }
+    line
 }
 
 /// Plies in a row (both engines' moves) that must agree on a winner before
@@ -724,6 +746,11 @@ mod tests {
         assert!((elo(0.5)).abs() < 1e-9 && elo(0.76) > 190.0 && elo(0.76) < 210.0);
         assert_eq!(parse_sprt("0, 10"), Ok((0.0, 10.0)));
         assert!(parse_sprt("10,0").is_err() && parse_sprt("ten").is_err());
+        assert_eq!(
+            progress(&[1.0, 0.5, 0.0, 1.0], None),
+            "after 4 games: +2 =1 -1, score 62.5%, Elo +89"
+        );
+        assert!(progress(&[1.0; 3], Some((0.0, 10.0))).contains("LLR"));
     }
 
     #[test]
