@@ -153,3 +153,42 @@ fn a_bad_openings_file_is_refused_before_any_game() {
     assert!(!ok, "{out}");
     assert!(err.contains("line 2"), "{err}");
 }
+
+/// The same engine on both sides at a fixed number of nodes plays each
+/// opening's second game as the mirror of its first: the arbiter favours
+/// neither seat, so the score is exactly half, in process and over UCI.
+#[test]
+fn identical_engines_at_fixed_nodes_score_exactly_half() {
+    let me = env!("CARGO_BIN_EXE_voidmate");
+    let uci = format!("{me} uci");
+    let openings = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/tests/data/openings/standard.txt"
+    );
+    for sides in [
+        vec!["--a", "all", "--b", "all"],
+        vec!["--a-uci", uci.as_str(), "--b-uci", uci.as_str()],
+    ] {
+        let mut args = vec![
+            "engine-match",
+            "--variant",
+            "standard",
+            "--openings",
+            openings,
+            "--nodes",
+            "400",
+            "--games",
+            "8",
+            "--max-plies",
+            "80",
+            "--threads",
+            "2",
+        ];
+        args.extend(sides);
+        let (ok, out, err) = voidmate(&args);
+        assert!(ok, "{err}");
+        let (w, d, l) = record(&out);
+        assert_eq!((w + d + l, w), (8, l), "{out}");
+        assert!(out.contains("score 50.0%"), "{out}");
+    }
+}
