@@ -2,18 +2,12 @@
 //! `scripts/versus.sh` runs against the engine at another commit), and on
 //! a clock, run as a user would run it.
 
-/// Runs `voidmate ARGS`: whether it succeeded, its standard output and error.
-fn voidmate(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_voidmate"))
-        .args(args)
-        .output()
-        .expect("run voidmate");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+// The shared helpers; this file uses only `voidmate`.
+#[path = "said/mod.rs"]
+#[allow(dead_code)]
+mod said;
+
+use said::voidmate;
 
 /// The numbers of a result line's `+W =D -L`.
 fn record(out: &str) -> (u32, u32, u32) {

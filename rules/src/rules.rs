@@ -115,40 +115,22 @@ pub(crate) fn castling_rank(size: BoardSize, c: &CastlingDef, color: Color) -> u
     }
 }
 
-/// Adds a ride attack of `role` for `color` along `d`, up to `range`
-/// (see [`Rules::ride_attacks`]).
-fn add_ride_attack(
-    rides: &mut Vec<(i16, [u16; 2], u8)>,
+/// Marks `role` of `color` as attacking along `d` in an attack table keyed
+/// by direction and `kind`: a ride's range ([`Rules::ride_attacks`]) or
+/// whether a hop lands next to its screen ([`Rules::hop_attacks`]).
+fn add_attack<K: PartialEq>(
+    table: &mut Vec<(i16, [u16; 2], K)>,
     d: i16,
-    range: u8,
+    kind: K,
     color: Color,
     role: Role,
 ) {
-    match rides.iter_mut().find(|(x, _, r)| *x == d && *r == range) {
+    match table.iter_mut().find(|(x, _, k)| *x == d && *k == kind) {
         Some((_, m, _)) => m[color.index()] |= role.bit(),
         None => {
             let mut masks = [0u16; 2];
             masks[color.index()] = role.bit();
-            rides.push((d, masks, range));
-        }
-    }
-}
-
-/// Adds a hop attack of `role` for `color` along `d` (see
-/// [`Rules::hop_attacks`]).
-fn add_hop_attack(
-    hops: &mut Vec<(i16, [u16; 2], bool)>,
-    d: i16,
-    color: Color,
-    role: Role,
-    next: bool,
-) {
-    match hops.iter_mut().find(|(x, _, n)| *x == d && *n == next) {
-        Some((_, m, _)) => m[color.index()] |= role.bit(),
-        None => {
-            let mut masks = [0u16; 2];
-            masks[color.index()] = role.bit();
-            hops.push((d, masks, next));
+            table.push((d, masks, kind));
         }
     }
 }
@@ -325,7 +307,7 @@ impl Rules {
                                 let d = delta(seen(color, mirror, v));
                                 g.rides.push((d, range));
                                 if !is_programmed(color, rd.role) {
-                                    add_ride_attack(&mut ride_attacks, -d, range, color, rd.role);
+                                    add_attack(&mut ride_attacks, -d, range, color, rd.role);
                                 }
                             }
                         }
@@ -377,7 +359,7 @@ impl Rules {
                                     captures: true,
                                 });
                                 if !is_programmed(color, rd.role) {
-                                    add_hop_attack(&mut hop_attacks, -d, color, rd.role, next);
+                                    add_attack(&mut hop_attacks, -d, next, color, rd.role);
                                 }
                             }
                         }
@@ -407,7 +389,7 @@ impl Rules {
                                         }
                                         g.capture_rides.push((d, range));
                                         if !is_programmed(color, rd.role) {
-                                            add_ride_attack(
+                                            add_attack(
                                                 &mut ride_attacks,
                                                 -d,
                                                 range,
@@ -429,13 +411,7 @@ impl Rules {
                                             captures,
                                         });
                                         if captures && !is_programmed(color, rd.role) {
-                                            add_hop_attack(
-                                                &mut hop_attacks,
-                                                -d,
-                                                color,
-                                                rd.role,
-                                                next,
-                                            );
+                                            add_attack(&mut hop_attacks, -d, next, color, rd.role);
                                         }
                                     }
                                 }

@@ -244,6 +244,12 @@ struct Spent {
     forced: bool,
 }
 
+/// The seed of an opening's pair of games: its random plies and its
+/// searches' noise.
+fn pair_seed(args: &MatchArgs, pair: u32) -> u64 {
+    args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((pair as u64 + 1) * 0x2545_f491)
+}
+
 /// The opening of pair `pair`: a line of the openings file, or random plies.
 fn opening(
     rules: &'static voidmate_rules::Rules,
@@ -256,8 +262,7 @@ fn opening(
     }
     let mut pos = Position::new(rules);
     // The same random plies for both games of the pair.
-    let mut seed =
-        args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((pair as u64 + 1) * 0x2545_f491);
+    let mut seed = pair_seed(args, pair);
     for _ in 0..args.opening_plies {
         if pos.outcome().is_some() {
             break;
@@ -305,7 +310,7 @@ fn match_game(
     let mut last_capture: Option<Square> = None;
     let mut plies = 0;
     let mut resign = Resign::new(args.resign);
-    let seed = args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ((pair as u64 + 1) * 0x2545_f491);
+    let seed = pair_seed(args, pair);
     let seat_of = |c: Color| usize::from(c != a_color);
     let end = |winner: Color| if winner == a_color { 1.0 } else { 0.0 };
     while pos.outcome().is_none() && plies < args.max_plies {
@@ -397,7 +402,6 @@ fn match_game(
         last_capture = capture.then_some(mv.to);
         if let Some(winner) = score.and_then(|s| resign.record(pos.turn(), s)) {
             result.points = end(winner);
-            moves.push(pos.coordinate(&mv));
             break;
         }
         moves.push(pos.coordinate(&mv));
