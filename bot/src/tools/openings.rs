@@ -246,6 +246,15 @@ mod tests {
         let empty = file("# nothing\n");
         let e = opening_fens(empty.path(), rules).err().unwrap().to_string();
         assert!(e.contains("no openings"), "{e}");
+        let multi_byte = file("♛♛♛/日本 w - - 0 1\n");
+        let e = opening_fens(multi_byte.path(), rules)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("line 1") && e.contains("not a standard position"),
+            "{e}"
+        );
         let long = file(&"x".repeat(MAX_LINE + 1));
         let e = opening_fens(long.path(), rules).err().unwrap().to_string();
         assert!(e.contains("longer than"), "{e}");
