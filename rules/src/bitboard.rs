@@ -11,11 +11,10 @@
 //! position, and counting moves (perft's last ply) is a population count.
 //!
 //! Whatever this route does not cover falls back to the mailbox code, which
-//! stays the reference: positions in check, an en-passant chance, a variant
-//! restriction, a two-step walker that could slip through a square a move
-//! empties. Moves it cannot prove safe by sets (castling, a piece that might
-//! open a walker's path, a king step when a tile is about to turn void) are
-//! played and tested one by one. The property tests compare the two routes on
+//! stays the reference: a check by a two-step walker, a variant restriction,
+//! a tile about to turn void beside a walker. Moves it cannot prove safe by
+//! sets (unusual castling, a pinned pawn, a pawn that may take en passant, a
+//! piece that might open a walker's path) are played and tested one by one. The property tests compare the two routes on
 //! random games of every variant that uses this one.
 //!
 //! The tables grow with the board's area, not with a precomputed attack
@@ -46,21 +45,36 @@ fn narrow<B: Set>(t: &Table<Bits>) -> Table<B> {
 
 /// A ride direction: for each square, the squares along it to the edge.
 struct Ray<B> {
-    to: Table<B>,
+    /// Held in the ray, not behind a pointer of its own: the rays lie end
+    /// to end, and a rider's move is a lookup in each of its rays.
+    to: [B; 128],
     /// Bit indices grow along the ray (the nearest blocker is the lowest bit).
     forward: bool,
 }
 
+/// The most rider groups (sets of roles that ride the same rays) a game on
+/// the bitboard route may have; a game with more takes the mailbox. Every
+/// game so far has at most two (the orthogonal riders and the diagonal).
+const MAX_GROUPS: usize = 8;
+
+/// One side's riders in each rider group ([`Tables::riders`]).
+type Riders<B> = [B; MAX_GROUPS];
+
 /// Pieces found first along a ray from a target that attack back along it.
-struct RiderGroup {
-    roles: Vec<usize>,
+struct RiderGroup<B> {
+    /// Held in the group, not behind a pointer: read for every position.
+    roles: ArrayVec<usize, ROLES>,
     rays: Vec<usize>,
+    /// For each square, every square of the group's rays from it: when no
+    /// rider of the group stands on those, no ray need be looked at (the
+    /// usual case for a king's square and the squares around it).
+    lines: Table<B>,
 }
 
-impl RiderGroup {
+impl<B: Set> RiderGroup<B> {
     /// The pieces of `side` (a side's set) of the group's roles.
     #[inline]
-    fn riders<B: Set>(&self, bits: &Sets<B>, side: B) -> B {
+    fn riders(&self, bits: &Sets<B>, side: B) -> B {
         side & self
             .roles
             .iter()
@@ -72,7 +86,10 @@ impl RiderGroup {
 struct Mover<B> {
     role: usize,
     leaps: Option<Table<B>>,
+    /// Its rays, those whose squares grow along them first: the first
+    /// `forward` of them. A ride then needs no test of which way it runs.
     rays: Vec<usize>,
+    forward: usize,
     crosses: bool,
 }
 
@@ -143,7 +160,7 @@ pub(crate) struct Tables<B> {
     /// `(r, leaps_to)`: the squares from which a role-`r` piece leaps to a square.
     leapers: Vec<(usize, Table<B>)>,
     rays: Vec<Ray<B>>,
-    rider_groups: Vec<RiderGroup>,
+    rider_groups: Vec<RiderGroup<B>>,
     walk: Option<Walk<B>>,
     pawn_attacks: [Table<B>; 2],
     /// Squares of the files at either edge.
@@ -253,6 +270,7 @@ impl Tables<Bits> {
                     role: m.role,
                     leaps: m.leaps.as_ref().map(narrow),
                     rays: m.rays.clone(),
+                    forward: m.forward,
                     crosses: m.crosses,
                 })
                 .collect(),
@@ -262,11 +280,19 @@ impl Tables<Bits> {
                 .rays
                 .iter()
                 .map(|r| Ray {
-                    to: narrow(&r.to),
+                    to: r.to.map(u64::narrow),
                     forward: r.forward,
                 })
                 .collect(),
-            rider_groups: self.rider_groups,
+            rider_groups: self
+                .rider_groups
+                .iter()
+                .map(|g| RiderGroup {
+                    roles: g.roles.clone(),
+                    rays: g.rays.clone(),
+                    lines: narrow(&g.lines),
+                })
+                .collect(),
             walk: self.walk.as_ref().map(|w| Walk {
                 role: w.role,
                 steps: narrow(&w.steps),
@@ -403,6 +429,7 @@ impl Tables<Bits> {
                 role: r,
                 leaps: None,
                 rays: Vec::new(),
+                forward: 0,
                 crosses: rd.movement.crosses_void,
             };
             let mut leaps = Vec::new();
@@ -449,7 +476,7 @@ impl Tables<Bits> {
         ray_roles.resize(ray_vectors.len(), 0);
         for &(df, dr) in &ray_vectors {
             t.rays.push(Ray {
-                to: table(|s| {
+                to: *table(|s| {
                     let mut set = 0;
                     let mut k = 1;
                     while let Some(x) = at(s, (df * k, dr * k)) {
@@ -461,17 +488,31 @@ impl Tables<Bits> {
                 forward: dr as i32 * files + df as i32 > 0,
             });
         }
+        for m in &mut t.movers {
+            m.rays.sort_by_key(|&i| !t.rays[i].forward);
+            m.forward = m.rays.iter().filter(|&&i| t.rays[i].forward).count();
+        }
         for (i, &roles) in ray_roles.iter().enumerate() {
             if roles == 0 {
                 continue;
             }
-            let list: Vec<usize> = (0..ROLES).filter(|r| roles & (1 << r) != 0).collect();
+            let list: ArrayVec<usize, ROLES> =
+                (0..ROLES).filter(|r| roles & (1 << r) != 0).collect();
             match t.rider_groups.iter_mut().find(|g| g.roles == list) {
                 Some(g) => g.rays.push(i),
                 None => t.rider_groups.push(RiderGroup {
                     roles: list,
                     rays: vec![i],
+                    lines: Box::new([0; 128]),
                 }),
+            }
+        }
+        if t.rider_groups.len() > MAX_GROUPS {
+            return None;
+        }
+        for g in &mut t.rider_groups {
+            for s in 0..128 {
+                g.lines[s] = g.rays.iter().fold(0, |acc, &i| acc | t.rays[i].to[s]);
             }
         }
         if let Some(c) = &def.castling {
@@ -630,6 +671,23 @@ impl<B: Set> Tables<B> {
         full ^ ray.to[b as usize & 127]
     }
 
+    /// [`Self::ray`] along a ray known to run `FORWARD` (or not).
+    #[inline]
+    fn ray_toward<const FORWARD: bool>(&self, i: usize, s: u32, occ: B) -> B {
+        let ray = &self.rays[i];
+        let full = ray.to[s as usize & 127];
+        let blockers = full & occ;
+        if blockers == B::ZERO {
+            return full;
+        }
+        let b = if FORWARD {
+            blockers.first()
+        } else {
+            blockers.last()
+        };
+        full ^ ray.to[b as usize & 127]
+    }
+
     /// The pieces of `by` attacking `t`, with `occ` blocking rides and
     /// `empty` the squares walkers may pass; and the squares between each
     /// rider among them and `t`.
@@ -643,7 +701,7 @@ impl<B: Set> Tables<B> {
             found |= to[ts] & bits.role[*r] & theirs;
         }
         for g in &self.rider_groups {
-            let riders = g.riders(bits, theirs);
+            let riders = g.riders(bits, theirs) & g.lines[ts];
             if riders == B::ZERO {
                 continue;
             }
@@ -670,15 +728,50 @@ impl<B: Set> Tables<B> {
     /// Is `t` attacked by `by`, with `occ` blocking rides and `empty` the
     /// squares free of pieces (walkers pass those, and voids if they may)?
     fn attacked(&self, bits: &Sets<B>, t: u32, by: Color, occ: B, empty: B) -> bool {
-        self.attacked_by_pieces(bits, t, by, occ)
+        let riders = self.riders(bits, bits.color[by.index()]);
+        self.attacked_with(bits, t, by, occ, empty, &riders)
+    }
+
+    /// [`Self::attacked`] with `by`'s riders found ([`Self::riders`]).
+    #[inline]
+    fn attacked_with(
+        &self,
+        bits: &Sets<B>,
+        t: u32,
+        by: Color,
+        occ: B,
+        empty: B,
+        riders: &Riders<B>,
+    ) -> bool {
+        self.attacked_by_pieces(bits, t, by, occ, riders)
             || self.walk.as_ref().is_some_and(|walk| {
                 let walkers = bits.color[by.index()] & bits.role[walk.role];
                 walk.attacks(t, walkers, walk.passable(empty, bits.void))
             })
     }
 
+    /// The pieces of `side` (a side's set) in each rider group, in the
+    /// groups' order: found once for a position, not for each square a
+    /// king looks at.
+    #[inline]
+    fn riders(&self, bits: &Sets<B>, side: B) -> Riders<B> {
+        let mut riders = [B::ZERO; MAX_GROUPS];
+        for (r, g) in riders.iter_mut().zip(&self.rider_groups) {
+            *r = g.riders(bits, side);
+        }
+        riders
+    }
+
     /// Is `t` attacked by `by` with `occ` blocking rides, walkers aside?
-    fn attacked_by_pieces(&self, bits: &Sets<B>, t: u32, by: Color, occ: B) -> bool {
+    /// `riders` are `by`'s ([`Self::riders`]).
+    fn attacked_by_pieces(
+        &self,
+        bits: &Sets<B>,
+        t: u32,
+        by: Color,
+        occ: B,
+        riders: &Riders<B>,
+    ) -> bool {
         let theirs = bits.color[by.index()];
         let ts = t as usize & 127;
         if self.pawn_attacks[(!by).index()][ts] & bits.role[Role::Pawn.index()] & theirs != B::ZERO
@@ -690,8 +783,8 @@ impl<B: Set> Tables<B> {
                 return true;
             }
         }
-        for g in &self.rider_groups {
-            let riders = g.riders(bits, theirs);
+        for (g, &riders) in self.rider_groups.iter().zip(riders) {
+            let riders = riders & g.lines[ts];
             if riders == B::ZERO {
                 continue;
             }
@@ -708,19 +801,20 @@ impl<B: Set> Tables<B> {
 }
 
 /// Where the bitboard route sends legal moves: counted, or listed. Sets
-/// arrive widened to the board's `u128`.
+/// arrive in the route's word size, so a count of an 8x8 board's moves is
+/// one machine word's.
 pub(crate) trait Sink {
     /// Moves of one piece from `from` to each of `to`, none a pawn's.
-    fn piece(&mut self, squares: &[Square; 128], from: u32, to: Bits);
+    fn piece<T: Set>(&mut self, squares: &[Square; 128], from: u32, to: T);
     /// Pawn moves to each of `to`, each from `back` bits behind; those on
     /// the last rank (`promo`) promote, in `promotions` ways.
-    fn pawns(
+    fn pawns<T: Set>(
         &mut self,
         squares: &[Square; 128],
-        to: Bits,
+        to: T,
         back: i32,
         kind: MoveKind,
-        promo: Bits,
+        promo: T,
         promotions: u64,
     );
     /// One move proven legal by playing it.
@@ -732,25 +826,25 @@ pub(crate) struct Count(pub u64);
 
 impl Sink for Count {
     #[inline]
-    fn piece(&mut self, _: &[Square; 128], _: u32, to: Bits) {
-        self.0 += to.count_ones() as u64;
+    fn piece<T: Set>(&mut self, _: &[Square; 128], _: u32, to: T) {
+        self.0 += u64::from(to.count());
     }
     #[inline]
-    fn pawns(
+    fn pawns<T: Set>(
         &mut self,
         _: &[Square; 128],
-        to: Bits,
+        to: T,
         _: i32,
         _: MoveKind,
-        promo: Bits,
+        promo: T,
         promotions: u64,
     ) {
         // Promotions are rare: one count in the usual case.
         let promoting = to & promo;
-        self.0 += if promoting == 0 {
-            to.count_ones() as u64
+        self.0 += if promoting == T::ZERO {
+            u64::from(to.count())
         } else {
-            (to ^ promoting).count_ones() as u64 + promoting.count_ones() as u64 * promotions
+            u64::from((to ^ promoting).count()) + u64::from(promoting.count()) * promotions
         };
     }
     #[inline]
@@ -767,7 +861,7 @@ pub(crate) struct List<'a> {
 }
 
 impl Sink for List<'_> {
-    fn piece(&mut self, squares_of: &[Square; 128], from: u32, to: Bits) {
+    fn piece<T: Set>(&mut self, squares_of: &[Square; 128], from: u32, to: T) {
         let from = squares_of[from as usize & 127];
         for b in squares(to) {
             self.out.push(Move::new(
@@ -777,19 +871,19 @@ impl Sink for List<'_> {
             ));
         }
     }
-    fn pawns(
+    fn pawns<T: Set>(
         &mut self,
         squares_of: &[Square; 128],
-        to: Bits,
+        to: T,
         back: i32,
         kind: MoveKind,
-        promo: Bits,
+        promo: T,
         _: u64,
     ) {
         for b in squares(to) {
             let from = squares_of[(b as i32 - back) as usize & 127];
             let mv = Move::new(from, squares_of[b as usize & 127], kind);
-            if promo & (1 << b) != 0 {
+            if promo & T::bit(b) != T::ZERO {
                 for &role in self.promotions {
                     self.out.push(Move {
                         promotion: Some(role),
@@ -847,7 +941,7 @@ fn legal_with<B: Set, S: Sink>(
     let Some(king_sq) = b.kings[us.index()] else {
         return false;
     };
-    if b.ep.is_some() || mailbox.restricted(b) {
+    if mailbox.restricted(b) {
         return false;
     }
     let zero = B::ZERO;
@@ -870,7 +964,8 @@ fn legal_with<B: Set, S: Sink>(
     let mut evasion = !zero;
     let mut in_check = false;
     let mut double_check = false;
-    if t.attacked(bits, k, them, occ_after, empty) {
+    let foes = t.riders(bits, enemy);
+    if t.attacked_with(bits, k, them, occ_after, empty, &foes) {
         let (checkers, lines) = t.attackers(bits, k, them, occ_after, empty);
         if t.walk
             .as_ref()
@@ -911,8 +1006,8 @@ fn legal_with<B: Set, S: Sink>(
     // Not an array: zeroing sixteen entries per position costs more than
     // the pins themselves.
     let mut lines: ArrayVec<(u32, B), 16> = ArrayVec::new();
-    for g in &t.rider_groups {
-        let riders = g.riders(bits, enemy);
+    for (g, &riders) in t.rider_groups.iter().zip(&foes) {
+        let riders = riders & g.lines[k as usize & 127];
         if riders == zero {
             continue;
         }
@@ -935,7 +1030,13 @@ fn legal_with<B: Set, S: Sink>(
     let line_of = |s: u32| lines.iter().find(|l| l.0 == s).map_or(zero, |l| l.1);
     let targets = t.board & !own & !bits.void;
     let pawn_set = bits.role[Role::Pawn.index()];
-    let slow = own & (risky | (pinned & pawn_set));
+    // A pawn that may take en passant is played and tested, all its moves:
+    // the capture empties a square beside it that the sets cannot see
+    // through (a pin along the rank), and each game says when it is allowed.
+    let en_passant = b.ep.map_or(zero, |ep| {
+        t.pawn_attacks[them.index()][bit(ep, w as u8) as usize & 127] & pawn_set
+    });
+    let slow = own & (risky | ((pinned | en_passant) & pawn_set));
 
     if !double_check {
         // Pieces other than pawns and the king, role by role.
@@ -954,8 +1055,12 @@ fn legal_with<B: Set, S: Sink>(
             let passable = walk.map_or(zero, |w| w.passable(empty, bits.void));
             for s in squares(set) {
                 let mut to = m.leaps.as_ref().map_or(zero, |l| l[s as usize & 127]);
-                for &i in &m.rays {
-                    to |= t.ray(i, s, occ);
+                let (up, down) = m.rays.split_at(m.forward);
+                for &i in up {
+                    to |= t.ray_toward::<true>(i, s, occ);
+                }
+                for &i in down {
+                    to |= t.ray_toward::<false>(i, s, occ);
                 }
                 if let Some(walk) = walk {
                     to |= walk.from(s, passable);
@@ -964,7 +1069,7 @@ fn legal_with<B: Set, S: Sink>(
                 if pinned != zero && pinned & B::bit(s) != zero {
                     to &= line_of(s);
                 }
-                sink.piece(&t.squares, s, to.wide());
+                sink.piece(&t.squares, s, to);
             }
         }
 
@@ -973,7 +1078,7 @@ fn legal_with<B: Set, S: Sink>(
         if pawns != zero {
             let free = t.board & !occ & evasion;
             let capture = enemy & evasion;
-            let promo = t.promotion_rank[us.index()].wide();
+            let promo = t.promotion_rank[us.index()];
             let (one, two, left, right, fwd);
             if us == Color::White {
                 fwd = w;
@@ -994,10 +1099,10 @@ fn legal_with<B: Set, S: Sink>(
             }
             let n = t.promotions.len() as u64;
             let sq = &t.squares;
-            sink.pawns(sq, one.wide(), fwd, MoveKind::Normal, promo, n);
-            sink.pawns(sq, two.wide(), 2 * fwd, MoveKind::DoubleStep, promo, n);
-            sink.pawns(sq, left.wide(), fwd - 1, MoveKind::Normal, promo, n);
-            sink.pawns(sq, right.wide(), fwd + 1, MoveKind::Normal, promo, n);
+            sink.pawns(sq, one, fwd, MoveKind::Normal, promo, n);
+            sink.pawns(sq, two, 2 * fwd, MoveKind::DoubleStep, promo, n);
+            sink.pawns(sq, left, fwd - 1, MoveKind::Normal, promo, n);
+            sink.pawns(sq, right, fwd + 1, MoveKind::Normal, promo, n);
         }
     }
 
@@ -1015,8 +1120,8 @@ fn legal_with<B: Set, S: Sink>(
             if mailbox.leaves_king_safe(b, &mv) {
                 sink.tested(mv);
             }
-        } else if !t.attacked_by_pieces(bits, s, them, lifted | to) {
-            sink.piece(&t.squares, k, to.wide());
+        } else if !t.attacked_by_pieces(bits, s, them, lifted | to, &foes) {
+            sink.piece(&t.squares, k, to);
         }
     }
 
@@ -1034,27 +1139,44 @@ fn legal_with<B: Set, S: Sink>(
         if test_king || c.king & kb == zero || c.rook & own & bits.role[Role::Rook.index()] == zero
         {
             odd_castles[side as usize] = true;
-        } else if squares(c.path).all(|s| !t.attacked(bits, s, them, occ_after, empty)) {
+        } else if squares(c.path).all(|s| !t.attacked_with(bits, s, them, occ_after, empty, &foes))
+        {
             sink.tested(c.mv);
         }
     }
     if slow != zero || odd_castles.contains(&true) {
-        let mut moves = MoveList::new();
-        for s in squares(slow) {
-            mailbox.piece_moves(b, t.squares[s as usize & 127], &mut moves);
-        }
-        for side in [CastlingSide::King, CastlingSide::Queen] {
-            if odd_castles[side as usize] {
-                if let Some(mv) = mailbox.castling_move(b, side) {
-                    moves.push(mv);
-                }
-            }
-        }
-        for mv in &moves {
-            if mailbox.leaves_king_safe(b, mv) {
-                sink.tested(*mv);
+        let from = squares(slow).map(|s| t.squares[s as usize & 127]);
+        played_and_tested(b, from, odd_castles, sink, mailbox);
+    }
+    true
+}
+
+/// The moves of the pieces on `from` and the castlings marked in `castles`,
+/// each played and kept if it leaves the king safe. Not inlined: its move
+/// list is tens of kilobytes, and a frame that holds one pays for probing
+/// that stack on every call, where most positions never come here.
+#[inline(never)]
+fn played_and_tested<S: Sink>(
+    b: &Board,
+    from: impl Iterator<Item = Square>,
+    castles: [bool; 2],
+    sink: &mut S,
+    mailbox: &impl Mailbox,
+) {
+    let mut moves = MoveList::new();
+    for s in from {
+        mailbox.piece_moves(b, s, &mut moves);
+    }
+    for side in [CastlingSide::King, CastlingSide::Queen] {
+        if castles[side as usize] {
+            if let Some(mv) = mailbox.castling_move(b, side) {
+                moves.push(mv);
             }
         }
     }
-    true
+    for mv in &moves {
+        if mailbox.leaves_king_safe(b, mv) {
+            sink.tested(*mv);
+        }
+    }
 }

@@ -31,7 +31,6 @@ pub(crate) trait Set:
     fn bit(i: u32) -> Self;
     /// The squares of a board-kept set (all below this type's width).
     fn narrow(wide: Bits) -> Self;
-    fn wide(self) -> Bits;
     /// The lowest and highest square of a non-empty set.
     fn first(self) -> u32;
     fn last(self) -> u32;
@@ -56,10 +55,6 @@ macro_rules! impl_set {
             #[inline]
             fn narrow(wide: Bits) -> Self {
                 wide as $t
-            }
-            #[inline]
-            fn wide(self) -> Bits {
-                self as Bits
             }
             #[inline]
             fn first(self) -> u32 {
@@ -117,10 +112,11 @@ pub(crate) const ROLES: usize = 7;
 /// bitboard route's limit, and the board's.
 pub(crate) const MAX_SQUARES: usize = 128;
 
-/// The bit of `sq` on a board `width` files wide.
+/// The bit of `sq` on a board `width` files wide: looked up
+/// ([`Square::bit_on`]), as making a move asks it several times.
 #[inline]
 pub(crate) fn bit(sq: Square, width: u8) -> u32 {
-    sq.rank() as u32 * width as u32 + sq.file() as u32
+    sq.bit_on(width)
 }
 
 #[inline]

@@ -324,6 +324,76 @@ impl Board {
         self.turn = turn;
     }
 
+    /// Makes this board `before` again after moves were played on it, when
+    /// it is a small board whose sets mirror its cells: only the cells the
+    /// sets say changed are copied back, with the fields beside them, not
+    /// the whole padded mailbox. `false` (and nothing done) on a large
+    /// board, which the caller copies whole.
+    ///
+    /// Perft plays each move of a node on one scratch board and puts it back
+    /// this way: a full copy of the board per move was a fifth of its time.
+    #[inline]
+    pub(crate) fn undo_to(&mut self, before: &Board) -> bool {
+        if self.width == 0 || self.width != before.width {
+            return false;
+        }
+        let mut changed = (self.bits.color[0] ^ before.bits.color[0])
+            | (self.bits.color[1] ^ before.bits.color[1])
+            | (self.bits.void ^ before.bits.void);
+        for (now, then) in self.bits.role.iter().zip(&before.bits.role) {
+            changed |= now ^ then;
+        }
+        // Word by word: an 8x8 board's upper word is empty, and a scan of a
+        // 64-bit word is one instruction where a 128-bit one is several.
+        for (half, base) in [(changed as u64, 0), ((changed >> 64) as u64, 64)] {
+            let mut left = half;
+            while left != 0 {
+                let i = Square::of_bit(left.trailing_zeros() + base, self.width).index();
+                left &= left - 1;
+                self.cells[i] = before.cells[i];
+            }
+        }
+        // Every other field, named so that a new one cannot be forgotten.
+        let Board {
+            cells: _,
+            occupied,
+            voids,
+            kings,
+            counts,
+            unstable,
+            castling,
+            ep,
+            turn,
+            halfmove,
+            fullmove,
+            siege,
+            winner,
+            hash,
+            width,
+            bits,
+        } = before;
+        self.occupied = *occupied;
+        self.voids = *voids;
+        self.kings = *kings;
+        self.counts = *counts;
+        self.unstable = *unstable;
+        self.castling = *castling;
+        self.ep = *ep;
+        self.turn = *turn;
+        self.halfmove = *halfmove;
+        self.fullmove = *fullmove;
+        self.siege = *siege;
+        self.winner = *winner;
+        self.hash = *hash;
+        self.width = *width;
+        self.bits = *bits;
+        debug_assert!(
+            self.cells == before.cells,
+            "a cell changed that the sets do not show"
+        );
+        true
+    }
+
     /// The key computed from scratch; equal to [`Board::key`] unless a bug
     /// lost an update (the property tests check this after every move).
     pub fn recomputed_key(&self) -> u64 {

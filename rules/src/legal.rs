@@ -19,10 +19,13 @@ struct Mailbox<'a>(&'a Rules);
 
 impl bitboard::Mailbox for Mailbox<'_> {
     fn restricted(&self, b: &Board) -> bool {
-        self.0.variant.restriction(self.0, b).is_some()
+        self.0.limits_or_blocks && self.0.variant.restriction(self.0, b).is_some()
     }
 
     fn blocker_after_move(&self, b: &Board) -> Option<Square> {
+        if !self.0.limits_or_blocks {
+            return None;
+        }
         self.0.variant.blocker_after_move(b)
     }
 
@@ -113,12 +116,7 @@ pub(crate) fn all_legal_moves(rules: &Rules, b: &Board) -> Vec<Move> {
 /// Counts the legal moves without keeping them (perft's last ply).
 fn count_legal(rules: &Rules, b: &Board) -> u64 {
     if rules.variant.filters_moves() {
-        let mut moves = MoveList::new();
-        legal_moves(rules, b, &mut moves);
-        if moves.is_full() {
-            return all_legal_moves(rules, b).len() as u64;
-        }
-        return moves.len() as u64;
+        return count_listed(rules, b);
     }
     if let Some(count) = rules
         .bitboards
@@ -130,26 +128,59 @@ fn count_legal(rules: &Rules, b: &Board) -> u64 {
     movegen::plain_count(rules, b)
 }
 
-/// Counts leaf nodes of the legal move tree to `depth`.
-pub(crate) fn perft(rules: &Rules, b: &Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return count_legal(rules, b);
-    }
+/// Counts the legal moves by listing them, for a game that filters them.
+/// Not inlined into [`count_legal`]: the list's tens of kilobytes of stack
+/// would be probed on every count, also where the bitboards answer.
+#[inline(never)]
+fn count_listed(rules: &Rules, b: &Board) -> u64 {
     let mut moves = MoveList::new();
     legal_moves(rules, b, &mut moves);
     if moves.is_full() {
+        return all_legal_moves(rules, b).len() as u64;
+    }
+    moves.len() as u64
+}
+
+/// Counts leaf nodes of the legal move tree to `depth`.
+pub(crate) fn perft(rules: &Rules, b: &Board, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_legal(rules, b),
+        _ => perft_node(rules, b, depth),
+    }
+}
+
+/// [`perft`] below a node of `depth` two or more. Its own frame: the move
+/// list's stack is probed on each call, which the last ply, counted without
+/// a list, must not pay.
+#[inline(never)]
+fn perft_node(rules: &Rules, b: &Board, depth: u32) -> u64 {
+    let mut moves = MoveList::new();
+    legal_moves(rules, b, &mut moves);
+    let below = |n: &Board| {
+        if depth == 2 {
+            count_legal(rules, n)
+        } else {
+            perft_node(rules, n, depth - 1)
+        }
+    };
+    if moves.is_full() {
         return all_legal_moves(rules, b)
             .iter()
-            .map(|m| perft(rules, &movegen::make(rules, b, m), depth - 1))
+            .map(|m| below(&movegen::make(rules, b, m)))
             .sum();
     }
-    moves
-        .iter()
-        .map(|m| perft(rules, &movegen::make(rules, b, m), depth - 1))
-        .sum()
+    // One scratch board for the node's moves, put back after each.
+    let mut n = *b;
+    let mut total = 0;
+    for m in &moves {
+        movegen::play(rules, &mut n, m);
+        total += below(&n);
+        if !n.undo_to(b) {
+            n = *b;
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -349,5 +380,86 @@ mod tests {
             used * 2 > positions,
             "bitboard route used in {used} of {positions}"
         );
+    }
+
+    /// Plays `moves` random legal moves from the start of `rules`, calling
+    /// `visit` on each position reached.
+    fn random_game(rules: &Rules, seed: u64, moves: usize, mut visit: impl FnMut(&Board)) {
+        let mut state = seed | 1;
+        let mut b = fen::parse(rules, rules.def.start_fen).unwrap();
+        for _ in 0..moves {
+            visit(&b);
+            let all = all_legal_moves(rules, &b);
+            if all.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            b = movegen::make(rules, &b, &all[(state % all.len() as u64) as usize]);
+        }
+    }
+
+    /// Perft puts its scratch board back after each move by the cells its
+    /// sets say changed: every field must come back, in every small-board
+    /// game, whatever the move (captures, castling, promotion, en passant,
+    /// tiles turning void).
+    #[test]
+    fn undoing_a_move_restores_the_whole_board() {
+        let mut undone = 0;
+        for kind in crate::GameKind::ALL {
+            let rules = kind.rules();
+            for seed in 1..=12u64 {
+                random_game(rules, seed * 0x9e37_79b9, 120, |b| {
+                    for mv in all_legal_moves(rules, b) {
+                        let mut n = *b;
+                        movegen::play(rules, &mut n, &mv);
+                        if !n.undo_to(b) {
+                            assert_eq!(b.width, 0, "{} {mv:?}", rules.name());
+                            continue;
+                        }
+                        undone += 1;
+                        let at = || format!("{} after {mv:?}", fen::format(rules, b));
+                        assert!(n.cells == b.cells, "cells: {}", at());
+                        assert!(
+                            n.bits == b.bits && n.occupied == b.occupied,
+                            "sets: {}",
+                            at()
+                        );
+                        assert!(n.voids == b.voids && n.counts == b.counts, "{}", at());
+                        assert_eq!(n.kings, b.kings, "{}", at());
+                        assert_eq!(n.key(), b.key(), "{}", at());
+                        assert_eq!(fen::format(rules, &n), fen::format(rules, b));
+                    }
+                });
+            }
+        }
+        assert!(undone > 10_000, "only {undone} moves undone");
+    }
+
+    /// A game that does not declare [`Variant::limits_or_blocks`] is never
+    /// asked for a restriction or a blocker on the fast route: it must have
+    /// none to give, in any position.
+    #[test]
+    fn games_without_tile_limits_have_none() {
+        for kind in crate::GameKind::ALL {
+            let rules = kind.rules();
+            if rules.limits_or_blocks {
+                continue;
+            }
+            for seed in 1..=8u64 {
+                random_game(rules, seed * 0x2545_f491, 150, |b| {
+                    assert!(
+                        rules.variant.restriction(rules, b).is_none()
+                            && rules.variant.blocker_after_move(b).is_none(),
+                        "{}: {}",
+                        rules.name(),
+                        fen::format(rules, b)
+                    );
+                });
+            }
+        }
+        assert!(crate::GameKind::Void.rules().limits_or_blocks);
+        assert!(crate::defined::twin("void").unwrap().limits_or_blocks);
     }
 }

@@ -901,6 +901,7 @@ pub(crate) fn plain_legal_moves(rules: &Rules, b: &Board, out: &mut MoveList) {
 
 /// Counts the legal moves by the mailbox, without keeping them (perft's
 /// last ply, in a variant that filters no moves).
+#[inline(never)]
 pub(crate) fn plain_count(rules: &Rules, b: &Board) -> u64 {
     let mut moves = MoveList::new();
     pseudo_moves(rules, b, &mut moves);

@@ -202,6 +202,8 @@ pub struct Rules {
     pub(crate) pawn_double_step: bool,
     pub(crate) delayed_promotion: bool,
     pub(crate) ep_any_piece: bool,
+    /// [`Variant::limits_or_blocks`].
+    pub(crate) limits_or_blocks: bool,
     /// The variant has wins that stand whatever the moves
     /// ([`Variant::immediate_outcome`]).
     pub(crate) immediate_wins: bool,
@@ -515,6 +517,7 @@ impl Rules {
             pawn_double_step: variant.pawn_double_step(),
             delayed_promotion: variant.delayed_promotion(),
             ep_any_piece: variant.en_passant_by_any_piece(),
+            limits_or_blocks: variant.limits_or_blocks(),
             immediate_wins: variant.has_immediate_outcome(),
             // Programmed pieces need not move symmetrically, which the
             // shortcuts of the legality test assume: test every move.

@@ -228,6 +228,68 @@ const fn from_bit_index(b: usize) -> Square {
     Square(((b >> 4) as i16 * STRIDE + (b & 15) as i16 + PAD * STRIDE + PAD) as u16)
 }
 
+/// The mailbox cell of each bit of a small board's sets
+/// ([`crate::bits::bit`]: `rank * width + file`), by width: a lookup where
+/// working it out would divide by the width.
+static CELL_OF_BIT: [[u16; 128]; MAX_FILES as usize + 1] = {
+    let mut table = [[0u16; 128]; MAX_FILES as usize + 1];
+    let mut width = 1;
+    while width <= MAX_FILES as usize {
+        let mut b = 0;
+        while b < 128 {
+            let (rank, file) = (b / width, b % width);
+            if rank < MAX_RANKS as usize {
+                table[width][b] = Square::new(file as u8, rank as u8).0;
+            }
+            b += 1;
+        }
+        width += 1;
+    }
+    table
+};
+
+/// The bit ([`crate::bits::bit`]) of each mailbox cell on a small board,
+/// by width: the inverse of [`CELL_OF_BIT`], `rank * width + file` without
+/// dividing a cell by the stride (0 for cells off such a board).
+static BIT_OF_CELL: [[u8; CELLS]; MAX_FILES as usize + 1] = {
+    let mut table = [[0u8; CELLS]; MAX_FILES as usize + 1];
+    let mut width = 1;
+    while width <= MAX_FILES as usize {
+        let mut cell = 0;
+        while cell < CELLS {
+            let sq = Square(cell as u16);
+            let (file, rank) = (
+                (cell as i16 % STRIDE - PAD) as usize,
+                (cell as i16 / STRIDE - PAD) as usize,
+            );
+            let on_board = file < width
+                && rank < MAX_RANKS as usize
+                && (cell as i16 % STRIDE) >= PAD
+                && (cell as i16 / STRIDE) >= PAD;
+            if on_board && rank * width + file < 128 {
+                table[width][sq.0 as usize] = (rank * width + file) as u8;
+            }
+            cell += 1;
+        }
+        width += 1;
+    }
+    table
+};
+
+impl Square {
+    /// This square's bit on a small board `width` files wide.
+    #[inline]
+    pub(crate) fn bit_on(self, width: u8) -> u32 {
+        u32::from(BIT_OF_CELL[width as usize][self.index()])
+    }
+
+    /// The square of bit `b` of a small board `width` files wide.
+    #[inline]
+    pub(crate) fn of_bit(b: u32, width: u8) -> Square {
+        Square(CELL_OF_BIT[width as usize][b as usize & 127])
+    }
+}
+
 /// A set of squares of a board up to 16x16.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SquareSet([u64; WORDS]);
@@ -325,6 +387,26 @@ impl IntoIterator for &SquareSet {
 
 #[cfg(test)]
 mod tests {
+
+    /// The lookups between a small board's bits and the mailbox agree with
+    /// `rank * width + file` on every board of at most 128 squares.
+    #[test]
+    fn bits_and_cells_look_each_other_up() {
+        for width in 5..=MAX_FILES {
+            for rank in 0..MAX_RANKS {
+                for file in 0..width {
+                    let b = u32::from(rank) * u32::from(width) + u32::from(file);
+                    if b >= 128 {
+                        continue;
+                    }
+                    let sq = Square::new(file, rank);
+                    assert_eq!(sq.bit_on(width), b, "{sq} on width {width}");
+                    assert_eq!(Square::of_bit(b, width), sq, "bit {b} on width {width}");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

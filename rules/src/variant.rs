@@ -121,6 +121,13 @@ pub trait Variant: Send + Sync + 'static {
         None
     }
 
+    /// Whether [`Variant::restriction`] or [`Variant::blocker_after_move`]
+    /// may ever answer (Void Chess's tiles): read once into the rules, so a
+    /// game without them is not asked at every position.
+    fn limits_or_blocks(&self) -> bool {
+        false
+    }
+
     /// Moves allowed this turn, when the variant limits them.
     fn restriction(&self, _rules: &Rules, _board: &Board) -> Option<Restriction> {
         None

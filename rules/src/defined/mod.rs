@@ -177,6 +177,10 @@ impl Variant for DefinedVariant {
         self.hook().and_then(|h| h.removal_square(board))
     }
 
+    fn limits_or_blocks(&self) -> bool {
+        self.tiles().is_some() || self.hook().is_some_and(|h| h.limits_or_blocks())
+    }
+
     fn blocker_after_move(&self, board: &Board) -> Option<crate::Square> {
         self.hook().and_then(|h| h.blocker_after_move(board))
     }

@@ -102,6 +102,10 @@ impl Variant for VoidChess {
         true
     }
 
+    fn limits_or_blocks(&self) -> bool {
+        true
+    }
+
     fn blocker_after_move(&self, board: &Board) -> Option<Square> {
         self.removal_square(board)
     }
