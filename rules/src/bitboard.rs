@@ -86,10 +86,7 @@ impl<B: Set> RiderGroup<B> {
 struct Mover<B> {
     role: usize,
     leaps: Option<Table<B>>,
-    /// Its rays, those whose squares grow along them first: the first
-    /// `forward` of them. A ride then needs no test of which way it runs.
     rays: Vec<usize>,
-    forward: usize,
     crosses: bool,
 }
 
@@ -270,7 +267,6 @@ impl Tables<Bits> {
                     role: m.role,
                     leaps: m.leaps.as_ref().map(narrow),
                     rays: m.rays.clone(),
-                    forward: m.forward,
                     crosses: m.crosses,
                 })
                 .collect(),
@@ -429,7 +425,6 @@ impl Tables<Bits> {
                 role: r,
                 leaps: None,
                 rays: Vec::new(),
-                forward: 0,
                 crosses: rd.movement.crosses_void,
             };
             let mut leaps = Vec::new();
@@ -487,10 +482,6 @@ impl Tables<Bits> {
                 }),
                 forward: dr as i32 * files + df as i32 > 0,
             });
-        }
-        for m in &mut t.movers {
-            m.rays.sort_by_key(|&i| !t.rays[i].forward);
-            m.forward = m.rays.iter().filter(|&&i| t.rays[i].forward).count();
         }
         for (i, &roles) in ray_roles.iter().enumerate() {
             if roles == 0 {
@@ -664,23 +655,6 @@ impl<B: Set> Tables<B> {
             return full;
         }
         let b = if ray.forward {
-            blockers.first()
-        } else {
-            blockers.last()
-        };
-        full ^ ray.to[b as usize & 127]
-    }
-
-    /// [`Self::ray`] along a ray known to run `FORWARD` (or not).
-    #[inline]
-    fn ray_toward<const FORWARD: bool>(&self, i: usize, s: u32, occ: B) -> B {
-        let ray = &self.rays[i];
-        let full = ray.to[s as usize & 127];
-        let blockers = full & occ;
-        if blockers == B::ZERO {
-            return full;
-        }
-        let b = if FORWARD {
             blockers.first()
         } else {
             blockers.last()
@@ -1055,12 +1029,8 @@ fn legal_with<B: Set, S: Sink>(
             let passable = walk.map_or(zero, |w| w.passable(empty, bits.void));
             for s in squares(set) {
                 let mut to = m.leaps.as_ref().map_or(zero, |l| l[s as usize & 127]);
-                let (up, down) = m.rays.split_at(m.forward);
-                for &i in up {
-                    to |= t.ray_toward::<true>(i, s, occ);
-                }
-                for &i in down {
-                    to |= t.ray_toward::<false>(i, s, occ);
+                for &i in &m.rays {
+                    to |= t.ray(i, s, occ);
                 }
                 if let Some(walk) = walk {
                     to |= walk.from(s, passable);
