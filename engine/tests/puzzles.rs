@@ -296,7 +296,7 @@ fn check_at_higher_effort(
     let t = Thresholds::for_curve(curve);
     let kind = variants::by_name(variant).unwrap().kind();
     let limits = |nodes: u64| Limits {
-        features: Features::for_game(kind),
+        features: Features::for_puzzles(kind),
         nodes: Some(nodes),
         time: None,
         ..Limits::default()

@@ -133,7 +133,7 @@ impl EnginePool {
         let job: Job = Box::new(move |table: &mut Table| {
             table.clear();
             let limits = Limits {
-                features: Features::for_game(start.rules().kind()),
+                features: Features::for_puzzles(start.rules().kind()),
                 nodes: Some(nodes),
                 time: None,
                 ..Default::default()

@@ -9,6 +9,7 @@
 
 use crate::bitboard::{self, List};
 use crate::board::Board;
+use crate::exchange::exchange_by_cells;
 use crate::movegen;
 use crate::rules::Rules;
 use crate::{CastlingSide, Color, Move, MoveList, Role, Square};
@@ -67,8 +68,9 @@ pub(crate) fn reach(rules: &Rules, b: &Board, from: Square) -> u32 {
 }
 
 /// What a capture or quiet move on `from`-`to` wins in a static exchange
-/// (see [`crate::Position::exchange`]); `None` where the game has no
-/// bitboard route, which alone answers it.
+/// (see [`crate::Position::exchange`]): on the bitboard route where the game
+/// has one, else on the mailbox ([`exchange_by_cells`], `None` where pieces
+/// attack in ways the tables do not list).
 pub(crate) fn exchange(
     rules: &Rules,
     b: &Board,
@@ -77,8 +79,10 @@ pub(crate) fn exchange(
     victim: i32,
     value: &dyn Fn(Role) -> i32,
 ) -> Option<i32> {
-    let route = rules.bitboards.as_ref()?;
-    Some(route.exchange(b, from, to, victim, value))
+    match &rules.bitboards {
+        Some(route) => Some(route.exchange(b, from, to, victim, value)),
+        None => exchange_by_cells(rules, b, from, to, victim, value),
+    }
 }
 
 /// Fills `out` with the legal moves of the side to move. A full list may
@@ -188,7 +192,7 @@ mod tests {
     use super::*;
     use crate::bitboard::Count;
     use crate::bits::Sets;
-    use crate::{fen, variants, Color};
+    use crate::{fen, variants, Color, MoveKind};
 
     /// The same variant's rules with the bitboard route switched off: the
     /// mailbox route, which the bitboard route must agree with.
@@ -398,6 +402,49 @@ mod tests {
             state ^= state << 17;
             b = movegen::make(rules, &b, &all[(state % all.len() as u64) as usize]);
         }
+    }
+
+    /// The mailbox's static exchange, which Chess 99 and Super Chess use,
+    /// answers as the bitboard route does in the games that have both:
+    /// every legal capture and quiet move of random standard and Void Chess
+    /// games, x-rays, voids and pins left to the swap list alike.
+    #[test]
+    fn mailbox_exchange_agrees_with_the_bitboard_route() {
+        let value = |r: Role| match r {
+            Role::Pawn => 100,
+            Role::Knight => 310,
+            Role::Bishop => 330,
+            Role::Rook => 500,
+            Role::Queen => 950,
+            Role::King => 100_000,
+            _ => 600,
+        };
+        let (mut captures, mut losing) = (0, 0);
+        for rules in [variants::standard(), variants::void()] {
+            let route = rules.bitboards.as_ref().expect("tables");
+            let mailbox = mailbox_only(rules);
+            for seed in 1..=16u64 {
+                random_game(rules, seed * 0x2545_f491, 140, |b| {
+                    for mv in all_legal_moves(rules, b) {
+                        if mv.promotion.is_some()
+                            || !matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                        {
+                            continue;
+                        }
+                        let victim = b.piece_at(mv.to).map_or(0, |p| value(p.role));
+                        let fast = route.exchange(b, mv.from, mv.to, victim, &value);
+                        let slow = exchange_by_cells(&mailbox, b, mv.from, mv.to, victim, &value);
+                        assert_eq!(Some(fast), slow, "{mv:?} in {}", fen::format(rules, b));
+                        captures += (victim > 0) as usize;
+                        losing += (fast < 0) as usize;
+                    }
+                });
+            }
+        }
+        assert!(
+            captures > 1000 && losing > 1000,
+            "{captures} captures, {losing} losing"
+        );
     }
 
     /// Perft puts its scratch board back after each move by the cells its

@@ -30,6 +30,7 @@ mod bits;
 mod board;
 mod color;
 pub mod defined;
+mod exchange;
 pub mod fen;
 mod game;
 mod legal;

@@ -19,12 +19,38 @@ use arrayvec::ArrayVec;
 /// Whether `target` is attacked by a piece of `by` (see
 /// [`crate::legal::attacked`]), by walking the cells: every board and piece.
 pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+    if each_attacker(rules, b, target, by, |_, _| true) {
+        return true;
+    }
+    if rules.programs.is_some() && programmed_attack(rules, b, target, by) {
+        return true;
+    }
+    rules.extra_attacks && rules.variant.extra_attack(rules, b, target, by)
+}
+
+/// Calls `found` with each piece of `by` that attacks `target` by the role
+/// tables (leaps, rides, walks, hops, and Chess 99's pawns waiting to
+/// promote), and with the role it would capture as, until `found` answers
+/// `true`; whether it did. A piece may be named more than once.
+/// Reprogrammed pieces and a variant's own attacks (Black Holes) are not
+/// looked at. Only `b`'s cells are read, and its piece counts as a hint
+/// (a count of 0 skips that walker), so a scratch board whose cells alone
+/// changed may be asked.
+#[inline]
+pub(crate) fn each_attacker(
+    rules: &Rules,
+    b: &Board,
+    target: Square,
+    by: Color,
+    mut found: impl FnMut(Square, Role) -> bool,
+) -> bool {
     let t = target.index() as i16;
+    let mut hit = |s: i16, cell: u8| found(Square::from_index(s as usize), role_of(cell));
     let cells = &b.cells;
     let counts = &b.counts[by.index()];
     for &(d, masks) in &rules.leap_attacks {
         let cell = cells[(t + d) as usize];
-        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 {
+        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 && hit(t + d, cell) {
             return true;
         }
     }
@@ -36,7 +62,7 @@ pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Co
             n += 1;
         }
         let cell = cells[s as usize];
-        if is_color(cell, by) && mask[by.index()] & (1 << (cell & 0x0f)) != 0 {
+        if is_color(cell, by) && mask[by.index()] & (1 << (cell & 0x0f)) != 0 && hit(s, cell) {
             return true;
         }
     }
@@ -54,7 +80,8 @@ pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Co
             for &d1 in steps {
                 // Out and back is no attack: a walker does not attack the
                 // square it stands on.
-                if d1 + d2 != 0 && cells[(mid as i16 - d1) as usize] == walker {
+                let origin = mid as i16 - d1;
+                if d1 + d2 != 0 && cells[origin as usize] == walker && hit(origin, walker) {
                     return true;
                 }
             }
@@ -76,7 +103,7 @@ pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Co
                 s += d;
                 cells[s as usize] == EMPTY
             });
-            if clear {
+            if clear && hit(origin, walker) {
                 return true;
             }
         }
@@ -99,26 +126,26 @@ pub(crate) fn attacked_by_cells(rules: &Rules, b: &Board, target: Square, by: Co
             s += d;
         }
         let cell = cells[s as usize];
-        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 {
+        if is_color(cell, by) && masks[by.index()] & (1 << (cell & 0x0f)) != 0 && hit(s, cell) {
             return true;
         }
     }
-    if rules.delayed_promotion
+    rules.delayed_promotion
         && counts[Role::Pawn.index()] > 0
-        && waiting_pawn_attack(rules, b, target, by)
-    {
-        return true;
-    }
-    if rules.programs.is_some() && programmed_attack(rules, b, target, by) {
-        return true;
-    }
-    rules.extra_attacks && rules.variant.extra_attack(rules, b, target, by)
+        && waiting_pawn_attacks(rules, b, target, by, &mut found)
 }
 
 /// Under delayed promotion (Chess 99) a pawn waiting on its last rank may
 /// become a promotion piece and move as it in one move, so it attacks what
-/// that piece would attack from there.
-fn waiting_pawn_attack(rules: &Rules, b: &Board, target: Square, by: Color) -> bool {
+/// that piece would attack from there: `found` is called with each such
+/// pawn and the piece it would capture as, until it answers `true`.
+fn waiting_pawn_attacks(
+    rules: &Rules,
+    b: &Board,
+    target: Square,
+    by: Color,
+    found: &mut impl FnMut(Square, Role) -> bool,
+) -> bool {
     let rank = rules.promotion_rank(by);
     let pawn = code(by, Role::Pawn);
     (0..rules.size().files())
@@ -129,7 +156,7 @@ fn waiting_pawn_attack(rules: &Rules, b: &Board, target: Square, by: Color) -> b
                 .def
                 .promotion
                 .iter()
-                .any(|&role| reaches_as(rules, b, from, role, target))
+                .any(|&role| reaches_as(rules, b, from, role, target) && found(from, role))
         })
 }
 

@@ -131,8 +131,8 @@ impl Position {
     /// Pins, checks and what a move does beyond taking (a void opening, a
     /// promotion) are not looked at: an estimate for ordering and pruning a
     /// search. `None` for en passant, castling, a promotion, a move that
-    /// places a void, or a game whose pieces the bitboard tables do not
-    /// cover.
+    /// places a void, or a game whose pieces attack in ways the movement
+    /// tables do not list (reprogrammed pieces, Black Holes).
     pub fn exchange(&self, mv: &Move, value: impl Fn(Role) -> i32) -> Option<i32> {
         if mv.promotion.is_some() || !matches!(mv.kind, MoveKind::Normal | MoveKind::DoubleStep) {
             return None;

@@ -268,6 +268,20 @@ pub trait Variant: Send + Sync + 'static {
         false
     }
 
+    /// Whether a `capturer` taking a piece of `victim` on `at` is removed
+    /// with it (Super Chess's Fortress guard), asked of the board as it
+    /// stands: by [`Variant::after_move`] where it applies the rule, and by
+    /// the static exchange, which then ends the exchange there.
+    fn capturer_removed(
+        &self,
+        _board: &Board,
+        _at: Square,
+        _capturer: Role,
+        _victim: Color,
+    ) -> bool {
+        false
+    }
+
     /// Another letter players use for a role (Black Holes' page writes the
     /// knight S), read in moves but never written.
     fn letter_alias(&self, _letter: char) -> Option<Role> {

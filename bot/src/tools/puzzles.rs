@@ -95,7 +95,7 @@ pub fn measure(args: &MeasureArgs) -> Result<String> {
         let games = stored_games(&args.games, kind)?;
         let t = Thresholds::for_curve(voidmate::game::review::coefficient(kind));
         let limits = |nodes: u64| Limits {
-            features: Features::for_game(Some(kind)),
+            features: Features::for_puzzles(Some(kind)),
             nodes: Some(nodes.max(1)),
             time: None,
             ..Limits::default()

@@ -235,6 +235,17 @@ impl Variant for DefinedVariant {
             .is_some_and(|h| h.extra_attack(rules, board, target, by))
     }
 
+    fn capturer_removed(
+        &self,
+        board: &Board,
+        at: crate::Square,
+        capturer: Role,
+        victim: crate::Color,
+    ) -> bool {
+        self.hook()
+            .is_some_and(|h| h.capturer_removed(board, at, capturer, victim))
+    }
+
     fn letter_alias(&self, letter: char) -> Option<Role> {
         self.hook().and_then(|h| h.letter_alias(letter))
     }

@@ -152,15 +152,18 @@ impl Variant for Super16 {
         } else {
             effect.landed.role
         };
-        if matches!(
-            capturer,
-            Role::King | Role::Queen | Role::Prince | Role::Princess
-        ) {
-            return;
-        }
-        if guarded(board, at, victim.color) {
+        if self.capturer_removed(board, at, capturer, victim.color) {
             destroy(rules, board, effect.mv.to);
         }
+    }
+
+    /// Any capturer but the King, Queen, Prince and Princess of a piece
+    /// next to its own side's Fortress.
+    fn capturer_removed(&self, board: &Board, at: Square, capturer: Role, victim: Color) -> bool {
+        !matches!(
+            capturer,
+            Role::King | Role::Queen | Role::Prince | Role::Princess
+        ) && guarded(board, at, victim)
     }
 
     fn claimable_draw(&self, _rules: &Rules, board: &Board) -> Option<DrawReason> {
@@ -204,7 +207,7 @@ const CANNOT_MATE_ALONE: [Role; 5] = [
 
 /// Is `sq` next to a Fortress of `color`?
 pub fn guarded(board: &Board, sq: Square, color: Color) -> bool {
-    all_dirs().into_iter().any(|(f, r)| {
+    ORTHOGONAL.iter().chain(&DIAGONAL).any(|&(f, r)| {
         let (x, y) = (sq.file() as i16 + f as i16, sq.rank() as i16 + r as i16);
         (0..16).contains(&x)
             && (0..16).contains(&y)
