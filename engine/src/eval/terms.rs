@@ -439,12 +439,20 @@ fn kings_attacked(pos: &Position, sink: &mut impl Sink) {
 fn fortress_shelter(pos: &Position, sink: &mut impl Sink) {
     let b = pos.board();
     for c in Color::ALL {
+        // A side has a Fortress or two: each piece asks whether one stands
+        // a king's step away, not what stands on each of its eight
+        // neighbours (this runs at every evaluation).
+        if b.count(c, Role::Fortress) == 0 {
+            continue;
+        }
+        let fortresses: arrayvec::ArrayVec<Square, 256> = b
+            .occupied(c)
+            .iter()
+            .filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.role == Role::Fortress))
+            .collect();
         for sq in b.occupied(c).iter() {
             let Some(p) = pos.piece_at(sq) else { continue };
-            let sheltered = super::neighbours(pos, sq).any(|n| {
-                pos.piece_at(n)
-                    .is_some_and(|q| q.color == c && q.role == Role::Fortress)
-            });
+            let sheltered = fortresses.iter().any(|&f| sq.distance(f) == 1);
             if sheltered {
                 let term = if p.role == Role::King {
                     Term::FORTRESS_KING
@@ -597,6 +605,58 @@ mod tests {
         assert_eq!(
             count("8/8/8/8/1k6/8/P7/7K w - - 0 1", Term::PASSED_KINGS),
             1 - 7
+        );
+    }
+
+    /// Super Chess's shelter terms, counted from where the Fortresses
+    /// stand, agree with the rule read square by square (a piece with its
+    /// own Fortress on one of its eight neighbours) in every position of a
+    /// long, varied game, captures and promotions included.
+    #[test]
+    fn fortress_shelter_counts_the_pieces_beside_their_own_fortress() {
+        let mut pos = Position::new(variants::super16());
+        let mut sheltered_seen = 0;
+        for ply in 0..400usize {
+            let mut expected = [0; 2];
+            for c in Color::ALL {
+                for sq in pos.board().occupied(c).iter() {
+                    let p = pos.piece_at(sq).unwrap();
+                    let beside = super::super::neighbours(&pos, sq).any(|n| {
+                        pos.piece_at(n)
+                            .is_some_and(|q| q.color == c && q.role == Role::Fortress)
+                    });
+                    if beside {
+                        let i = usize::from(p.role != Role::King);
+                        expected[i] += sign(c);
+                        sheltered_seen += 1;
+                    }
+                }
+            }
+            assert_eq!(counted(&pos, Term::FORTRESS_KING), expected[0], "ply {ply}");
+            assert_eq!(
+                counted(&pos, Term::FORTRESS_PIECE),
+                expected[1],
+                "ply {ply}"
+            );
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Captures first when there are any, so the board thins out.
+            let captures: Vec<_> = moves
+                .iter()
+                .filter(|m| pos.piece_at(m.to).is_some())
+                .collect();
+            let m = if ply % 3 == 0 && !captures.is_empty() {
+                *captures[ply * 7 % captures.len()]
+            } else {
+                moves[(ply * 31 + 17) % moves.len()]
+            };
+            pos.play(&m).unwrap();
+        }
+        assert!(
+            sheltered_seen > 100,
+            "the game kept pieces beside Fortresses"
         );
     }
 

@@ -178,20 +178,25 @@ impl Variant for Super16 {
     /// it); or bishops all on squares of one colour. Reprogrammed pieces
     /// may move any way, so in such games only bare kings draw.
     fn insufficient_material(&self, rules: &Rules, board: &Board) -> bool {
-        let others: Vec<Role> = Color::ALL
+        // Asked at every node of a search: answered from the counts, with
+        // no walk of the board while any pawn stands (a pawn may promote).
+        if board.count_both(Role::Pawn) > 0 {
+            return false;
+        }
+        let pieces = board.occupied(Color::White).len() + board.occupied(Color::Black).len();
+        let others = pieces - usize::from(board.count_both(Role::King));
+        let mut roles = Color::ALL
             .iter()
             .flat_map(|&c| board.occupied(c).iter())
             .filter_map(|sq| board.piece_at(sq).map(|p| p.role))
-            .filter(|&r| r != Role::King)
-            .collect();
-        match others.as_slice() {
-            [] => true,
+            .filter(|&r| r != Role::King);
+        match others {
+            0 => true,
             _ if rules.is_programmed() => false,
-            [one] => CANNOT_MATE_ALONE.contains(one),
-            _ => {
-                others.iter().all(|&r| r == Role::Bishop)
-                    && super::standard::bishops_on_one_colour(board)
-            }
+            1 => roles
+                .next()
+                .is_some_and(|one| CANNOT_MATE_ALONE.contains(&one)),
+            _ => roles.all(|r| r == Role::Bishop) && super::standard::bishops_on_one_colour(board),
         }
     }
 }
@@ -260,6 +265,52 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Dead positions: a bare king against a king with a piece that
+    /// cannot mate alone, or with bishops on one colour; anything else
+    /// (a pawn, which may promote, two minor pieces, bishops on both
+    /// colours) plays on.
+    #[test]
+    fn insufficient_material_is_read_from_the_pieces() {
+        use crate::variant::Variant;
+        let rules = super::super::super16();
+        let board = |pieces: &[(&str, Color, Role)]| {
+            let mut b: Board = rules.empty;
+            b.put("a1".parse().unwrap(), Color::White, Role::King);
+            b.put("p16".parse().unwrap(), Color::Black, Role::King);
+            for &(sq, c, r) in pieces {
+                b.put(sq.parse().unwrap(), c, r);
+            }
+            b
+        };
+        let dead = |pieces: &[(&str, Color, Role)]| {
+            super::Super16.insufficient_material(rules, &board(pieces))
+        };
+        assert!(dead(&[]));
+        assert!(dead(&[("h8", Color::White, Role::Knight)]));
+        assert!(dead(&[("h8", Color::Black, Role::Archbishop)]));
+        assert!(dead(&[("h8", Color::White, Role::SuperKnight)]));
+        // h8 and g7 are of one colour, h8 and h7 not.
+        assert!(dead(&[
+            ("h8", Color::White, Role::Bishop),
+            ("g7", Color::Black, Role::Bishop)
+        ]));
+        assert!(!dead(&[
+            ("h8", Color::White, Role::Bishop),
+            ("h7", Color::Black, Role::Bishop)
+        ]));
+        assert!(!dead(&[("h8", Color::White, Role::Pawn)]));
+        assert!(!dead(&[("h8", Color::Black, Role::Queen)]));
+        assert!(!dead(&[("h8", Color::White, Role::Fortress)]));
+        assert!(!dead(&[
+            ("h8", Color::White, Role::Knight),
+            ("c3", Color::White, Role::Knight)
+        ]));
+        assert!(!dead(&[
+            ("h8", Color::White, Role::Bishop),
+            ("c3", Color::White, Role::Pawn)
+        ]));
     }
 
     /// The proof behind [`super::CANNOT_MATE_ALONE`]: no position at all
