@@ -50,6 +50,14 @@ impl Position {
         if self.board.ep.is_none() {
             return;
         }
+        if !self
+            .rules
+            .variant
+            .may_take_en_passant(&self.rules, &self.board)
+        {
+            self.board.set_ep(None);
+            return;
+        }
         let moves = crate::legal::all_legal_moves(&self.rules, &self.board);
         if !moves.iter().any(|m| m.kind == MoveKind::EnPassant) {
             self.board.set_ep(None);

@@ -133,6 +133,14 @@ pub trait Variant: Send + Sync + 'static {
         None
     }
 
+    /// A quick test before the position lists every legal move to see
+    /// whether its en-passant right can be used: `false` only where no
+    /// en-passant capture can be legal, so the right is dropped at once.
+    /// The default sends every position to the full list.
+    fn may_take_en_passant(&self, _rules: &Rules, _board: &Board) -> bool {
+        true
+    }
+
     /// Removes moves the variant forbids beyond king safety (antichess:
     /// anything but a capture when a capture is possible). Called last.
     fn filter_moves(&self, _rules: &Rules, _board: &Board, _moves: &mut MoveList) {}

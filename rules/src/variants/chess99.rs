@@ -97,10 +97,7 @@ impl Variant for Chess99 {
             // pawn standing there may take it, even a piece whose way the
             // pawn now blocks; the taker lands on the passed square.
             moves.retain(|m| m.to != passed);
-            let mut pushed_back = *board;
-            pushed_back.take(passed.offset(-Rules::pawn_forward(us)));
-            pushed_back.put(passed, !us, Role::Pawn);
-            pushed_back.set_ep(None);
+            let pushed_back = pushed_back(board, passed);
             let mut takes = MoveList::new();
             pseudo_moves(rules, &pushed_back, &mut takes);
             waiting_pawn_moves(rules, &pushed_back, &mut takes);
@@ -116,6 +113,16 @@ impl Variant for Chess99 {
 
     fn filters_moves(&self) -> bool {
         true
+    }
+
+    /// Whatever takes the pawn en passant takes it on the square it passed
+    /// (see `filter_moves`), so nothing can unless that square, the pawn
+    /// pushed back onto it, is attacked: one attack test instead of two
+    /// move lists after every double step.
+    fn may_take_en_passant(&self, rules: &Rules, board: &Board) -> bool {
+        board.en_passant().is_some_and(|passed| {
+            attacked(rules, &pushed_back(board, passed), passed, board.turn())
+        })
     }
 
     fn no_moves_outcome(&self, rules: &Rules, board: &Board) -> Option<Outcome> {
@@ -159,6 +166,17 @@ impl Variant for Chess99 {
     fn insufficient_material(&self, _rules: &Rules, _board: &Board) -> bool {
         false
     }
+}
+
+/// The board with the pawn that just stepped twice standing on `passed`,
+/// the square it crossed, and no en-passant right: where an en-passant
+/// capture takes it.
+fn pushed_back(board: &Board, passed: Square) -> Board {
+    let mut b = *board;
+    b.take(passed.offset(-Rules::pawn_forward(board.turn())));
+    b.put(passed, !board.turn(), Role::Pawn);
+    b.set_ep(None);
+    b
 }
 
 /// Pawns waiting on the last rank: each becomes a knight or bishop and
@@ -208,5 +226,56 @@ fn castling(board: &Board, us: Color, home: u8, moves: &mut MoveList) {
             }
             file += step;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::legal::all_legal_moves;
+    use crate::movegen::play;
+    use crate::variant::Variant;
+    use crate::{MoveKind, Position};
+
+    /// The quick test drops an en-passant right only where the full list
+    /// of legal moves has no en-passant capture, and the position keeps
+    /// the right exactly when it has one: after every double step of
+    /// varied games, with captures taken often so the pawns meet.
+    #[test]
+    fn the_quick_en_passant_test_never_drops_a_usable_right() {
+        let rules = super::super::chess99();
+        let (mut dropped, mut usable) = (0, 0);
+        for game in 0..40usize {
+            let mut pos = Position::new(rules);
+            for ply in 0..160usize {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for m in moves.iter().filter(|m| m.kind == MoveKind::DoubleStep) {
+                    let mut raw = *pos.board();
+                    play(rules, &mut raw, m);
+                    let full = all_legal_moves(rules, &raw)
+                        .iter()
+                        .any(|m| m.kind == MoveKind::EnPassant);
+                    let quick = super::Chess99.may_take_en_passant(rules, &raw);
+                    assert!(quick || !full, "{} then {m:?}", pos.fen());
+                    assert_eq!(pos.after(m).board().en_passant().is_some(), full);
+                    dropped += usize::from(!quick);
+                    usable += usize::from(full);
+                }
+                let captures: Vec<_> = moves
+                    .iter()
+                    .filter(|m| m.kind == MoveKind::EnPassant || pos.piece_at(m.to).is_some())
+                    .collect();
+                let m = if !captures.is_empty() && ply % 2 == 0 {
+                    *captures[(game + ply) % captures.len()]
+                } else {
+                    moves[(game * 13 + ply * 29 + 7) % moves.len()]
+                };
+                pos.play(&m).unwrap();
+            }
+        }
+        assert!(dropped > 100, "the quick test dropped {dropped} rights");
+        assert!(usable > 10, "only {usable} usable rights were met");
     }
 }
