@@ -1074,9 +1074,7 @@ impl Legality {
             || self.hop_lines.contains(m.from)
             || self.hop_lines.contains(m.to)
             || self.path_risk.contains(m.from)
-            // A capture may remove the capturer too (Super Chess's Fortress),
-            // freeing the square of an enemy piece that blocked a path.
-            || (!rules.path_attackers.is_empty() && is_color(b.cells[m.to.index()], !b.turn))
+            || removes_capturer(rules, b, m)
             || self.in_check
             || m.from == king
             || self.removal_near
@@ -1085,6 +1083,26 @@ impl Legality {
             || self.opens_walker_path(rules, b, m.from);
         !risky || leaves_king_safe(rules, b, m)
     }
+}
+
+/// Whether `m` captures and its capturer is removed with the victim (Super
+/// Chess's Fortress guard, asked of the game's rules): the target square
+/// then empties too, and whatever the victim blocked (a line, a path, a
+/// walker's step) may open onto the king. Asked of each capture through the
+/// game's own rule, so a game from a file with the rule gets the test
+/// whatever its pieces.
+#[inline]
+fn removes_capturer(rules: &Rules, b: &Board, m: &Move) -> bool {
+    let victim = !b.turn;
+    if !is_color(b.cells[m.to.index()], victim) {
+        return false;
+    }
+    let capturer = if m.promotion.is_some() {
+        Role::Pawn
+    } else {
+        role_at(b, m.from)
+    };
+    rules.variant.capturer_removed(b, m.to, capturer, victim)
 }
 
 /// The side to move's king is attacked.

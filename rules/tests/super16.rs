@@ -99,6 +99,38 @@ fn a_non_royal_capturer_of_a_guarded_piece_is_removed_with_it() {
     assert_eq!(r.piece_at(sq("h9")).unwrap().role, Role::Knight);
 }
 
+/// A knight taking a guarded piece is removed with it, so the square it
+/// took empties too: where that piece stood between an enemy rook and the
+/// own king, the capture leaves the king attacked and is not legal. The
+/// same in a game read from a file with the `super16` hook and no
+/// Archbishop: the legality filter once gave every capture the full test
+/// only where the game had a path piece, and let this one through there.
+#[test]
+fn a_capture_whose_capturer_is_removed_may_not_open_a_line_to_the_own_king() {
+    // Black's rook on a16, Black's pawn on a8 beside Black's Fortress on b9,
+    // White's king on a1 and knight on c7.
+    let fen = "r14k/16/16/16/16/16/16/1f14/p15/2N13/16/16/16/16/16/K15 w - - 0 1";
+    let without_archbishop = voidmate_rules::defined::load(
+        "no-archbishop.toml",
+        "[super16-small]\nrules = \"super16\"\ntitle = \"Super Chess, few pieces\"\n\
+         board = \"16x16\"\nstart = \"r14k/16/16/16/16/16/16/1f14/p15/2N13/16/16/16/16/16/K15 w - - 0 1\"\n\
+         promotion = \"QRNF\"\n\n[super16-small.pieces]\nP = \"pawn\"\nN = { moves = \"N\", name = \"knight\" }\n\
+         R = { moves = \"R\", name = \"rook\" }\nQ = { moves = \"Q\", name = \"queen\" }\nK = \"king\"\n\
+         F = { moves = \"K\", name = \"fortress\" }\n",
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"))[0];
+    for rules in [variants::super16(), without_archbishop] {
+        let p = Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let knight = targets(&p, "c7");
+        let game = rules.name();
+        assert!(!knight.contains(&"a8".to_string()), "{game}: {knight:?}");
+        assert!(knight.contains(&"a6".to_string()), "{game}: {knight:?}");
+        // Unguarded (no Fortress), the knight stays on a8 and still blocks.
+        let open = Position::from_fen(rules, &fen.replace("/1f14/", "/16/")).unwrap();
+        assert!(targets(&open, "c7").contains(&"a8".to_string()), "{game}");
+    }
+}
+
 #[test]
 fn castling_on_either_side_puts_the_king_next_to_a_fortress() {
     let start = Position::new(variants::super16());
