@@ -9,13 +9,15 @@
 #
 # Usage: scripts/versus.sh [--base COMMIT] [--time-ms MS | --nodes N | --clock S+I]
 #                          [--games N] [--sprt ELO0,ELO1] [--threads N]
-#                          [--resign CP] [--max-plies N] GAME...
+#                          [--resign CP] [--max-plies N] [--from N] GAME...
 #   --base     the commit to play against (default: c1886b9, the engine
 #              before issue 52)
 #   --time-ms  time a move for both (default 150)
 #   --games    the most games a game (default 400)
 #   --sprt     stop early between these Elo differences (default 0,10: is
 #              the engine now better, or not?); --sprt none plays every game
+#   --from     the first opening played (default 1): a stopped match goes
+#              on from its next opening, and the two runs add up
 # GAME: standard, void, antichess, suicide-void, suicide-void-pw, chess99,
 # black-holes, super16 (default: the seven games of docs/performance.md).
 #
@@ -43,7 +45,8 @@ while [ $# -gt 0 ]; do
         --threads) threads="$2"; shift 2 ;;
         --resign) extra+=(--resign "$2"); shift 2 ;;
         --max-plies) extra+=(--max-plies "$2"); shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        --from) extra+=(--seed "$2"); shift 2 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         -*) echo "versus.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) variants+=("$1"); shift ;;
     esac

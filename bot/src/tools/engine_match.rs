@@ -80,6 +80,10 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// With `--openings`, the line the first pair plays (1 is the file's
+    /// first): a stopped match goes on from where it stopped, and the two
+    /// runs add up. Otherwise the seed of the random opening plies; it also
+    /// seeds the lower levels' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The first engine as a UCI program instead of this binary's search:
@@ -695,6 +699,36 @@ fn llr(points: &[f64], (elo0, elo1): (f64, f64)) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_openings_the_seed_names_the_first_line_played() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let rules = voidmate_rules::variants::standard();
+        let after = |san: &str| {
+            let mut pos = Position::new(rules);
+            pos.play_text(san).unwrap();
+            pos.fen()
+        };
+        let lines = [after("e4"), after("d4"), after("c4")];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("openings.txt");
+        std::fs::write(&path, format!("# three\n{}\n", lines.join("\n"))).unwrap();
+        let set = opening_fens(&path, rules).unwrap();
+        let played = |seed: &str, pair: u32| {
+            let cli = <Cli as clap::Parser>::parse_from(["match", "--seed", seed]);
+            opening(rules, &cli.args, Some(&set), pair).unwrap().fen()
+        };
+        assert_eq!(played("1", 0), lines[0]);
+        assert_eq!(played("1", 2), lines[2]);
+        // From the second line on, and round to the first again.
+        assert_eq!(played("2", 0), lines[1]);
+        assert_eq!(played("2", 1), lines[2]);
+        assert_eq!(played("2", 2), lines[0]);
+    }
 
     #[test]
     fn a_game_is_adjudicated_only_when_both_sides_agree_ply_after_ply() {
