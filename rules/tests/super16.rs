@@ -110,13 +110,15 @@ fn a_capture_whose_capturer_is_removed_may_not_open_a_line_to_the_own_king() {
     // Black's rook on a16, Black's pawn on a8 beside Black's Fortress on b9,
     // White's king on a1 and knight on c7.
     let fen = "r14k/16/16/16/16/16/16/1f14/p15/2N13/16/16/16/16/16/K15 w - - 0 1";
+    let pieces = "[super16-small.pieces]\nP = \"pawn\"\nN = { moves = \"N\", name = \"knight\" }\n\
+         R = { moves = \"R\", name = \"rook\" }\nQ = { moves = \"Q\", name = \"queen\" }\nK = \"king\"\n\
+         F = { moves = \"K\", name = \"fortress\" }\n";
     let without_archbishop = voidmate_rules::defined::load(
         "no-archbishop.toml",
-        "[super16-small]\nrules = \"super16\"\ntitle = \"Super Chess, few pieces\"\n\
-         board = \"16x16\"\nstart = \"r14k/16/16/16/16/16/16/1f14/p15/2N13/16/16/16/16/16/K15 w - - 0 1\"\n\
-         promotion = \"QRNF\"\n\n[super16-small.pieces]\nP = \"pawn\"\nN = { moves = \"N\", name = \"knight\" }\n\
-         R = { moves = \"R\", name = \"rook\" }\nQ = { moves = \"Q\", name = \"queen\" }\nK = \"king\"\n\
-         F = { moves = \"K\", name = \"fortress\" }\n",
+        &format!(
+            "[super16-small]\nrules = \"super16\"\ntitle = \"Super Chess, few pieces\"\n\
+             board = \"16x16\"\nstart = \"{fen}\"\npromotion = \"QRNF\"\n\n{pieces}"
+        ),
     )
     .unwrap_or_else(|e| panic!("{e:?}"))[0];
     for rules in [variants::super16(), without_archbishop] {
