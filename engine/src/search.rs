@@ -108,6 +108,9 @@ pub struct Features {
     /// When time (or the node budget) runs out inside an iteration, a move
     /// that iteration found better than the last best is played: the last
     /// best was searched first, so whatever beat it did so at more depth.
+    /// "Better" means a score above the window (`stopped_choice`):
+    /// a failed-low bound once counted too, and the part lost with it in
+    /// Super Chess (`docs/performance.md`).
     pub partial_iterations: bool,
     /// The exchange estimate plays out every capture on the square, each
     /// side with its least valuable piece (the rules' static exchange
@@ -770,7 +773,7 @@ fn iterate(
         let found = root_window(pos, root, depth, alpha, beta, limits, ctx);
         let (m, s) = found?;
         if ctx.stopped {
-            return Some((m, s));
+            return Some(stopped_choice(root[0], (m, s), alpha));
         }
         if s <= alpha && alpha > -INF {
             delta *= 4;
@@ -781,6 +784,24 @@ fn iterate(
         } else {
             return Some((m, s));
         }
+    }
+}
+
+/// What an iteration stopped by time tells, from the best move it found
+/// and its score in a window whose lower bound was `alpha`: that move only
+/// if its score rose above `alpha`. A score at or below it is a bound from
+/// a search that failed low, as every move's is when the first (the last
+/// iteration's best) failed low in an aspiration window, and one such bound
+/// above another proves nothing: such a move is not better than the first,
+/// which is kept (with that bound, which holds for it too). In a full window
+/// (`alpha` is `-INF`) the first move's score is exact and a later move
+/// replaces it only by scoring higher, so the found move stands.
+fn stopped_choice(first: Move, found: (Move, i32), alpha: i32) -> (Move, i32) {
+    let (m, s) = found;
+    if m == first || s > alpha {
+        (m, s)
+    } else {
+        (first, s)
     }
 }
 
@@ -1508,6 +1529,48 @@ mod tests {
         // Nothing left out: the same as a plain search.
         let again = search_without(&pos, &limits, &mut Table::new(1 << 12), &[]).unwrap();
         assert_eq!((again.best, again.score), (best.best, best.score));
+    }
+
+    /// An iteration stopped by time keeps a move it found only if that
+    /// move's score rose above the window. When the first move fails low in
+    /// an aspiration window, every move's score is a bound at or below it,
+    /// and the highest such bound proves nothing.
+    #[test]
+    fn a_stopped_iteration_keeps_the_first_move_unless_another_rose_above_the_window() {
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1",
+        )
+        .unwrap();
+        let find = |san: &str| pos.parse_move(san).unwrap();
+        let (h3, take) = (find("h3"), find("Qxd8+"));
+        // The last iteration's best, as the root lists it first: a quiet
+        // pawn move, while the queen can win the rook.
+        let mut root = pos.legal_moves();
+        let at = root.iter().position(|m| *m == h3).unwrap();
+        root[..=at].rotate_right(1);
+        let limits = Limits::depth(3);
+        let window = |alpha: i32, beta: i32| {
+            let mut table = Table::new(1 << 12);
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            root_window(&pos, &root, 3, alpha, beta, &limits, &mut ctx).unwrap()
+        };
+        let (best, score) = window(-INF, INF);
+        assert_eq!(best, take);
+        assert!(score > 500, "the rook is won: {score}");
+        // Every move fails low: whichever bound is highest, h3 stays.
+        let alpha = score + 50;
+        let (found, bound) = window(alpha, alpha + 1);
+        assert!(bound <= alpha, "{bound}");
+        assert_ne!(found, h3, "another move's bound is the highest");
+        assert_eq!(stopped_choice(h3, (found, bound), alpha).0, h3);
+        // h3 fails low, and the capture rises above the window: it replaces h3.
+        let alpha = score - 50;
+        let found = window(alpha, score + 50);
+        assert_eq!(found, (take, score));
+        assert_eq!(stopped_choice(h3, found, alpha), (take, score));
+        // In a full window the found move stands.
+        assert_eq!(stopped_choice(h3, (take, score), -INF), (take, score));
     }
 
     /// A board stored as won is still a draw when reached a third time: the
