@@ -797,9 +797,9 @@ fn iterate(
     }
 }
 
-/// What an iteration stopped by time tells, from the best move it found
-/// and its score in a window whose lower bound was `alpha`: that move only
-/// if its score rose above `alpha`. A score at or below it is a bound from
+/// What an iteration stopped by time or the node budget tells, from the
+/// best move it found and its score in a window whose lower bound was
+/// `alpha`: that move only if its score rose above `alpha`. A score at or below it is a bound from
 /// a search that failed low, as every move's is when the first (the last
 /// iteration's best) failed low in an aspiration window, and one such bound
 /// above another proves nothing: such a move is not better than the first,
