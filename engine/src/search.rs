@@ -129,13 +129,26 @@ pub struct Features {
     /// other (a shallower search without it fails low against a margin
     /// under its score), it is searched a ply deeper: the line rests on it.
     pub singular: bool,
+    /// The root moves are ordered for the next iteration by the nodes each
+    /// took in the last (the best first): a move whose refutation was hard
+    /// to find is more often the next best. Within an iteration, a move
+    /// that fails high above the aspiration window is searched first
+    /// when the window is widened, instead of the last best again.
+    pub root_order: bool,
+    /// Late quiet root moves are searched shallower first, as the
+    /// late-move reductions do below the root (a principal-variation
+    /// node's reduction), and again at full depth if they beat the best.
+    /// Big boards have a hundred root moves and more, most of them idle.
+    pub root_reductions: bool,
 }
 
 impl Features {
     /// The engine as it plays: every part that gained in a self-play match
     /// at equal nodes (`docs/performance.md`). The parts left off here
-    /// (`partial-iterations`, `see-pruning`, `singular`) did not, and stay
-    /// to be tried again (`engine-match --a all+singular`).
+    /// (`partial-iterations`, `see-pruning`, `singular`, `root-order`,
+    /// `root-reductions`) did not, or gained in some games only
+    /// ([`Features::for_game`]), and stay to be tried again
+    /// (`engine-match --a all+singular`).
     pub const ALL: Features = Features {
         pvs: true,
         aspiration: true,
@@ -157,6 +170,8 @@ impl Features {
         see_pruning: false,
         quiescence_table: true,
         singular: false,
+        root_order: false,
+        root_reductions: false,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -181,6 +196,8 @@ impl Features {
         see_pruning: false,
         quiescence_table: false,
         singular: false,
+        root_order: false,
+        root_reductions: false,
     };
 
     /// The parts the engine plays with in `kind`, as measured in each at
@@ -191,8 +208,12 @@ impl Features {
     ///   gained +69 and +45 there;
     /// - Chess 99 also plays with partial iterations (`partial-iterations`),
     ///   measured at 150 ms a move once a stopped iteration no longer took a
-    ///   failed-low bound for a better move: +54 [+15, +95] there, and in
-    ///   Super Chess +19 [-27, +66], not shown, so off there as elsewhere;
+    ///   failed-low bound for a better move: +54 [+15, +95] there;
+    /// - Super Chess plays with partial iterations, the root ordered by
+    ///   effort (`root-order`) and reduced (`root-reductions`): the three
+    ///   together gained +38 [+6, +70] at 150 ms a move, the first alone
+    ///   +17 [-18, +52]. In Chess 99 the two root parts gained nothing
+    ///   (-9 [-57, +38]);
     /// - antichess and both Suicide Void Chess games play without the
     ///   exchange evaluation, which gained nothing there (they had played
     ///   with the one-recapture test all along: until issue 52 the rules
@@ -213,6 +234,9 @@ impl Features {
             Some(GameKind::Super16) => Features {
                 quiescence_table: false,
                 see_pruning: true,
+                partial_iterations: true,
+                root_order: true,
+                root_reductions: true,
                 ..Features::ALL
             },
             Some(
@@ -242,7 +266,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 22] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -263,6 +287,8 @@ impl Features {
         "see-pruning",
         "quiescence-table",
         "singular",
+        "root-order",
+        "root-reductions",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -287,6 +313,8 @@ impl Features {
             "see-pruning" => &mut self.see_pruning,
             "quiescence-table" => &mut self.quiescence_table,
             "singular" => &mut self.singular,
+            "root-order" => &mut self.root_order,
+            "root-reductions" => &mut self.root_reductions,
             _ => return None,
         })
     }
@@ -675,10 +703,13 @@ pub fn search_without(
     let mut stretch = Stretch::new();
     let mut forced = false;
     let mut forced_asked = false;
+    let mut effort = vec![0; root.len()];
     for depth in 1..=max_depth {
         let last = best.map(|(_, s, _)| s);
         ctx.root_depth = depth;
-        let Some((m, s)) = iterate(pos, &mut root, depth, last, limits, &mut ctx) else {
+        effort.fill(0);
+        let found = iterate(pos, &mut root, &mut effort, depth, last, limits, &mut ctx);
+        let Some((m, s)) = found else {
             // An unfinished iteration still tells us something if its
             // first (previously best) move was searched.
             break;
@@ -698,7 +729,9 @@ pub fn search_without(
         }
         let previous = best.replace((m, s, depth));
         // Search the best move first next time.
-        if let Some(i) = root.iter().position(|x| *x == m) {
+        if ctx.features.root_order {
+            order_by_effort(&mut root, &mut effort, m);
+        } else if let Some(i) = root.iter().position(|x| *x == m) {
             root[..=i].rotate_right(1);
         }
         if s.abs() >= MATE - 1000 || root.len() == 1 && timed {
@@ -767,6 +800,7 @@ fn only_move(pos: &Position, root: &[Move], score: i32, depth: u32, ctx: &mut Ct
 fn iterate(
     pos: &Position,
     root: &mut [Move],
+    effort: &mut [u64],
     depth: u32,
     last: Option<i32>,
     limits: &Limits,
@@ -780,7 +814,7 @@ fn iterate(
         _ => (-INF, INF),
     };
     loop {
-        let found = root_window(pos, root, depth, alpha, beta, limits, ctx);
+        let found = root_window(pos, root, effort, depth, alpha, beta, limits, ctx);
         let (m, s) = found?;
         if ctx.stopped {
             return Some(stopped_choice(root[0], (m, s), alpha));
@@ -791,6 +825,13 @@ fn iterate(
         } else if s >= beta && beta < INF {
             delta *= 4;
             beta = (s + delta).min(INF);
+            // The move that failed high leads the wider search.
+            if ctx.features.root_order {
+                if let Some(i) = root.iter().position(|x| *x == m) {
+                    root[..=i].rotate_right(1);
+                    effort[..=i].rotate_right(1);
+                }
+            }
         } else {
             return Some((m, s));
         }
@@ -815,10 +856,25 @@ fn stopped_choice(first: Move, found: (Move, i32), alpha: i32) -> (Move, i32) {
     }
 }
 
-/// The root moves searched in the window (`alpha`, `beta`).
+/// The root moves for the next iteration: `best` first, then the others
+/// by the nodes their searches took (`effort`, beside each move), most
+/// first; equal efforts keep their order.
+fn order_by_effort(root: &mut [Move], effort: &mut [u64], best: Move) {
+    let mut paired: Vec<(Move, u64)> = root.iter().copied().zip(effort.iter().copied()).collect();
+    paired.sort_by_key(|&(m, e)| (m != best, std::cmp::Reverse(e)));
+    for (i, (m, e)) in paired.into_iter().enumerate() {
+        root[i] = m;
+        effort[i] = e;
+    }
+}
+
+/// The root moves searched in the window (`alpha`, `beta`), adding the
+/// nodes each took to `effort` (beside the move in `root`).
+#[allow(clippy::too_many_arguments)]
 fn root_window(
     pos: &Position,
     root: &[Move],
+    effort: &mut [u64],
     depth: u32,
     mut alpha: i32,
     beta: i32,
@@ -827,20 +883,53 @@ fn root_window(
 ) -> Option<(Move, i32)> {
     let mut this: Option<(Move, i32)> = None;
     let exact = limits.noise != 0 || !ctx.features.pvs;
+    let in_check = pos.is_check();
     for (i, m) in root.iter().enumerate() {
         let child = Node::new(pos.after_alone(m));
         ctx.line[1] = Some(*m);
+        let before = ctx.nodes;
         let score = if i == 0 || exact {
             let s = if limits.noise != 0 { -INF } else { alpha };
             negamax(&child, depth - 1, -beta, -s.max(-INF), 1, true, ctx).map(|s| -s)
         } else {
-            match negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, ctx) {
+            // A late quiet move, with root reductions, first searched
+            // shallower: searched again at full depth if it beats alpha.
+            let reducible = ctx.features.root_reductions
+                && depth >= 3
+                && i >= 3
+                && !in_check
+                && !child.in_check
+                && !is_capture(pos, m)
+                && m.promotion.is_none();
+            let reduction = if reducible {
+                (log_reduction(depth, i) - 1).clamp(0, depth as i32 - 2) as u32
+            } else {
+                0
+            };
+            let reduced = match reduction {
+                0 => None,
+                r => Some(negamax(
+                    &child,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    true,
+                    ctx,
+                )),
+            };
+            let searched = match reduced {
+                Some(s) if s.is_none_or(|s| -s <= alpha) => s,
+                _ => negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, ctx),
+            };
+            match searched {
                 Some(s) if -s > alpha && -s < beta => {
                     negamax(&child, depth - 1, -beta, -alpha, 1, true, ctx).map(|s| -s)
                 }
                 other => other.map(|s| -s),
             }
         };
+        effort[i] += ctx.nodes - before;
         let Some(score) = score else {
             break;
         };
@@ -1417,6 +1506,21 @@ fn quiescence(
 mod tests {
     use super::*;
 
+    /// A standard position where the queen can win a hanging rook (Qxd8+),
+    /// with the quiet h3 beside it; and the root moves with h3 first, as a
+    /// last iteration that had found h3 best would list them.
+    const ROOK_HANGS: &str = "3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1";
+
+    fn rook_hangs() -> (Position, Move, Move, Vec<Move>) {
+        let pos = Position::from_fen(voidmate_rules::variants::standard(), ROOK_HANGS).unwrap();
+        let find = |san: &str| pos.parse_move(san).unwrap();
+        let (h3, take) = (find("h3"), find("Qxd8+"));
+        let mut root: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let at = root.iter().position(|m| *m == h3).unwrap();
+        root[..=at].rotate_right(1);
+        (pos, h3, take, root)
+    }
+
     /// Each game plays with the parts measured to gain in it: the mailbox
     /// games differ from the rest, and only in the parts measured there.
     #[test]
@@ -1441,15 +1545,20 @@ mod tests {
             assert_eq!(f.swap_exchange, exchange_pruned, "{kind:?}");
             assert_eq!(f.see_pruning, exchange_pruned, "{kind:?}");
             assert_eq!(f.quiescence_table, !exchange_pruned, "{kind:?}");
-            assert_eq!(f.partial_iterations, kind == GameKind::Chess99, "{kind:?}");
+            assert_eq!(f.partial_iterations, exchange_pruned, "{kind:?}");
+            let at_root = kind == GameKind::Super16;
+            assert_eq!(f.root_order, at_root, "{kind:?}");
+            assert_eq!(f.root_reductions, at_root, "{kind:?}");
             let rest = Features {
                 swap_exchange: true,
                 quiescence_table: true,
                 see_pruning: false,
                 partial_iterations: false,
+                root_order: false,
+                root_reductions: false,
                 ..f
             };
-            assert_eq!(rest, Features::ALL, "only those four parts differ");
+            assert_eq!(rest, Features::ALL, "only those six parts differ");
         }
         assert_eq!(Features::for_game(None), Features::ALL);
         for kind in GameKind::ALL {
@@ -1549,23 +1658,15 @@ mod tests {
     /// and the highest such bound proves nothing.
     #[test]
     fn a_stopped_iteration_keeps_the_first_move_unless_another_rose_above_the_window() {
-        let pos = Position::from_fen(
-            voidmate_rules::variants::standard(),
-            "3r2k1/5pp1/7p/8/8/8/5PPP/3Q2K1 w - - 0 1",
-        )
-        .unwrap();
-        let find = |san: &str| pos.parse_move(san).unwrap();
-        let (h3, take) = (find("h3"), find("Qxd8+"));
         // The last iteration's best, as the root lists it first: a quiet
         // pawn move, while the queen can win the rook.
-        let mut root = pos.legal_moves();
-        let at = root.iter().position(|m| *m == h3).unwrap();
-        root[..=at].rotate_right(1);
+        let (pos, h3, take, root) = rook_hangs();
         let limits = Limits::depth(3);
         let window = |alpha: i32, beta: i32| {
             let mut table = Table::new(1 << 12);
             let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
-            root_window(&pos, &root, 3, alpha, beta, &limits, &mut ctx).unwrap()
+            let mut effort = vec![0; root.len()];
+            root_window(&pos, &root, &mut effort, 3, alpha, beta, &limits, &mut ctx).unwrap()
         };
         let (best, score) = window(-INF, INF);
         assert_eq!(best, take);
@@ -1583,6 +1684,91 @@ mod tests {
         assert_eq!(stopped_choice(h3, found, alpha), (take, score));
         // In a full window the found move stands.
         assert_eq!(stopped_choice(h3, (take, score), -INF), (take, score));
+    }
+
+    /// With `root-order`, the next iteration searches the best move first
+    /// and then the others by the nodes they took, most first; equal
+    /// efforts keep their order.
+    #[test]
+    fn the_root_is_ordered_by_the_nodes_each_move_took() {
+        let pos = Position::new(voidmate_rules::variants::standard());
+        let mut root: Vec<Move> = pos.legal_moves().into_iter().take(5).collect();
+        let before = root.clone();
+        let mut effort = vec![10, 300, 10, 40, 900];
+        order_by_effort(&mut root, &mut effort, before[1]);
+        assert_eq!(
+            root,
+            [before[1], before[4], before[3], before[0], before[2]]
+        );
+        assert_eq!(effort, [300, 900, 40, 10, 10]);
+    }
+
+    /// Each root move's search adds its nodes to the move's effort, and the
+    /// efforts sum to the nodes of the whole window.
+    #[test]
+    fn a_root_window_counts_the_nodes_of_each_move() {
+        let (pos, _, _, root) = rook_hangs();
+        let limits = Limits::depth(3);
+        let mut table = Table::new(1 << 12);
+        let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+        let mut effort = vec![0; root.len()];
+        let start = ctx.nodes;
+        root_window(&pos, &root, &mut effort, 3, -INF, INF, &limits, &mut ctx).unwrap();
+        assert!(effort.iter().all(|&e| e > 0), "{effort:?}");
+        assert_eq!(effort.iter().sum::<u64>(), ctx.nodes - start);
+    }
+
+    /// With `root-order`, a move that fails high above the aspiration
+    /// window leads the wider search (and so the root afterwards); without
+    /// it, the last best stays first.
+    #[test]
+    fn a_move_that_fails_high_leads_the_wider_search() {
+        let (pos, h3, take, first_h3) = rook_hangs();
+        let run = |features: Features| {
+            let mut root = first_h3.clone();
+            let limits = Limits {
+                features,
+                ..Limits::depth(4)
+            };
+            let mut table = Table::new(1 << 12);
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            let mut effort = vec![0; root.len()];
+            // The last score: about even, as if h3 were still best.
+            let found = iterate(&pos, &mut root, &mut effort, 4, Some(0), &limits, &mut ctx);
+            (found.unwrap().0, root[0])
+        };
+        let with = run(Features {
+            root_order: true,
+            ..Features::ALL
+        });
+        assert_eq!(with, (take, take));
+        assert_eq!(run(Features::ALL), (take, h3));
+    }
+
+    /// With `root-reductions`, late quiet root moves are searched shallower
+    /// first: the same depth costs fewer nodes, and a capture (never
+    /// reduced) that wins a rook is still found.
+    #[test]
+    fn late_quiet_root_moves_are_searched_shallower_first() {
+        let run = |fen: &str, root_reductions: bool| {
+            let pos = Position::from_fen(voidmate_rules::variants::standard(), fen).unwrap();
+            let limits = Limits {
+                features: Features {
+                    root_reductions,
+                    ..Features::ALL
+                },
+                ..Limits::depth(6)
+            };
+            let mut table = Table::new(1 << 16);
+            let found = search(&pos, &limits, &mut table).unwrap();
+            (pos.san(&found.best), found.score, found.nodes)
+        };
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let (with, without) = (run(kiwipete, true), run(kiwipete, false));
+        assert!(with.2 < without.2, "{with:?} {without:?}");
+        let (best, score, _) = run(ROOK_HANGS, true);
+        assert_eq!(best, "Qxd8+");
+        assert!(score > 500, "{score}");
     }
 
     /// A board stored as won is still a draw when reached a third time: the

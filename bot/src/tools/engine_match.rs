@@ -27,7 +27,7 @@ pub struct MatchArgs {
     /// check-extension, see, killers, history, futility,
     /// late-move-pruning, improving, iir, history-malus, log-reductions,
     /// counter-moves, partial-iterations, swap-exchange, see-pruning,
-    /// quiescence-table, singular).
+    /// quiescence-table, singular, root-order, root-reductions).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.
