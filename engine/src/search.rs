@@ -731,8 +731,8 @@ pub fn search_without(
         // Search the best move first next time.
         if ctx.features.root_order {
             order_by_effort(&mut root, &mut effort, m);
-        } else if let Some(i) = root.iter().position(|x| *x == m) {
-            root[..=i].rotate_right(1);
+        } else {
+            to_front(&mut root, &mut effort, m);
         }
         if s.abs() >= MATE - 1000 || root.len() == 1 && timed {
             // The one legal move is as forced as a move can be.
@@ -827,10 +827,7 @@ fn iterate(
             beta = (s + delta).min(INF);
             // The move that failed high leads the wider search.
             if ctx.features.root_order {
-                if let Some(i) = root.iter().position(|x| *x == m) {
-                    root[..=i].rotate_right(1);
-                    effort[..=i].rotate_right(1);
-                }
+                to_front(root, effort, m);
             }
         } else {
             return Some((m, s));
@@ -853,6 +850,15 @@ fn stopped_choice(first: Move, found: (Move, i32), alpha: i32) -> (Move, i32) {
         (m, s)
     } else {
         (first, s)
+    }
+}
+
+/// Moves `m` to the front of the root moves, keeping the others' order,
+/// and its effort with it.
+fn to_front(root: &mut [Move], effort: &mut [u64], m: Move) {
+    if let Some(i) = root.iter().position(|x| *x == m) {
+        root[..=i].rotate_right(1);
+        effort[..=i].rotate_right(1);
     }
 }
 

@@ -349,7 +349,8 @@ fn weights_file(kind: GameKind, lines: &[String], old: &str) -> String {
         }
         tables.push_str("];\n");
     }
-    out.push_str("        None => &[],\n    }\n}\n");
+    // A game defined in a file has no games of its own to tune on.
+    out.push_str("        Some(GameKind::Defined(_)) | None => &[],\n    }\n}\n");
     out.push_str(&tables);
     out
 }
@@ -539,6 +540,22 @@ mod tests {
         let third = weights_file(GameKind::Standard, &[], &second);
         assert!(!tables_in(&third).contains_key("STANDARD"));
         assert!(third.contains("Some(GameKind::Standard) => &[],"));
-        assert!(third.contains("None => &[],") && !third.contains("_ =>"));
+        assert!(third.contains("Some(GameKind::Defined(_)) | None => &[],"));
+        assert!(!third.contains("_ =>"));
+    }
+
+    /// Regression: the writer once left out the arm of the games defined in
+    /// a file, and the file it wrote did not compile. Rewriting the weights
+    /// the engine plays with, each game with its own table, changes nothing.
+    #[test]
+    fn rewriting_the_engines_weights_with_their_own_tables_changes_nothing() {
+        let current = include_str!("../../../engine/src/eval/weights.rs");
+        let tables = tables_in(current);
+        assert!(tables.len() >= 7, "{:?}", tables.keys());
+        for kind in GameKind::ALL {
+            let name = kind.name().to_uppercase().replace('-', "_");
+            let rows = tables.get(&name).cloned().unwrap_or_default();
+            assert_eq!(weights_file(kind, &rows, current), current, "{name}");
+        }
     }
 }
