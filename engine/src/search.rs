@@ -912,22 +912,11 @@ fn root_window(
             } else {
                 0
             };
-            let reduced = match reduction {
-                0 => None,
-                r => Some(negamax(
-                    &child,
-                    depth - 1 - r,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    true,
-                    ctx,
-                )),
-            };
-            let searched = match reduced {
-                Some(s) if s.is_none_or(|s| -s <= alpha) => s,
-                _ => negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, ctx),
-            };
+            let d = depth - 1 - reduction;
+            let mut searched = negamax(&child, d, -alpha - 1, -alpha, 1, true, ctx);
+            if reduction > 0 && searched.is_some_and(|s| -s > alpha) {
+                searched = negamax(&child, depth - 1, -alpha - 1, -alpha, 1, true, ctx);
+            }
             match searched {
                 Some(s) if -s > alpha && -s < beta => {
                     negamax(&child, depth - 1, -beta, -alpha, 1, true, ctx).map(|s| -s)
