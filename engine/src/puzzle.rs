@@ -24,6 +24,13 @@
 //!   node below the winning threshold or a repeated position throws the
 //!   puzzle away. The line is trimmed to end on a solver's move that was not
 //!   forced; a one-move puzzle is kept only when it mates.
+//! - **Confirmed deeper.** A solver's move that passes is searched again at
+//!   [`CONFIRM`] times the effort, best and second best, and must pass
+//!   again there as the same move (or another mate at once where it mates
+//!   at once); otherwise the line stops before it. A move that is the only
+//!   good one at one effort but not at the next is where a player finds a
+//!   second answer the generator missed; the engine's tuning shifts such
+//!   borderline judgements, and the confirmation keeps them out.
 //!
 //! Searches are the engine's own ([`search`], [`search_without`] for the
 //! second best), at the effort the caller gives.
@@ -272,6 +279,36 @@ fn pair(pos: &Position, limits: &Limits, table: &mut Table) -> Option<(Move, i32
     Some((best.best, best.score, second))
 }
 
+/// How many times the effort a solver's move is confirmed at.
+pub const CONFIRM: u32 = 2;
+
+/// `limits` with [`CONFIRM`] times the effort: nodes and time scaled, or
+/// one more iteration where only the depth bounds the search.
+fn deeper(limits: &Limits) -> Limits {
+    let only_depth = limits.nodes.is_none() && limits.time.is_none();
+    Limits {
+        nodes: limits.nodes.map(|n| n.saturating_mul(u64::from(CONFIRM))),
+        time: limits.time.map(|d| d.saturating_mul(CONFIRM)),
+        depth: limits.depth.map(|d| if only_depth { d + 1 } else { d }),
+        ..*limits
+    }
+}
+
+/// Whether `m`, the solver's only good move at `limits`, is still that at
+/// [`CONFIRM`] times the effort.
+fn confirmed(pos: &Position, m: &Move, limits: &Limits, table: &mut Table, t: &Thresholds) -> bool {
+    let Some((again, best, second)) = pair(pos, &deeper(limits), table) else {
+        return false;
+    };
+    let mates = |mv: &Move| {
+        pos.after(mv)
+            .outcome()
+            .is_some_and(|o| o.winner() == Some(pos.turn()))
+    };
+    let same = again == *m || mates(m) && mates(&again);
+    same && best >= t.winning && only_move(best, second, t)
+}
+
 /// Whether the solver's best move is the only good one.
 fn only_move(best: i32, second: Option<i32>, t: &Thresholds) -> bool {
     let Some(second) = second else {
@@ -315,7 +352,10 @@ pub fn solve(
             if best < t.winning {
                 return None;
             }
-            if !only_move(best, second, t) {
+            // A forced move needs no confirming.
+            if !only_move(best, second, t)
+                || second.is_some() && !confirmed(&pos, &m, limits, table, t)
+            {
                 break;
             }
             last_score = best;
@@ -542,6 +582,45 @@ mod tests {
         let flat = vec![Some(0), Some(-500), Some(500)];
         let three = game(None, &["e4", "e5"]);
         assert!(!is_candidate(&three, &flat, 2, &t));
+    }
+
+    /// The confirmation's effort: twice the nodes or the time, or one more
+    /// iteration where only the depth bounds the search.
+    #[test]
+    fn confirming_doubles_the_effort() {
+        assert_eq!(deeper(&Limits::depth(5)).depth, Some(6));
+        let by_nodes = Limits {
+            nodes: Some(1_000),
+            time: None,
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let d = deeper(&by_nodes);
+        assert_eq!((d.nodes, d.depth, d.time), (Some(2_000), Some(9), None));
+        let timed = Limits::default();
+        assert_eq!(deeper(&timed).time, timed.time.map(|t| t * 2));
+    }
+
+    /// A solver's move is confirmed only when the deeper search finds it
+    /// again and still alone: in the mate in two below, `Rd8+` is; a move
+    /// that gives the mate away is not, nor is the best move of a level game.
+    #[test]
+    fn only_the_deeper_searchs_only_move_is_confirmed() {
+        let start = Position::from_fen(
+            variants::standard(),
+            "r5k1/q4ppp/8/nn6/8/8/3R1PPP/3R2K1 w - - 0 1",
+        )
+        .unwrap();
+        let t = Thresholds::for_curve(LICHESS_CURVE);
+        let mut table = Table::new(1 << 16);
+        let limits = Limits::depth(4);
+        let rd8 = start.parse_move("Rd8+").unwrap();
+        assert!(confirmed(&start, &rd8, &limits, &mut table, &t));
+        let h3 = start.parse_move("h3").unwrap();
+        assert!(!confirmed(&start, &h3, &limits, &mut table, &t));
+        let level = Position::new(variants::standard());
+        let e4 = level.parse_move("e4").unwrap();
+        assert!(!confirmed(&level, &e4, &limits, &mut table, &t));
     }
 
     /// A mate in two with a unique first move: two solver moves, the reply
