@@ -142,7 +142,8 @@ pub struct Engine {
     /// moves). On by default: a community's puzzles come from it.
     pub puzzle_searches: bool,
     /// The engine's effort per search of a puzzle's line, in nodes (the
-    /// scan for candidates, where no review is stored, takes a quarter).
+    /// scan for candidates, where no review is stored, takes a quarter;
+    /// each solver's move is confirmed at twice this).
     pub puzzle_nodes: u64,
 }
 

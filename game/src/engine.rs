@@ -120,9 +120,10 @@ impl EnginePool {
     }
 
     /// A puzzle's line from `start` (the solver to move), each search
-    /// within `nodes`, from an empty table (the same game searched twice
-    /// finds the same puzzle): the moves, the solver's final score, whether
-    /// it mates. `None`: no puzzle there.
+    /// within `nodes` (a solver's move confirmed at twice that), from an
+    /// empty table (the same game searched twice finds the same puzzle):
+    /// the moves, the solver's final score, whether it mates. `None`: no
+    /// puzzle there.
     pub async fn solve_puzzle(
         &self,
         start: Position,
