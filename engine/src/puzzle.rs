@@ -584,6 +584,16 @@ mod tests {
         assert!(!is_candidate(&three, &flat, 2, &t));
     }
 
+    /// Doubled rooks against a back rank: 1.Rd8+ Rxd8 2.Rxd8#, the only win
+    /// (Black's queen and knights make every other move a worse game).
+    fn mate_in_two() -> Position {
+        Position::from_fen(
+            variants::standard(),
+            "r5k1/q4ppp/8/nn6/8/8/3R1PPP/3R2K1 w - - 0 1",
+        )
+        .unwrap()
+    }
+
     /// The confirmation's effort: twice the nodes or the time, or one more
     /// iteration where only the depth bounds the search.
     #[test]
@@ -606,11 +616,7 @@ mod tests {
     /// that gives the mate away is not, nor is the best move of a level game.
     #[test]
     fn only_the_deeper_searchs_only_move_is_confirmed() {
-        let start = Position::from_fen(
-            variants::standard(),
-            "r5k1/q4ppp/8/nn6/8/8/3R1PPP/3R2K1 w - - 0 1",
-        )
-        .unwrap();
+        let start = mate_in_two();
         let t = Thresholds::for_curve(LICHESS_CURVE);
         let mut table = Table::new(1 << 16);
         let limits = Limits::depth(4);
@@ -627,13 +633,7 @@ mod tests {
     /// the engine's best, the line ending on the mate.
     #[test]
     fn a_mate_in_two_is_solved_to_the_mate() {
-        // Doubled rooks against a back rank: 1.Rd8+ Rxd8 2.Rxd8#, the only
-        // win (Black's queen and knights make every other move a worse game).
-        let start = Position::from_fen(
-            variants::standard(),
-            "r5k1/q4ppp/8/nn6/8/8/3R1PPP/3R2K1 w - - 0 1",
-        )
-        .unwrap();
+        let start = mate_in_two();
         let t = Thresholds::for_curve(LICHESS_CURVE);
         let mut table = Table::new(1 << 16);
         let (line, _, mated) = solve(&start, &Limits::depth(5), &mut table, &t).expect("a puzzle");
