@@ -50,6 +50,14 @@ const SEE_QUIET: i32 = 40;
 const SINGULAR_DEPTH: u32 = 6;
 const SINGULAR_MARGIN: i32 = 2;
 
+/// Razoring: up to this depth, a static score below alpha by
+/// [`razor_margin`] asks the quiescence search first.
+const RAZOR_DEPTH: u32 = 3;
+
+fn razor_margin(depth: u32) -> i32 {
+    200 + 150 * (depth * depth) as i32
+}
+
 fn late_move_count(depth: u32) -> usize {
     3 + 2 * (depth * depth) as usize
 }
@@ -140,14 +148,24 @@ pub struct Features {
     /// node's reduction), and again at full depth if they beat the best.
     /// Big boards have a hundred root moves and more, most of them idle.
     pub root_reductions: bool,
+    /// Late-move pruning decides before the move is made, and so skips a
+    /// late quiet check too, as strong engines' move-count pruning does:
+    /// making a move only to learn whether it checks costs a whole board
+    /// copy, and on a big board most quiet moves near the leaves are late.
+    pub prune_unmade: bool,
+    /// Razoring: near the leaves, away from the principal variation, a
+    /// node whose static score is far below alpha asks the captures alone
+    /// (the quiescence search) first, and gives up if they do not reach
+    /// alpha either.
+    pub razoring: bool,
 }
 
 impl Features {
     /// The engine as it plays: every part that gained in a self-play match
     /// at equal nodes (`docs/performance.md`). The parts left off here
     /// (`partial-iterations`, `see-pruning`, `singular`, `root-order`,
-    /// `root-reductions`) did not, or gained in some games only
-    /// ([`Features::for_game`]), and stay to be tried again
+    /// `root-reductions`, `prune-unmade`, `razoring`) did not, or gained
+    /// in some games only ([`Features::for_game`]), and stay to be tried again
     /// (`engine-match --a all+singular`).
     pub const ALL: Features = Features {
         pvs: true,
@@ -172,6 +190,8 @@ impl Features {
         singular: false,
         root_order: false,
         root_reductions: false,
+        prune_unmade: false,
+        razoring: false,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -198,6 +218,8 @@ impl Features {
         singular: false,
         root_order: false,
         root_reductions: false,
+        prune_unmade: false,
+        razoring: false,
     };
 
     /// The parts the engine plays with in `kind`, as measured in each at
@@ -266,7 +288,7 @@ impl Features {
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 22] = [
+    pub const NAMES: [&'static str; 24] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -289,6 +311,8 @@ impl Features {
         "singular",
         "root-order",
         "root-reductions",
+        "prune-unmade",
+        "razoring",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -315,6 +339,8 @@ impl Features {
             "singular" => &mut self.singular,
             "root-order" => &mut self.root_order,
             "root-reductions" => &mut self.root_reductions,
+            "prune-unmade" => &mut self.prune_unmade,
+            "razoring" => &mut self.razoring,
             _ => return None,
         })
     }
@@ -1174,6 +1200,14 @@ fn node(
             return Some(e);
         }
     }
+    if let Some(e) = static_eval.filter(|_| ctx.features.razoring && depth <= RAZOR_DEPTH) {
+        if e + razor_margin(depth) < alpha {
+            let score = quiescence(pos, alpha - 1, alpha, ply, 0, ctx)?;
+            if score < alpha {
+                return Some(score);
+            }
+        }
+    }
     if ctx.features.null_move
         && null_ok
         && depth >= 3
@@ -1239,12 +1273,16 @@ fn node(
             continue;
         }
         let quiet = !is_capture(pos, m) && m.promotion.is_none();
-        let child = Node::new(pos.after_alone(m));
+        let prunable = quiet && i > 0 && best > -(MATE - 1000);
         if quiet {
             quiets += 1;
-            if i > 0 && (futile || quiets > late) && best > -(MATE - 1000) && !child.in_check {
-                continue;
-            }
+        }
+        if prunable && ctx.features.prune_unmade && quiets > late {
+            continue;
+        }
+        let child = Node::new(pos.after_alone(m));
+        if prunable && (futile || quiets > late) && !child.in_check {
+            continue;
         }
         if ctx.features.see_pruning
             && i > 0
@@ -1764,6 +1802,32 @@ mod tests {
         let (best, score, _) = run(ROOK_HANGS, true);
         assert_eq!(best, "Qxd8+");
         assert!(score > 500, "{score}");
+    }
+
+    /// Each of the pruning parts on trial (`prune-unmade`, `razoring`)
+    /// makes the same depth cheaper, and the capture that wins a rook is
+    /// still found with it.
+    #[test]
+    fn the_pruning_parts_on_trial_search_less_and_keep_a_won_rook() {
+        let run = |fen: &str, part: &str| {
+            let pos = Position::from_fen(voidmate_rules::variants::standard(), fen).unwrap();
+            let limits = Limits {
+                features: Features::parse(&format!("all{part}")).unwrap(),
+                ..Limits::depth(6)
+            };
+            let mut table = Table::new(1 << 16);
+            let found = search(&pos, &limits, &mut table).unwrap();
+            (pos.san(&found.best), found.score, found.nodes)
+        };
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let without = run(kiwipete, "");
+        for part in ["+prune-unmade", "+razoring"] {
+            let with = run(kiwipete, part);
+            assert!(with.2 < without.2, "{part}: {with:?} {without:?}");
+            let (best, score, _) = run(ROOK_HANGS, part);
+            assert_eq!(best, "Qxd8+", "{part}");
+            assert!(score > 500, "{part}: {score}");
+        }
     }
 
     /// A board stored as won is still a draw when reached a third time: the

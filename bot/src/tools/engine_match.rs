@@ -27,7 +27,8 @@ pub struct MatchArgs {
     /// check-extension, see, killers, history, futility,
     /// late-move-pruning, improving, iir, history-malus, log-reductions,
     /// counter-moves, partial-iterations, swap-exchange, see-pruning,
-    /// quiescence-table, singular, root-order, root-reductions).
+    /// quiescence-table, singular, root-order, root-reductions,
+    /// prune-unmade, razoring).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.
