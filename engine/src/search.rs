@@ -1778,26 +1778,34 @@ mod tests {
         assert_eq!(run(Features::ALL), (take, h3));
     }
 
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+    /// A standard-chess search of `fen` to depth 6 with `features`, in a
+    /// fresh table: its move (in SAN), score and nodes.
+    fn at_depth_six(fen: &str, features: Features) -> (String, i32, u64) {
+        let pos = Position::from_fen(voidmate_rules::variants::standard(), fen).unwrap();
+        let limits = Limits {
+            features,
+            ..Limits::depth(6)
+        };
+        let mut table = Table::new(1 << 16);
+        let found = search(&pos, &limits, &mut table).unwrap();
+        (pos.san(&found.best), found.score, found.nodes)
+    }
+
     /// With `root-reductions`, late quiet root moves are searched shallower
     /// first: the same depth costs fewer nodes, and a capture (never
     /// reduced) that wins a rook is still found.
     #[test]
     fn late_quiet_root_moves_are_searched_shallower_first() {
         let run = |fen: &str, root_reductions: bool| {
-            let pos = Position::from_fen(voidmate_rules::variants::standard(), fen).unwrap();
-            let limits = Limits {
-                features: Features {
-                    root_reductions,
-                    ..Features::ALL
-                },
-                ..Limits::depth(6)
+            let features = Features {
+                root_reductions,
+                ..Features::ALL
             };
-            let mut table = Table::new(1 << 16);
-            let found = search(&pos, &limits, &mut table).unwrap();
-            (pos.san(&found.best), found.score, found.nodes)
+            at_depth_six(fen, features)
         };
-        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let (with, without) = (run(kiwipete, true), run(kiwipete, false));
+        let (with, without) = (run(KIWIPETE, true), run(KIWIPETE, false));
         assert!(with.2 < without.2, "{with:?} {without:?}");
         let (best, score, _) = run(ROOK_HANGS, true);
         assert_eq!(best, "Qxd8+");
@@ -1810,19 +1818,11 @@ mod tests {
     #[test]
     fn the_pruning_parts_on_trial_search_less_and_keep_a_won_rook() {
         let run = |fen: &str, part: &str| {
-            let pos = Position::from_fen(voidmate_rules::variants::standard(), fen).unwrap();
-            let limits = Limits {
-                features: Features::parse(&format!("all{part}")).unwrap(),
-                ..Limits::depth(6)
-            };
-            let mut table = Table::new(1 << 16);
-            let found = search(&pos, &limits, &mut table).unwrap();
-            (pos.san(&found.best), found.score, found.nodes)
+            at_depth_six(fen, Features::parse(&format!("all{part}")).unwrap())
         };
-        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-        let without = run(kiwipete, "");
+        let without = run(KIWIPETE, "");
         for part in ["+prune-unmade", "+razoring"] {
-            let with = run(kiwipete, part);
+            let with = run(KIWIPETE, part);
             assert!(with.2 < without.2, "{part}: {with:?} {without:?}");
             let (best, score, _) = run(ROOK_HANGS, part);
             assert_eq!(best, "Qxd8+", "{part}");
