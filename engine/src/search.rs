@@ -1816,9 +1816,10 @@ mod tests {
         assert!(score > 500, "{score}");
     }
 
-    /// Each of the pruning parts on trial (`prune-unmade`, `razoring`)
-    /// makes the same depth cheaper, and the capture that wins a rook is
-    /// still found with it.
+    /// Each of the two pruning parts added for Super Chess (`prune-unmade`,
+    /// still on trial, and `razoring`, which Super Chess now plays) makes
+    /// the same depth cheaper, and the capture that wins a rook is still
+    /// found with it.
     #[test]
     fn the_pruning_parts_on_trial_search_less_and_keep_a_won_rook() {
         let run = |fen: &str, part: &str| {
