@@ -16,14 +16,10 @@ set -euo pipefail
 
 CACHE="${VOIDMATE_CACHE:-$HOME/.cache/voidmate}"
 VENV="$CACHE/pgn-venv"
+. "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 
 install() {
-    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import chess.pgn, PIL" 2>/dev/null; then
-        return 0
-    fi
-    mkdir -p "$CACHE"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet chess pillow
+    venv_install "$VENV" "chess.pgn, PIL" chess pillow
 }
 
 case "${1:-}" in

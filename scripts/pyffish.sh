@@ -13,14 +13,10 @@ set -euo pipefail
 CACHE="${VOIDMATE_CACHE:-$HOME/.cache/voidmate}"
 VENV="$CACHE/pyffish-venv"
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/venv.sh"
 
 install() {
-    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import pyffish" 2>/dev/null; then
-        return 0
-    fi
-    mkdir -p "$CACHE"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet "pyffish==0.0.90"
+    venv_install "$VENV" "pyffish" "pyffish==0.0.90"
 }
 
 case "${1:-}" in

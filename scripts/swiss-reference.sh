@@ -17,17 +17,13 @@ cd "$(dirname "$0")/.."
 
 CACHE="${VOIDMATE_CACHE:-$HOME/.cache/voidmate}"
 VENV="$CACHE/swiss-venv"
+. scripts/venv.sh
 PACKAGE="caissify-pairings==0.5.0"
 OUT="$CACHE/swiss-reference"
 TOURNAMENTS=1000
 
 install() {
-    if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import caissify_pairings" 2>/dev/null; then
-        return 0
-    fi
-    mkdir -p "$CACHE"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet "$PACKAGE"
+    venv_install "$VENV" "caissify_pairings" "$PACKAGE"
 }
 
 corpus() {
