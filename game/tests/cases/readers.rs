@@ -5,6 +5,8 @@
 //! reported as ignored, saying why; `scripts/test.sh` installs them, and
 //! CI always runs them. (On SQLite only: what is written does not depend on
 //! the backend.)
+//! At the end, the install those readers go through (`scripts/venv.sh`):
+//! a virtual environment cut off half-way is made again.
 
 use crate::cases::support::*;
 
