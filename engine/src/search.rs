@@ -1282,29 +1282,41 @@ fn node(
         if prunable && ctx.features.prune_unmade && quiets > late {
             continue;
         }
-        let child = Node::new(pos.after_alone(m));
-        if prunable && (futile || quiets > late) && !child.in_check {
-            continue;
-        }
-        if ctx.features.see_pruning
+        // A quiet move skipped unless it gives check, or one the exchange
+        // test may skip: where the game can tell a quiet check without
+        // playing the move, a move skipped is never made (the same moves
+        // are skipped either way; only the copy of the board is spared).
+        let skip = prunable && (futile || quiets > late);
+        let see = ctx.features.see_pruning
             && i > 0
             && depth <= SEE_PRUNING_DEPTH
             && static_eval.is_some()
-            && best > -(MATE - 1000)
-            && !child.in_check
-        {
+            && best > -(MATE - 1000);
+        let loses_exchange = || {
             let d = depth as i32;
             let margin = if quiet {
                 -SEE_QUIET * d * d
             } else {
                 -SEE_CAPTURE * d
             };
-            if pos
-                .exchange(m, exchange_value)
+            pos.exchange(m, exchange_value)
                 .is_some_and(|gain| gain < margin)
-            {
-                continue;
-            }
+        };
+        let checks = if quiet && (skip || see) {
+            pos.quiet_check(m)
+        } else {
+            None
+        };
+        if checks == Some(false) && (skip || see && loses_exchange()) {
+            continue;
+        }
+        let child = Node::new(pos.after_alone(m));
+        debug_assert!(checks.is_none_or(|c| c == child.in_check));
+        if skip && !child.in_check {
+            continue;
+        }
+        if see && checks.is_none() && !child.in_check && loses_exchange() {
+            continue;
         }
         ctx.line[ply as usize + 1] = Some(*m);
         let extension = if singular && i == 0 && Some(*m) == table_move {

@@ -28,6 +28,7 @@ pub mod betza;
 mod bitboard;
 mod bits;
 mod board;
+mod checks;
 mod color;
 pub mod defined;
 mod exchange;

@@ -54,15 +54,16 @@ pub(crate) fn each_attacker(
             return true;
         }
     }
-    for &(d, mask, range) in &rules.ride_attacks {
+    for ride in &rules.ride_attacks {
+        let d = ride.d;
         let mut s = t + d;
         let mut n = 1;
-        while cells[s as usize] == EMPTY && n < range {
+        while cells[s as usize] == EMPTY && n < ride.range {
             s += d;
             n += 1;
         }
         let cell = cells[s as usize];
-        if is_color(cell, by) && mask[by.index()] & (1 << (cell & 0x0f)) != 0 && hit(s, cell) {
+        if ride.attacks(cell, by, n) && hit(s, cell) {
             return true;
         }
     }
@@ -868,7 +869,8 @@ fn pinned(rules: &Rules, b: &Board, king: Square, them: Color) -> ArrayVec<Squar
     let k = king.index() as i16;
     let cells = &b.cells;
     let us = !them;
-    for &(d, mask, range) in &rules.ride_attacks {
+    for ride in &rules.ride_attacks {
+        let (d, range) = (ride.d, ride.range);
         let mut s = k + d;
         let mut n: u8 = 1;
         while cells[s as usize] == EMPTY {
@@ -886,8 +888,7 @@ fn pinned(rules: &Rules, b: &Board, king: Square, them: Color) -> ArrayVec<Squar
             n = n.saturating_add(1);
         }
         let cell = cells[s as usize];
-        if is_color(cell, them) && mask[them.index()] & (1 << (cell & 0x0f)) != 0 && !out.is_full()
-        {
+        if ride.attacks(cell, them, n) && !out.is_full() {
             out.push(Square::from_index(blocker as usize));
         }
     }

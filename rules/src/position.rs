@@ -125,6 +125,18 @@ impl Position {
         movegen::in_check(&self.rules, &self.board)
     }
 
+    /// Whether the quiet move `mv` gives check, told without playing it:
+    /// `Some` for a legal move that neither captures nor promotes (a plain
+    /// move or a double step) in a game whose quiet moves change only their
+    /// two squares, or one without a royal piece (never in check); `None`
+    /// otherwise, and then only
+    /// [`after`](Position::after)`(mv).is_check()` can say. A search asks
+    /// it of the quiet moves it means to skip unless they check.
+    #[inline]
+    pub fn quiet_check(&self, mv: &Move) -> Option<bool> {
+        crate::checks::quiet_check(&self.rules, &self.board, mv)
+    }
+
     /// Is `sq` attacked by a piece of `by`?
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {

@@ -1,7 +1,7 @@
 //! A variant's definition turned into the tables move generation reads.
 
 use crate::bitboard::Route;
-use crate::board::Board;
+use crate::board::{is_color, Board};
 use crate::movement::{Component, Landing, Only, Vector};
 use crate::program::{Program, Reach};
 use crate::square::{CELLS, STRIDE};
@@ -115,9 +115,60 @@ pub(crate) fn castling_rank(size: BoardSize, c: &CastlingDef, color: Color) -> u
     }
 }
 
+/// The rides along one direction, seen from the square they attack:
+/// walking from it by `d` over empty squares, at most `range` steps (the
+/// longest ride of any role that way), the first piece met, `n` steps away,
+/// attacks the square if it is of a colour `c` and a role in `masks[c]`
+/// that rides at least `n` steps that way (`reach[c]`, by role).
+///
+/// One entry a direction, whatever the ranges: Super Chess's Princess
+/// rides four squares along the Queen's lines, and a table keyed by range
+/// as well walked each of those lines twice.
+#[derive(Clone, Debug)]
+pub(crate) struct RideAttack {
+    pub d: i16,
+    pub masks: [u16; 2],
+    pub range: u8,
+    pub reach: [[u8; 16]; 2],
+}
+
+impl RideAttack {
+    /// Whether `cell`, met `n` steps along this direction, is a piece of
+    /// `by` that attacks back along it.
+    #[inline]
+    pub(crate) fn attacks(&self, cell: u8, by: Color, n: u8) -> bool {
+        let role = usize::from(cell & 0x0f);
+        is_color(cell, by)
+            && self.masks[by.index()] & (1 << role) != 0
+            && n <= self.reach[by.index()][role]
+    }
+}
+
+/// Marks `role` of `color` as riding at most `range` steps along `d`, in
+/// the table of [`RideAttack`]s.
+fn add_ride(table: &mut Vec<RideAttack>, d: i16, range: u8, color: Color, role: Role) {
+    let at = match table.iter().position(|r| r.d == d) {
+        Some(at) => at,
+        None => {
+            table.push(RideAttack {
+                d,
+                masks: [0; 2],
+                range: 0,
+                reach: [[0; 16]; 2],
+            });
+            table.len() - 1
+        }
+    };
+    let ride = &mut table[at];
+    ride.masks[color.index()] |= role.bit();
+    ride.range = ride.range.max(range);
+    let reach = &mut ride.reach[color.index()][role.index()];
+    *reach = (*reach).max(range);
+}
+
 /// Marks `role` of `color` as attacking along `d` in an attack table keyed
-/// by direction and `kind`: a ride's range ([`Rules::ride_attacks`]) or
-/// whether a hop lands next to its screen ([`Rules::hop_attacks`]).
+/// by direction and `kind`: whether a hop lands next to its screen
+/// ([`Rules::hop_attacks`]).
 fn add_attack<K: PartialEq>(
     table: &mut Vec<(i16, [u16; 2], K)>,
     d: i16,
@@ -163,10 +214,8 @@ pub struct Rules {
     /// `(d, masks)`: a piece of colour `c` with a role in `masks[c]` standing
     /// at `target + d` attacks `target` by a leap.
     pub(crate) leap_attacks: Vec<(i16, [u16; 2])>,
-    /// `(d, masks, range)`: walking from the target by `d` over empty
-    /// squares, the first piece met, of colour `c`, attacks it if its role is
-    /// in `masks[c]` and it is at most `range` steps away.
-    pub(crate) ride_attacks: Vec<(i16, [u16; 2], u8)>,
+    /// The rides, one entry a direction ([`RideAttack`]).
+    pub(crate) ride_attacks: Vec<RideAttack>,
     /// Roles that walk in two steps, per colour, with their step deltas.
     pub(crate) two_step_attackers: Vec<(Color, Role, Vec<i16>, bool)>,
     pub(crate) two_step_mask: u16,
@@ -208,6 +257,9 @@ pub struct Rules {
     /// ([`Variant::immediate_outcome`]).
     pub(crate) immediate_wins: bool,
     pub(crate) extra_attacks: bool,
+    /// Quiet moves may be judged for check before they are played
+    /// ([`crate::checks::plain_quiet_checks`]).
+    pub(crate) plain_quiet_checks: bool,
     /// The bitboard route's tables, when the board and pieces suit it.
     pub(crate) bitboards: Option<Box<Route>>,
     /// What a user of these rules works out from them once and keeps with
@@ -254,7 +306,7 @@ impl Rules {
         let mut letters = [None; 16];
         let mut gen: [[RoleGen; 16]; 2] = Default::default();
         let mut leap_attacks: Vec<(i16, [u16; 2])> = Vec::new();
-        let mut ride_attacks: Vec<(i16, [u16; 2], u8)> = Vec::new();
+        let mut ride_attacks: Vec<RideAttack> = Vec::new();
         let mut two_step_attackers = Vec::new();
         let mut two_step_mask = 0;
         let mut path_attackers: Vec<(Color, Role, Vec<Vec<i16>>)> = Vec::new();
@@ -309,7 +361,7 @@ impl Rules {
                                 let d = delta(seen(color, mirror, v));
                                 g.rides.push((d, range));
                                 if !is_programmed(color, rd.role) {
-                                    add_attack(&mut ride_attacks, -d, range, color, rd.role);
+                                    add_ride(&mut ride_attacks, -d, range, color, rd.role);
                                 }
                             }
                         }
@@ -391,13 +443,7 @@ impl Rules {
                                         }
                                         g.capture_rides.push((d, range));
                                         if !is_programmed(color, rd.role) {
-                                            add_attack(
-                                                &mut ride_attacks,
-                                                -d,
-                                                range,
-                                                color,
-                                                rd.role,
-                                            );
+                                            add_ride(&mut ride_attacks, -d, range, color, rd.role);
                                         }
                                     }
                                 }
@@ -523,10 +569,12 @@ impl Rules {
             // shortcuts of the legality test assume: test every move.
             extra_attacks: variant.has_extra_attacks() || programmed.is_some(),
             programs: programmed,
+            plain_quiet_checks: false,
             bitboards: None,
             kept: std::sync::OnceLock::new(),
         };
         rules.move_bounds = move_bounds(&rules);
+        rules.plain_quiet_checks = crate::checks::plain_quiet_checks(&rules);
         // The one choice of route: the bitboard tables where the game's
         // rules allow them and its board and pieces suit them, else the
         // mailbox alone (see `legal`).

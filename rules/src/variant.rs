@@ -99,6 +99,15 @@ pub trait Variant: Send + Sync + 'static {
     /// before the opponent's turn (Void Chess: unstable tiles and voids).
     fn after_move(&self, _rules: &Rules, _board: &mut Board, _effect: &MoveEffect) {}
 
+    /// Whether a move that neither captures nor promotes, a plain move or a
+    /// pawn's double step, changes nothing but the square it leaves and the
+    /// one it lands on ([`Variant::after_move`] leaves it alone): then a
+    /// search may tell whether it gives check without playing it. Off
+    /// unless a variant opts in.
+    fn plain_quiet_moves(&self) -> bool {
+        false
+    }
+
     /// A square of the mover's that may lose its piece in
     /// [`Variant::after_move`] without the piece moving. The fast legality
     /// check skips moves whose king safety such a loss could change.

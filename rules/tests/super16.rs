@@ -43,6 +43,34 @@ fn the_princess_slides_up_to_four_squares() {
     assert!(t.contains(&"h7".to_string()));
 }
 
+/// The Princess rides four squares along the Queen's lines, the Rook any
+/// number along the same lines: the attack test keeps both ranges in one
+/// walk a direction, and the first piece met attacks only if its own range
+/// reaches.
+#[test]
+fn the_princess_checks_from_four_squares_and_blocks_a_rook_beyond() {
+    // Black's king on a16, White's on p1, White's pieces on the a-file at
+    // the ranks given; Black to move.
+    let check = |pieces: &[(u8, char)]| {
+        let rows: Vec<String> = (2..=15)
+            .rev()
+            .map(|rank| {
+                pieces
+                    .iter()
+                    .find(|(r, _)| *r == rank)
+                    .map_or("16".to_string(), |(_, p)| format!("{p}15"))
+            })
+            .collect();
+        pos(&format!("k15/{}/15K b - - 0 1", rows.join("/"))).is_check()
+    };
+    assert!(check(&[(12, 'S')]));
+    assert!(!check(&[(11, 'S')]));
+    assert!(check(&[(2, 'R')]));
+    // Five squares away the Princess does not attack, and she still stands
+    // between the Rook and the king.
+    assert!(!check(&[(11, 'S'), (2, 'R')]));
+}
+
 #[test]
 fn the_archbishop_goes_three_diagonally_then_one_orthogonally_on_an_open_path() {
     let p = alone('H');

@@ -62,6 +62,11 @@ impl Variant for Standard {
         }
     }
 
+    /// No tiles, nothing beyond the moved piece's squares.
+    fn plain_quiet_moves(&self) -> bool {
+        true
+    }
+
     /// Nothing happens after a move but the move: the bitboard route's
     /// pins and checks are the whole of king safety.
     fn bitboard_legality(&self) -> bool {

@@ -136,6 +136,11 @@ impl Variant for Super16 {
         false
     }
 
+    /// Only a capture can remove a piece (the Fortress's capturer, below).
+    fn plain_quiet_moves(&self) -> bool {
+        true
+    }
+
     /// Fortress protection: a non-royal capturer of a piece standing next
     /// to its own side's Fortress is removed too.
     fn after_move(&self, rules: &Rules, board: &mut Board, effect: &MoveEffect) {
