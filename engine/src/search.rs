@@ -12,7 +12,7 @@ use crate::eval::{evaluate_as, value, Eval};
 use crate::tt::{Bound, Entry, Table};
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
-use voidmate_rules::{GameKind, Move, MoveKind, Outcome, Position, Role};
+use voidmate_rules::{GameKind, Move, MoveKind, Outcome, Position, Role, UncheckedMoves};
 
 /// A won game, in centipawns; mates closer to the root score higher.
 pub const MATE: i32 = 1_000_000;
@@ -1163,8 +1163,11 @@ fn node(
             _ => {}
         }
     }
-    let mut moves = pos.legal_moves();
-    if let Some(outcome) = pos.outcome_given(&moves) {
+    // The moves before the king-safety test where the game lists them that
+    // way: each is tested when the loop comes to it, and those after a
+    // cut-off never are.
+    let UncheckedMoves { mut moves, check } = UncheckedMoves::of(pos);
+    if let Some(outcome) = pos.outcome_if_moves(check.any_legal(pos, &moves)) {
         return Some(terminal(pos, outcome, ply));
     }
     // The static score, out of check and outside the giveaway games (where
@@ -1270,7 +1273,8 @@ fn node(
     let mut best_move = None;
     let mut quiets = 0;
     let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
-    for (i, m) in moves.iter().enumerate() {
+    let legal = moves.iter().filter(|m| check.is_legal(pos, m));
+    for (i, m) in legal.enumerate() {
         if Some(*m) == excluded {
             continue;
         }
@@ -1478,19 +1482,22 @@ fn quiescence(
     if !ctx.giveaway && stand >= beta && !pos.is_check() && pos.drawn_by_material().is_none() {
         return Some(stand);
     }
-    let moves = pos.legal_moves();
-    if let Some(outcome) = pos.outcome_given(&moves) {
+    let UncheckedMoves { moves, check } = UncheckedMoves::of(pos);
+    if let Some(outcome) = pos.outcome_if_moves(check.any_legal(pos, &moves)) {
         return Some(terminal(pos, outcome, ply));
     }
     // In Void Chess a piece left on its owner's unstable tile falls into the
     // void after the owner's next move: its escapes decide material too.
+    // Only these moves are tested for the king's safety (and, for `forced`,
+    // the others until one is legal).
     let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);
+    let followed = |m: &Move| is_capture(pos, m) || Some(m.from) == shaky;
     let mut captures: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| is_capture(pos, m) || Some(m.from) == shaky)
+        .filter(|m| followed(m) && check.is_legal(pos, m))
         .collect();
-    let forced = captures.len() == moves.len();
+    let forced = !moves.iter().any(|m| !followed(m) && check.is_legal(pos, m));
     if !forced {
         if stand >= beta {
             return Some(stand);

@@ -47,6 +47,7 @@ pub mod san;
 mod shared;
 mod square;
 mod tile;
+mod unchecked;
 pub mod variant;
 pub mod variants;
 mod zobrist;
@@ -65,6 +66,7 @@ pub use san::{MoveError, MoveErrorKind};
 pub use shared::SharedRules;
 pub use square::{file_char, BoardSize, Square, SquareSet, MAX_FILES, MAX_RANKS};
 pub use tile::{Tile, Unstable};
+pub use unchecked::{LegalityCheck, UncheckedMoves};
 pub use variant::Variant;
 
 /// Every error this crate returns, for callers that handle them together.

@@ -939,7 +939,7 @@ pub(crate) fn plain_count(rules: &Rules, b: &Board) -> u64 {
 }
 
 /// What the legality filter needs to know about a position, computed once.
-struct Legality {
+pub(crate) struct Legality {
     only_from: Option<Square>,
     king: Option<Square>,
     in_check: bool,
@@ -955,7 +955,7 @@ struct Legality {
     hop_lines: SquareSet,
 }
 
-fn legality(rules: &Rules, b: &Board) -> Legality {
+pub(crate) fn legality(rules: &Rules, b: &Board) -> Legality {
     let only_from = rules.variant.restriction(rules, b).map(|r| r.only_from);
     let us = b.turn;
     let them = !us;
@@ -1066,7 +1066,7 @@ impl Legality {
     }
 
     #[inline]
-    fn is_legal(&self, rules: &Rules, b: &Board, m: &Move) -> bool {
+    pub(crate) fn is_legal(&self, rules: &Rules, b: &Board, m: &Move) -> bool {
         if self.only_from.is_some_and(|s| s != m.from) {
             return false;
         }

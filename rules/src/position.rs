@@ -306,13 +306,20 @@ impl Position {
     /// position's legal moves (a search, which needs them anyway): the
     /// moves are not generated a second time.
     pub fn outcome_given(&self, legal: &[Move]) -> Option<Outcome> {
+        self.outcome_if_moves(!legal.is_empty())
+    }
+
+    /// [`outcome`](Position::outcome) for a caller that knows only whether
+    /// the side to move has a legal move (a search holding
+    /// [`unchecked_moves`](Position::unchecked_moves)).
+    pub fn outcome_if_moves(&self, any_legal: bool) -> Option<Outcome> {
         let v = self.rules.variant;
         if self.rules.immediate_wins {
             if let Some(o) = v.immediate_outcome(&self.rules, &self.board) {
                 return Some(o);
             }
         }
-        if legal.is_empty() {
+        if !any_legal {
             if self.is_check() {
                 return Some(Outcome::Win {
                     winner: !self.turn(),
