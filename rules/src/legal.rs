@@ -117,6 +117,20 @@ pub(crate) fn all_legal_moves(rules: &Rules, b: &Board) -> Vec<Move> {
     moves.to_vec()
 }
 
+/// The side to move's moves for a search that tests each one's legality
+/// only when it comes to it ([`crate::UncheckedMoves`]): on the mailbox,
+/// where the game filters none of its own, the moves before the legality
+/// filter and the filter's test; else the legal moves and no test.
+pub(crate) fn unchecked_moves(rules: &Rules, b: &Board) -> (Vec<Move>, Option<movegen::Legality>) {
+    if rules.bitboards.is_some() || rules.variant.filters_moves() {
+        return (all_legal_moves(rules, b), None);
+    }
+    let mut out = MoveList::new();
+    movegen::pseudo_moves(rules, b, &mut out);
+    movegen::castling_moves(rules, b, &mut out);
+    (out.to_vec(), Some(movegen::legality(rules, b)))
+}
+
 /// Counts the legal moves without keeping them (perft's last ply).
 fn count_legal(rules: &Rules, b: &Board) -> u64 {
     if rules.variant.filters_moves() {

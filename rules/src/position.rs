@@ -311,7 +311,7 @@ impl Position {
 
     /// [`outcome`](Position::outcome) for a caller that knows only whether
     /// the side to move has a legal move (a search holding
-    /// [`unchecked_moves`](Position::unchecked_moves)).
+    /// [`UncheckedMoves`](crate::UncheckedMoves)).
     pub fn outcome_if_moves(&self, any_legal: bool) -> Option<Outcome> {
         let v = self.rules.variant;
         if self.rules.immediate_wins {

@@ -4,9 +4,9 @@
 //! few, testing all of them for the king's safety was most of the work of
 //! listing them.
 
-use crate::legal::all_legal_moves;
-use crate::movegen::{self, Legality};
-use crate::{Move, MoveList, Position};
+use crate::legal;
+use crate::movegen::Legality;
+use crate::{Move, Position};
 
 /// The side to move's moves, some of which may leave its own king attacked,
 /// with what tells them apart. Where the bitboard route or the variant's
@@ -30,19 +30,10 @@ impl UncheckedMoves {
     /// where the game lists them that way and filters none of its own, else
     /// the legal moves.
     pub fn of(pos: &Position) -> UncheckedMoves {
-        let (rules, b) = (pos.rules(), pos.board());
-        if rules.bitboards.is_some() || rules.variant.filters_moves() {
-            return UncheckedMoves {
-                moves: all_legal_moves(rules, b),
-                check: LegalityCheck(None),
-            };
-        }
-        let mut out = MoveList::new();
-        movegen::pseudo_moves(rules, b, &mut out);
-        movegen::castling_moves(rules, b, &mut out);
+        let (moves, legality) = legal::unchecked_moves(pos.rules(), pos.board());
         UncheckedMoves {
-            moves: out.to_vec(),
-            check: LegalityCheck(Some(movegen::legality(rules, b))),
+            moves,
+            check: LegalityCheck(legality),
         }
     }
 }
