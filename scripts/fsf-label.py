@@ -9,8 +9,8 @@ Fairy-Stockfish's score instead, searched to a fixed number of nodes, so that
 judgement of the same positions (a mate is written as +-3000, as tune-data
 writes it). The positions are our own games'; only the judge changes.
 
-Usage: scripts/fsf-label.py IN OUT [--nodes N] [--variant chess] [--jobs J]
-                            [--every K]
+Usage: python3 scripts/fsf-label.py IN OUT [--nodes N] [--variant chess] [--jobs J]
+                                    [--every K]
   --nodes    Fairy-Stockfish's nodes a position (default 10000)
   --jobs     how many Fairy-Stockfish processes at once (default 1)
   --every    keep one position in K (default 1: all)
