@@ -90,8 +90,19 @@ named_terms! {
     ROOK_SEVENTH = "rook.seventh",
 }
 
+/// Where the piece-square terms start: after the role terms and the named.
+const SQUARE_BASE: usize = 3 * ROLES + NAMED.len();
+
+/// Standard chess's piece-square terms: one for each of its six roles
+/// (the first six of [`Role::ALL`]) on each square of half the board. A
+/// file and its mirror (a and h, b and g...) share a term, and ranks count
+/// from the piece's own side, so one table serves both colours and both
+/// wings with a quarter of the weights to fit.
+const SQUARE_ROLES: usize = 6;
+const HALF_BOARD: usize = 32;
+
 /// How many terms there are.
-pub const COUNT: usize = 3 * ROLES + NAMED.len();
+pub const COUNT: usize = SQUARE_BASE + SQUARE_ROLES * HALF_BOARD;
 
 impl Term {
     /// The value of a piece of `role`.
@@ -107,6 +118,15 @@ impl Term {
     /// Per step a piece of `role` stands nearer the centre (0 in a corner).
     pub const fn centre(role: Role) -> Term {
         Term((2 * ROLES + role.index()) as u16)
+    }
+
+    /// Standard chess: a piece of `role` on file `file` (0-7), `rank` ranks
+    /// (0-7) from its own side. `None` for the other roles.
+    pub fn square(role: Role, file: u8, rank: u8) -> Option<Term> {
+        (role.index() < SQUARE_ROLES && file < 8 && rank < 8).then(|| {
+            let wing = file.min(7 - file) as usize;
+            Term((SQUARE_BASE + role.index() * HALF_BOARD + rank as usize * 4 + wing) as u16)
+        })
     }
 
     pub const fn index(self) -> usize {
@@ -131,7 +151,13 @@ impl Term {
             0 => format!("material.{}", role(0)),
             1 => format!("mobility.{}", role(1)),
             2 => format!("centre.{}", role(2)),
-            _ => NAMED[i - 3 * ROLES].to_string(),
+            _ if i < SQUARE_BASE => NAMED[i - 3 * ROLES].to_string(),
+            _ => {
+                let k = i - SQUARE_BASE;
+                let (role, at) = (Role::ALL[k / HALF_BOARD], k % HALF_BOARD);
+                let file = (b'a' + (at % 4) as u8) as char;
+                format!("square.{}.{file}{}", role.name(), at / 4 + 1)
+            }
         }
     }
 
@@ -220,6 +246,7 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
     let b = pos.board();
     let (pawns, pieces) = PawnFiles::of(pos);
     let giveaway = pos.rules().is_giveaway();
+    let standard = kind == Some(GameKind::Standard);
     sink.add(Term::TEMPO, sign(pos.turn()));
     for c in Color::ALL {
         let s = sign(c);
@@ -239,6 +266,12 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         let behind = |r: u8| forward(r, -1);
         for &(sq, role) in &pieces[c.index()] {
             sink.add(Term::material(role), s);
+            if standard {
+                let rank = progress_of(sq.rank()) as u8;
+                if let Some(t) = Term::square(role, sq.file(), rank) {
+                    sink.add(t, s);
+                }
+            }
             sink.add(
                 Term::centre(role),
                 s * centrality(sq, files as i32, ranks as i32),
@@ -696,5 +729,101 @@ mod tests {
         );
         assert_eq!(count("6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Term::TEMPO), 1);
         assert_eq!(count("6k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", Term::TEMPO), -1);
+    }
+
+    /// Every square term counted in `pos`, with White's count less Black's.
+    fn square_counts(pos: &Position) -> Vec<(Term, i32)> {
+        let mut counts = Counts::default();
+        features(pos, &mut counts);
+        counts
+            .0
+            .into_iter()
+            .filter(|(t, _)| t.index() >= SQUARE_BASE)
+            .collect()
+    }
+
+    #[test]
+    fn square_terms_are_named_by_the_half_board_and_only_for_standard_roles() {
+        // a1..d1 then a2: files mirror, ranks count from the piece's side.
+        assert_eq!(
+            Term::square(Role::Pawn, 4, 1).map(Term::name).as_deref(),
+            Some("square.pawn.d2"),
+            "e2 shares d2's term"
+        );
+        assert_eq!(
+            Term::named("square.king.a1"),
+            Term::square(Role::King, 7, 0),
+            "h1 is a1's mirror"
+        );
+        assert_eq!(
+            Term::named("square.queen.d8").map(Term::index),
+            Some(COUNT - 1 - 32),
+            "the queen's last square, before the king's 32"
+        );
+        assert_eq!(Term::square(Role::Minister, 0, 0), None);
+        assert_eq!(Term::square(Role::Paladin, 3, 3), None);
+        assert_eq!(Term::square(Role::Knight, 8, 0), None, "no ninth file");
+        assert_eq!(Term::square(Role::Knight, 0, 8), None, "no ninth rank");
+        let squares: std::collections::HashSet<Term> = Role::ALL[..6]
+            .iter()
+            .flat_map(|&r| (0..8).flat_map(move |f| (0..8).map(move |k| (r, f, k))))
+            .filter_map(|(r, f, k)| Term::square(r, f, k))
+            .collect();
+        assert_eq!(squares.len(), 6 * 32, "each term for one mirrored pair");
+        assert!(squares
+            .iter()
+            .all(|t| t.index() >= SQUARE_BASE && t.index() < COUNT));
+    }
+
+    #[test]
+    fn square_terms_mirror_across_colours_and_wings() {
+        let standard = |fen: &str| Position::from_fen(variants::standard(), fen).unwrap();
+        let knight_b1 = Term::square(Role::Knight, 1, 0).unwrap();
+        // A white knight on g1 counts as one on b1; a black one on b8 too,
+        // from Black's side, and the two cancel.
+        assert_eq!(
+            counted(&standard("4k3/8/8/8/8/8/8/4K1N1 w - - 0 1"), knight_b1),
+            1
+        );
+        assert_eq!(
+            counted(&standard("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1"), knight_b1),
+            -1
+        );
+        assert_eq!(
+            counted(&standard("1n2k3/8/8/8/8/8/8/4K1N1 w - - 0 1"), knight_b1),
+            0
+        );
+        // The start position is its own mirror: every square term cancels,
+        // and each of the 32 pieces was counted on its own side.
+        let start = standard("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let counts = square_counts(&start);
+        assert_eq!(counts.len(), 32);
+        let mut net = std::collections::HashMap::new();
+        for (t, v) in counts {
+            *net.entry(t).or_insert(0) += v;
+        }
+        assert!(net.values().all(|&v| v == 0), "{net:?}");
+        // A pawn on e4 is a pawn on d4 counted from White's side, and a
+        // black pawn on e5 is the same term from Black's.
+        let d4 = Term::square(Role::Pawn, 3, 3).unwrap();
+        assert_eq!(counted(&standard("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"), d4), 1);
+        assert_eq!(
+            counted(&standard("4k3/8/8/4p3/8/8/8/4K3 w - - 0 1"), d4),
+            -1
+        );
+    }
+
+    #[test]
+    fn square_terms_are_counted_in_standard_chess_alone() {
+        let standard = Position::new(variants::standard());
+        assert_eq!(square_counts(&standard).len(), 32);
+        for pos in [
+            Position::new(variants::void()),
+            Position::new(variants::chess99()),
+            Position::new(variants::antichess()),
+            Position::new(variants::super16()),
+        ] {
+            assert!(square_counts(&pos).is_empty(), "{}", pos.fen());
+        }
     }
 }
