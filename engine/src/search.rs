@@ -1,15 +1,16 @@
 //! Iterative deepening principal-variation search with a transposition
 //! table and a quiescence search, and the usual ways of spending nodes where
 //! they matter: aspiration windows, null-move pruning, late-move
-//! reductions, check extensions, killer and history move ordering, an
-//! estimate of each capture's exchange, and futility and late-move pruning
-//! near the leaves. Each of those can be switched off
+//! reductions, check extensions, killer and history move ordering (the
+//! histories kept in the table from one move to the next), an estimate of
+//! each capture's exchange, and futility and late-move pruning near the
+//! leaves. Each of those can be switched off
 //! ([`Features`]), so that a match at a fixed number of nodes can measure
 //! what it brings (`voidmate engine-match`).
 
 use crate::clock::{Clock, Plan, Stretch};
 use crate::eval::{evaluate_as, value, Eval};
-use crate::tt::{Bound, Entry, Table};
+use crate::tt::{Bound, Entry, Memory, Table};
 use arrayvec::ArrayVec;
 use std::time::{Duration, Instant};
 use voidmate_rules::{GameKind, Move, MoveKind, Outcome, Position, Role, UncheckedMoves};
@@ -158,15 +159,32 @@ pub struct Features {
     /// (the quiescence search) first, and gives up if they do not reach
     /// alpha either. Super Chess plays with it ([`Features::for_game`]).
     pub razoring: bool,
+    /// Continuation history: how often a quiet move (a piece to a square)
+    /// cut off right after the opponent's last move, and after one's own
+    /// move before that, each pair of moves with its own score. Quiet
+    /// moves are ordered by these beside their plain history, and reduced
+    /// by them too: a reply that refuted this move before is likely to
+    /// again, wherever the pieces stand.
+    pub continuation: bool,
+    /// The quiet moves' histories (plain, counter moves, continuation) are
+    /// kept in the table from one search to the next, as a player
+    /// remembers which replies worked a move ago; a cleared table forgets
+    /// them with its entries.
+    pub memory: bool,
+    /// In check in the quiescence search, every move that escapes is
+    /// searched and the side may not stand pat: a check met by a capture
+    /// is not yet quiet, and a checked king's forks and mates are missed
+    /// otherwise.
+    pub evasions: bool,
 }
 
 impl Features {
     /// The engine as it plays: every part that gained in a self-play match
     /// at equal nodes (`docs/performance.md`). The parts left off here
     /// (`partial-iterations`, `see-pruning`, `singular`, `root-order`,
-    /// `root-reductions`, `prune-unmade`, `razoring`) did not, or gained
-    /// in some games only ([`Features::for_game`]), and stay to be tried again
-    /// (`engine-match --a all+singular`).
+    /// `root-reductions`, `prune-unmade`, `razoring`, `continuation`) did
+    /// not, or gained in some games only ([`Features::for_game`]), and stay
+    /// to be tried again (`engine-match --a all+singular`).
     pub const ALL: Features = Features {
         pvs: true,
         aspiration: true,
@@ -192,6 +210,9 @@ impl Features {
         root_reductions: false,
         prune_unmade: false,
         razoring: false,
+        continuation: false,
+        memory: true,
+        evasions: false,
     };
 
     /// Plain alpha-beta with the table and quiescence: the engine before.
@@ -220,6 +241,9 @@ impl Features {
         root_reductions: false,
         prune_unmade: false,
         razoring: false,
+        continuation: false,
+        memory: false,
+        evasions: false,
     };
 
     /// The parts the engine plays with in `kind`, as measured in each at
@@ -240,7 +264,11 @@ impl Features {
     /// - antichess and both Suicide Void Chess games play without the
     ///   exchange evaluation, which gained nothing there (they had played
     ///   with the one-recapture test all along: until issue 52 the rules
-    ///   answered the exchange on the bitboard route alone).
+    ///   answered the exchange on the bitboard route alone);
+    /// - antichess also starts each search with empty histories (`memory`
+    ///   off): the kept ones lost there, -11 [-44, +21] at 5,000 nodes a
+    ///   move and -30 [-63, +2] at 10,000, where every other game gained or
+    ///   held even.
     ///
     /// (Black Holes played without any new part while its attack test
     /// listed every relativistic move: the whole search then lost to plain
@@ -263,9 +291,12 @@ impl Features {
                 razoring: true,
                 ..Features::ALL
             },
-            Some(
-                GameKind::Antichess | GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins,
-            ) => Features {
+            Some(GameKind::Antichess) => Features {
+                swap_exchange: false,
+                memory: false,
+                ..Features::ALL
+            },
+            Some(GameKind::SuicideVoid | GameKind::SuicideVoidPromotionWins) => Features {
                 swap_exchange: false,
                 ..Features::ALL
             },
@@ -281,16 +312,20 @@ impl Features {
     /// often a sacrifice, the very move that pruning skips near the leaves,
     /// and its "only move" must hold against a deeper search
     /// (`engine/tests/puzzles.rs`), which with the pruning it did not in
-    /// Chess 99.
+    /// Chess 99. Nor does a puzzle's search keep histories from the search
+    /// before it (`memory`): each position of a line is judged alone, so the
+    /// same game yields the same puzzles whatever was searched before, and a
+    /// move's uniqueness does not lean on ordering learnt from its rival.
     pub fn for_puzzles(kind: Option<GameKind>) -> Features {
         Features {
             see_pruning: false,
+            memory: false,
             ..Features::for_game(kind)
         }
     }
 
     /// The names of the parts, as `engine-match` takes them.
-    pub const NAMES: [&'static str; 24] = [
+    pub const NAMES: [&'static str; 27] = [
         "pvs",
         "aspiration",
         "null-move",
@@ -315,6 +350,9 @@ impl Features {
         "root-reductions",
         "prune-unmade",
         "razoring",
+        "continuation",
+        "memory",
+        "evasions",
     ];
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -343,6 +381,9 @@ impl Features {
             "root-reductions" => &mut self.root_reductions,
             "prune-unmade" => &mut self.prune_unmade,
             "razoring" => &mut self.razoring,
+            "continuation" => &mut self.continuation,
+            "memory" => &mut self.memory,
+            "evasions" => &mut self.evasions,
             _ => return None,
         })
     }
@@ -506,6 +547,22 @@ fn slot(m: &Move) -> usize {
     sq(m.from) * 256 + sq(m.to)
 }
 
+/// A move's piece and target square, as the continuation history keys it:
+/// the moving piece's role and colour, and the square it goes to (16x16 at
+/// most); never 0.
+fn piece_to(pos: &Position, m: &Move) -> u16 {
+    let sq = m.to.file() as u16 * 16 + m.to.rank() as u16;
+    let piece = pos
+        .piece_at(m.from)
+        .map_or(0, |p| p.role.index() as u16 * 2 + p.color.index() as u16);
+    (piece << 8 | sq) + 1
+}
+
+/// Entries of the continuation history (a power of two): pairs of moves
+/// are hashed into it, as the pairs possible on the largest boards are far
+/// more than a search meets.
+const CONTINUATION_SLOTS: usize = 1 << 20;
+
 struct Ctx<'a> {
     table: &'a mut Table,
     features: Features,
@@ -529,8 +586,14 @@ struct Ctx<'a> {
     /// null move), and the quiet move that last cut off after each move
     /// (by [`slot`]).
     line: Vec<Option<Move>>,
+    /// The piece and square of each move in `line` ([`piece_to`]; 0 for
+    /// none), for the continuation history.
+    moved: Vec<u16>,
     counters: Vec<Option<Move>>,
     history: Vec<i32>,
+    /// Continuation history, by [`Ctx::continuation_slots`] (empty when the
+    /// part is off).
+    continuation: Vec<i32>,
     /// Keys of the game's earlier positions and of the line searched down
     /// to the current node: the search plays moves without the game's
     /// history ([`Position::after_alone`]), so repetitions are found here.
@@ -560,6 +623,11 @@ impl<'a> Ctx<'a> {
         // by its own facts.
         let giveaway = pos.rules().is_giveaway();
         let checks_bind = pos.rules().checks_bind();
+        let kept = if limits.features.memory {
+            std::mem::take(&mut table.memory)
+        } else {
+            Memory::default()
+        };
         let mut ctx = Ctx {
             table,
             features: limits.features,
@@ -573,8 +641,24 @@ impl<'a> Ctx<'a> {
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY],
             line: vec![None; MAX_PLY + 1],
-            counters: vec![None; 256 * 256],
-            history: vec![0; 256 * 256],
+            moved: vec![0; MAX_PLY + 1],
+            counters: if kept.counters.len() == 256 * 256 {
+                kept.counters
+            } else {
+                vec![None; 256 * 256]
+            },
+            history: if kept.history.len() == 256 * 256 {
+                kept.history
+            } else {
+                vec![0; 256 * 256]
+            },
+            continuation: if !limits.features.continuation {
+                Vec::new()
+            } else if kept.continuation.len() == CONTINUATION_SLOTS {
+                kept.continuation
+            } else {
+                vec![0; CONTINUATION_SLOTS]
+            },
             path: pos
                 .history()
                 .iter()
@@ -627,7 +711,7 @@ impl Ctx<'_> {
 
     /// A quiet move `m` cut off at `ply`; `tried` are the quiet moves
     /// searched before it there, which did not.
-    fn remember_cutoff(&mut self, m: &Move, tried: &[Move], ply: u32, depth: u32) {
+    fn remember_cutoff(&mut self, pos: &Position, m: &Move, tried: &[Move], ply: u32, depth: u32) {
         if self.features.killers {
             let k = &mut self.killers[(ply as usize).min(MAX_PLY - 1)];
             if k[0] != Some(*m) {
@@ -637,6 +721,17 @@ impl Ctx<'_> {
         }
         if let Some(prev) = self.counter_slot(ply) {
             self.counters[prev] = Some(*m);
+        }
+        if self.features.continuation {
+            let bonus = (16 * depth * depth).min(8_000) as i32;
+            for s in self.continuation_slots(pos, m, ply).into_iter().flatten() {
+                gravitate(&mut self.continuation[s], bonus);
+            }
+            for t in tried {
+                for s in self.continuation_slots(pos, t, ply).into_iter().flatten() {
+                    gravitate(&mut self.continuation[s], -bonus);
+                }
+            }
         }
         if !self.features.history {
             return;
@@ -664,6 +759,47 @@ impl Ctx<'_> {
     /// The counter move to the move that led to `ply`.
     fn counter(&self, ply: u32) -> Option<Move> {
         self.counter_slot(ply).and_then(|s| self.counters[s])
+    }
+
+    /// Records `m` (played in `pos`; `None` for a null move) as the move
+    /// that leads to `ply`.
+    fn enter(&mut self, ply: usize, m: Option<&Move>, pos: &Position) {
+        self.line[ply] = m.copied();
+        self.moved[ply] = match m {
+            Some(m) if self.features.continuation => piece_to(pos, m),
+            _ => 0,
+        };
+    }
+
+    /// The continuation-history slots of quiet move `m` in `pos` at `ply`:
+    /// paired with the move that led to `ply` and with the one before.
+    fn continuation_slots(&self, pos: &Position, m: &Move, ply: u32) -> [Option<usize>; 2] {
+        let mut slots = [None; 2];
+        if !self.features.continuation {
+            return slots;
+        }
+        let here = piece_to(pos, m) as u64;
+        for (back, slot) in slots.iter_mut().enumerate() {
+            let Some(at) = (ply as usize).checked_sub(back) else {
+                break;
+            };
+            let before = self.moved[at.min(MAX_PLY)] as u64;
+            if before != 0 {
+                let key = (back as u64) << 40 | before << 20 | here;
+                let hashed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 44;
+                *slot = Some(hashed as usize & (CONTINUATION_SLOTS - 1));
+            }
+        }
+        slots
+    }
+
+    /// Quiet move `m`'s continuation history at `ply`: both pairs summed.
+    fn continuation_of(&self, pos: &Position, m: &Move, ply: u32) -> i32 {
+        self.continuation_slots(pos, m, ply)
+            .into_iter()
+            .flatten()
+            .map(|s| self.continuation[s])
+            .sum()
     }
 
     /// A quiet move's history on the scale of [`HISTORY_MAX`] (zero
@@ -786,6 +922,13 @@ pub fn search_without(
             break;
         }
     }
+    if ctx.features.memory {
+        ctx.table.memory = Memory {
+            history: std::mem::take(&mut ctx.history),
+            counters: std::mem::take(&mut ctx.counters),
+            continuation: std::mem::take(&mut ctx.continuation),
+        };
+    }
     let (best, score, depth) = best.or_else(|| root.first().map(|m| (*m, 0, 0)))?;
     Some(SearchResult {
         best,
@@ -812,7 +955,7 @@ fn only_move(pos: &Position, root: &[Move], score: i32, depth: u32, ctx: &mut Ct
     let bar = score - FORCED_MARGIN;
     for m in &root[1..] {
         let child = Node::new(pos.after_alone(m));
-        ctx.line[1] = Some(*m);
+        ctx.enter(1, Some(m), pos);
         match negamax(&child, depth, -bar, -bar + 1, 1, true, ctx) {
             Some(s) if -s < bar => {}
             _ => return false,
@@ -920,7 +1063,7 @@ fn root_window(
     let in_check = pos.is_check();
     for (i, m) in root.iter().enumerate() {
         let child = Node::new(pos.after_alone(m));
-        ctx.line[1] = Some(*m);
+        ctx.enter(1, Some(m), pos);
         let before = ctx.nodes;
         let score = if i == 0 || exact {
             let s = if limits.noise != 0 { -INF } else { alpha };
@@ -1069,6 +1212,9 @@ fn order(pos: &Position, moves: &mut [Move], first: Option<Move>, ply: u32, ctx:
             }
             if ctx.features.history {
                 key -= ctx.history[slot(m)] as i64;
+            }
+            if ctx.features.continuation {
+                key -= ctx.continuation_of(pos, m, ply) as i64;
             }
         }
         key
@@ -1222,7 +1368,7 @@ fn node(
         if let Some(passed) = pos.after_null().map(Node::new) {
             let r = 2 + depth / 4;
             let reduced = depth.saturating_sub(1 + r);
-            ctx.line[ply as usize + 1] = None;
+            ctx.enter(ply as usize + 1, None, pos);
             let score = -negamax(&passed, reduced, -beta, -beta + 1, ply + 1, false, ctx)?;
             if score >= beta {
                 return Some(beta);
@@ -1322,7 +1468,7 @@ fn node(
         if see && checks.is_none() && !child.in_check && loses_exchange() {
             continue;
         }
-        ctx.line[ply as usize + 1] = Some(*m);
+        ctx.enter(ply as usize + 1, Some(m), pos);
         let extension = if singular && i == 0 && Some(*m) == table_move {
             let table_score = entry.map_or(0, |e| from_table(e.score, ply));
             let s_beta = table_score - SINGULAR_MARGIN * depth as i32;
@@ -1336,7 +1482,7 @@ fn node(
                 Some(*m),
                 ctx,
             )?;
-            ctx.line[ply as usize + 1] = Some(*m);
+            ctx.enter(ply as usize + 1, Some(m), pos);
             u32::from(others < s_beta)
         } else {
             0
@@ -1365,6 +1511,9 @@ fn node(
                     r -= (ctx.features.killers && killers.contains(&Some(*m))
                         || counter == Some(*m)) as i32;
                     r -= ctx.history_of(m) / 5_000;
+                    if ctx.features.continuation {
+                        r -= ctx.continuation_of(pos, m, ply) / 12_000;
+                    }
                     r.clamp(0, depth as i32 - 2) as u32
                 }
             } else if i >= 3 {
@@ -1395,7 +1544,7 @@ fn node(
         alpha = alpha.max(score);
         if alpha >= beta {
             if quiet {
-                ctx.remember_cutoff(m, &tried, ply, depth);
+                ctx.remember_cutoff(pos, m, &tried, ply, depth);
             }
             break;
         }
@@ -1491,7 +1640,9 @@ fn quiescence(
     // Only these moves are tested for the king's safety (and, for `forced`,
     // the others until one is legal).
     let shaky = pos.board().unstable(pos.turn()).map(|u| u.square);
-    let followed = |m: &Move| is_capture(pos, m) || Some(m.from) == shaky;
+    // In check (with `evasions`), every escape is followed: as if forced.
+    let evading = ctx.features.evasions && ctx.checks_bind && !ctx.giveaway && pos.is_check();
+    let followed = |m: &Move| evading || is_capture(pos, m) || Some(m.from) == shaky;
     let mut captures: Vec<Move> = moves
         .iter()
         .copied()
@@ -1604,7 +1755,9 @@ mod tests {
             assert_eq!(f.root_order, at_root, "{kind:?}");
             assert_eq!(f.root_reductions, at_root, "{kind:?}");
             assert_eq!(f.razoring, kind == GameKind::Super16, "{kind:?}");
+            assert_eq!(f.memory, kind != GameKind::Antichess, "{kind:?}");
             let rest = Features {
+                memory: true,
                 swap_exchange: true,
                 quiescence_table: true,
                 see_pruning: false,
@@ -1614,15 +1767,17 @@ mod tests {
                 razoring: false,
                 ..f
             };
-            assert_eq!(rest, Features::ALL, "only those seven parts differ");
+            assert_eq!(rest, Features::ALL, "only those eight parts differ");
         }
         assert_eq!(Features::for_game(None), Features::ALL);
         for kind in GameKind::ALL {
             let puzzles = Features::for_puzzles(Some(kind));
             assert!(!puzzles.see_pruning, "{kind:?}");
+            assert!(!puzzles.memory, "{kind:?}: each position judged alone");
             assert_eq!(
                 Features {
                     see_pruning: Features::for_game(Some(kind)).see_pruning,
+                    memory: Features::for_game(Some(kind)).memory,
                     ..puzzles
                 },
                 Features::for_game(Some(kind))
@@ -1930,6 +2085,34 @@ mod tests {
         }
     }
 
+    /// A knight checks the king and forks the queen (a pawn beside it, so
+    /// the knight alone would not draw): standing pat on the
+    /// queen's worth misjudges it; with `evasions` the quiescence search
+    /// tries the king's escapes and sees the queen fall.
+    #[test]
+    fn a_check_in_the_quiescence_search_is_answered_before_standing_pat() {
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "7k/7p/8/8/8/Q7/2n5/4K3 w - - 0 1",
+        )
+        .unwrap();
+        assert!(pos.is_check());
+        let score = |evasions: bool| {
+            let mut table = Table::new(1 << 12);
+            let limits = Limits {
+                features: Features {
+                    evasions,
+                    ..Features::ALL
+                },
+                ..Limits::depth(1)
+            };
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            quiescence(&pos, -INF, INF, 0, 0, &mut ctx).unwrap()
+        };
+        assert!(score(false) > 400, "the queen counted: {}", score(false));
+        assert!(score(true) < 0, "the queen lost: {}", score(true));
+    }
+
     #[test]
     fn a_counter_move_comes_after_the_killers() {
         let pos = Position::new(voidmate_rules::variants::standard());
@@ -1951,7 +2134,7 @@ mod tests {
             // After e4 (the move that led to ply 3), h3 cut off at ply 3;
             // Nf3 is a killer there.
             ctx.line[3] = Some(e4);
-            ctx.remember_cutoff(&h3, &[], 3, 1);
+            ctx.remember_cutoff(&pos, &h3, &[], 3, 1);
             ctx.killers[3] = [Some(nf3), None];
             let mut ordered = moves.clone();
             order(&pos, &mut ordered, None, 3, &ctx);
@@ -1966,6 +2149,101 @@ mod tests {
             // After d4 instead, h3 is no counter.
             ctx.line[3] = Some(d4);
             assert_eq!(ctx.counter(3), None);
+        }
+    }
+
+    /// With the continuation history on, a quiet reply that cut off after
+    /// a move comes first among the quiet moves after that move again, and
+    /// the replies tried before it last; after another move, neither counts.
+    #[test]
+    fn a_reply_that_cut_off_after_a_move_is_tried_first_after_it_again() {
+        let start = Position::new(voidmate_rules::variants::standard());
+        let (e4, d4) = (
+            start.parse_move("e4").unwrap(),
+            start.parse_move("d4").unwrap(),
+        );
+        let pos = start.after(&e4);
+        let (h6, a6) = (pos.parse_move("h6").unwrap(), pos.parse_move("a6").unwrap());
+        for on in [true, false] {
+            let mut table = Table::new(1 << 10);
+            let limits = Limits {
+                features: Features {
+                    continuation: on,
+                    // Only the continuation history orders the quiet moves.
+                    history: false,
+                    killers: false,
+                    counter_moves: false,
+                    ..Features::ALL
+                },
+                ..Limits::depth(4)
+            };
+            let mut ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            ctx.enter(1, Some(&e4), &start);
+            ctx.remember_cutoff(&pos, &h6, &[a6], 1, 8);
+            let mut ordered = pos.legal_moves();
+            order(&pos, &mut ordered, None, 1, &ctx);
+            let at = |m: Move| ordered.iter().position(|x| *x == m).unwrap();
+            if on {
+                assert!(ctx.continuation_of(&pos, &h6, 1) > 0);
+                assert!(ctx.continuation_of(&pos, &a6, 1) < 0);
+                assert_eq!(at(h6), 0, "the reply that cut off first: {ordered:?}");
+                assert_eq!(at(a6), ordered.len() - 1, "the one tried before it last");
+            } else {
+                assert!(ctx.continuation.is_empty(), "no table without the part");
+                assert_eq!(ctx.continuation_of(&pos, &h6, 1), 0);
+            }
+            // After d4 instead, the pair e4-h6 says nothing.
+            ctx.enter(1, Some(&d4), &start);
+            assert_eq!(ctx.continuation_of(&pos, &h6, 1), 0);
+            assert_eq!(ctx.continuation_of(&pos, &a6, 1), 0);
+        }
+    }
+
+    /// With memory on, a search leaves its quiet-move histories in the
+    /// table and the next search starts from them; a cleared table, or a
+    /// search without the part, starts from nothing.
+    #[test]
+    fn the_histories_carry_over_to_the_next_search_in_the_same_table() {
+        let pos = Position::from_fen(
+            voidmate_rules::variants::standard(),
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        )
+        .unwrap();
+        for on in [true, false] {
+            let limits = Limits {
+                features: Features {
+                    memory: on,
+                    ..Features::ALL
+                },
+                ..Limits::depth(5)
+            };
+            let mut table = Table::new(1 << 16);
+            search(&pos, &limits, &mut table).unwrap();
+            let kept = table.memory.history.clone();
+            if !on {
+                assert!(kept.is_empty(), "nothing kept without the part");
+                assert!(table.memory.counters.is_empty());
+                continue;
+            }
+            assert_eq!(kept.len(), 256 * 256);
+            assert!(kept.iter().any(|&h| h != 0), "the search learnt something");
+            assert!(table.memory.counters.iter().any(Option::is_some));
+            // The next search takes them over (and the table holds none
+            // while it runs).
+            let ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            assert_eq!(ctx.history, kept);
+            drop(ctx);
+            assert!(table.memory.history.is_empty());
+            // Given back, then forgotten with the table's entries.
+            search(&pos, &limits, &mut table).unwrap();
+            assert_eq!(table.memory.history.len(), 256 * 256);
+            table.clear();
+            assert!(table.memory.history.is_empty());
+            let ctx = Ctx::new(&pos, &limits, Instant::now(), &mut table);
+            assert!(
+                ctx.history.iter().all(|&h| h == 0),
+                "a cleared table starts afresh"
+            );
         }
     }
 

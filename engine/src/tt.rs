@@ -28,6 +28,18 @@ pub struct Table {
     entries: Vec<Option<(Entry, u8)>>,
     /// Which search the entries being written belong to.
     generation: u8,
+    /// What the last search learned of quiet moves, for the next one
+    /// (`Features::memory`).
+    pub(crate) memory: Memory,
+}
+
+/// The quiet moves' histories a search leaves for the next (empty until
+/// one does).
+#[derive(Default)]
+pub(crate) struct Memory {
+    pub history: Vec<i32>,
+    pub counters: Vec<Option<Move>>,
+    pub continuation: Vec<i32>,
 }
 
 impl Table {
@@ -36,6 +48,7 @@ impl Table {
         Table {
             entries: vec![None; size.next_power_of_two().max(2)],
             generation: 0,
+            memory: Memory::default(),
         }
     }
 
@@ -52,6 +65,7 @@ impl Table {
     pub fn clear(&mut self) {
         self.entries.fill(None);
         self.generation = 0;
+        self.memory = Memory::default();
     }
 
     /// Entries it holds at most.

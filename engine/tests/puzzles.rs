@@ -12,7 +12,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use voidmate_engine::puzzle::{self, Thresholds, LICHESS_CURVE};
-use voidmate_engine::{choose, Level, Limits, Table};
+use voidmate_engine::{choose, Features, Level, Limits, Table};
 use voidmate_rules::{variants, Position};
 
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
@@ -172,12 +172,17 @@ fn check_with_fairy_stockfish(
     curve: f64,
 ) -> (usize, Vec<String>) {
     let t = Thresholds::for_curve(curve);
+    // The parts the bot's puzzles search with (`Features::for_puzzles`),
+    // each game from a clear table, as `voidmate puzzles` and the bot do.
+    let features = Features::for_puzzles(variants::by_name(variant).unwrap().kind());
     let scan = Limits {
+        features,
         nodes: Some(10_000),
         time: None,
         ..Limits::default()
     };
     let solve = Limits {
+        features,
         nodes: Some(150_000),
         time: None,
         ..Limits::default()
@@ -188,6 +193,7 @@ fn check_with_fairy_stockfish(
     let mut disagreements = Vec::new();
     for seed in 1..=GAMES {
         let game = weak_game(variant, seed, (2, 2), 4);
+        table.clear();
         let scores = puzzle::scan(&game, &scan, &mut table);
         for p in puzzle::find(&game, &scores, &solve, &mut table, &t) {
             puzzles += 1;
@@ -292,7 +298,7 @@ fn check_at_higher_effort(
     games: usize,
     nodes: u64,
 ) -> (usize, Vec<String>) {
-    use voidmate_engine::{search, search_without, Features};
+    use voidmate_engine::{search, search_without};
     let t = Thresholds::for_curve(curve);
     let kind = variants::by_name(variant).unwrap().kind();
     let limits = |nodes: u64| Limits {
