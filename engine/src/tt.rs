@@ -40,6 +40,7 @@ pub(crate) struct Memory {
     pub history: Vec<i32>,
     pub counters: Vec<Option<Move>>,
     pub continuation: Vec<i32>,
+    pub captures: Vec<i32>,
 }
 
 impl Table {

@@ -28,7 +28,8 @@ pub struct MatchArgs {
     /// late-move-pruning, improving, iir, history-malus, log-reductions,
     /// counter-moves, partial-iterations, swap-exchange, see-pruning,
     /// quiescence-table, singular, root-order, root-reductions,
-    /// prune-unmade, razoring, continuation, memory, evasions).
+    /// prune-unmade, razoring, continuation, memory, evasions,
+    /// capture-history, null-margin).
     #[arg(long, default_value = "all")]
     pub a: String,
     /// The second engine's, likewise.
