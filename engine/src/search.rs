@@ -785,7 +785,7 @@ impl Ctx<'_> {
             self.counters[prev] = Some(*m);
         }
         if self.features.continuation {
-            let bonus = (16 * depth * depth).min(8_000) as i32;
+            let bonus = history_bonus(depth);
             for s in self.continuation_slots(pos, m, ply).into_iter().flatten() {
                 gravitate(&mut self.continuation[s], bonus);
             }
@@ -799,7 +799,7 @@ impl Ctx<'_> {
             return;
         }
         if self.features.history_malus {
-            let bonus = (16 * depth * depth).min(8_000) as i32;
+            let bonus = history_bonus(depth);
             gravitate(&mut self.history[slot(m)], bonus);
             for t in tried {
                 gravitate(&mut self.history[slot(t)], -bonus);
@@ -817,7 +817,7 @@ impl Ctx<'_> {
         if !self.features.capture_history {
             return;
         }
-        let bonus = (16 * depth * depth).min(8_000) as i32;
+        let bonus = history_bonus(depth);
         if is_capture(pos, m) {
             gravitate(&mut self.captures[capture_slot(pos, m)], bonus);
         }
@@ -900,6 +900,12 @@ impl Ctx<'_> {
             0
         }
     }
+}
+
+/// What a cut-off at `depth` adds to the histories (and the moves tried
+/// before it lose): more for a deeper search, up to a bound.
+fn history_bonus(depth: u32) -> i32 {
+    (16 * depth * depth).min(8_000) as i32
 }
 
 /// The bound of a quiet move's history score with the malus on.
@@ -1649,7 +1655,8 @@ fn node(
         if quiet && !tried.is_full() {
             tried.push(*m);
         }
-        if !quiet && is_capture(pos, m) && !tried_captures.is_full() {
+        if ctx.features.capture_history && !quiet && is_capture(pos, m) && !tried_captures.is_full()
+        {
             tried_captures.push(*m);
         }
     }
@@ -2310,8 +2317,7 @@ mod tests {
 
     /// With the capture history on, of two captures equal by victim and
     /// capturer the one that cut off comes first and the one tried before
-    /// it second, in the main search's order and the quiescence search's;
-    /// without the part nothing is kept.
+    /// it second in the search's order; without the part nothing is kept.
     #[test]
     fn a_capture_that_cut_off_before_is_tried_first_among_equals() {
         // Either rook takes an undefended pawn: Rxa5 and Rxh5 weigh alike.
