@@ -20,6 +20,7 @@
 //! The tables grow with the board's area, not with a precomputed attack
 //! table per occupancy: a few kilobytes per variant.
 
+use crate::attacks::Attacks;
 use crate::bits::{bit, squares, Bits, Set, Sets, MAX_SQUARES, ROLES};
 use crate::board::Board;
 use crate::movement::{king_steps, Component, Vector};
@@ -226,6 +227,16 @@ impl Route {
         match self {
             Route::Narrow(t) => t.reach_on(b, from, color, role),
             Route::Wide(t) => t.reach_on(b, from, color, role),
+        }
+    }
+
+    /// See [`Position::attacks`](crate::Position::attacks): `None` for a
+    /// game with a two-step walker or pieces that cross voids, whose
+    /// attacks these sets do not follow alone.
+    pub(crate) fn attacks(&self, b: &Board) -> Option<Attacks> {
+        match self {
+            Route::Narrow(t) => t.attacks_on(b),
+            Route::Wide(t) => t.attacks_on(b),
         }
     }
 
@@ -641,6 +652,49 @@ impl<B: Set> Tables<B> {
                 to |= self.ray(i, s, occ);
             }
             (to & !bits.color[color.index()] & !bits.void).count()
+        }))
+    }
+
+    /// See [`Route::attacks`]: each side's pawns, king and pieces, role by
+    /// role, their targets found as the move generator finds them (rides
+    /// stop at the first piece or void, which they attack).
+    fn attacks_on(&self, b: &Board) -> Option<Attacks> {
+        if self.walk.is_some() || self.movers.iter().any(|m| m.crosses) {
+            return None;
+        }
+        Some(B::with_sets(&b.bits, |bits| {
+            let occ = bits.color[0] | bits.color[1] | bits.void;
+            let mut by = [[0; ROLES]; 2];
+            let mut reach = [[0; ROLES]; 2];
+            for c in Color::ALL {
+                let own = bits.color[c.index()];
+                let (by, reach) = (&mut by[c.index()], &mut reach[c.index()]);
+                let mut pawns = B::ZERO;
+                for s in squares(own & bits.role[Role::Pawn.index()]) {
+                    pawns |= self.pawn_attacks[c.index()][s as usize & 127];
+                }
+                by[Role::Pawn.index()] = pawns.wide();
+                let mut king = B::ZERO;
+                for s in squares(own & bits.role[Role::King.index()]) {
+                    king |= self.king_steps[s as usize & 127];
+                }
+                by[Role::King.index()] = king.wide();
+                for m in &self.movers {
+                    let mut all = B::ZERO;
+                    let mut n = 0;
+                    for s in squares(own & bits.role[m.role]) {
+                        let mut to = m.leaps.as_ref().map_or(B::ZERO, |l| l[s as usize & 127]);
+                        for &i in &m.rays {
+                            to |= self.ray(i, s, occ);
+                        }
+                        all |= to;
+                        n += (to & !own & !bits.void).count();
+                    }
+                    by[m.role] |= all.wide();
+                    reach[m.role] += n;
+                }
+            }
+            Attacks::new(self.width as u8, by, reach)
         }))
     }
 

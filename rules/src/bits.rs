@@ -31,6 +31,8 @@ pub(crate) trait Set:
     fn bit(i: u32) -> Self;
     /// The squares of a board-kept set (all below this type's width).
     fn narrow(wide: Bits) -> Self;
+    /// The same squares in the board's widest word.
+    fn wide(self) -> Bits;
     /// The lowest and highest square of a non-empty set.
     fn first(self) -> u32;
     fn last(self) -> u32;
@@ -55,6 +57,10 @@ macro_rules! impl_set {
             #[inline]
             fn narrow(wide: Bits) -> Self {
                 wide as $t
+            }
+            #[inline]
+            fn wide(self) -> Bits {
+                self as Bits
             }
             #[inline]
             fn first(self) -> u32 {

@@ -24,6 +24,7 @@
 //! tile field), [`san`] (notation out, forgiving notation in), [`variants`]
 //! (the games and their registry).
 
+mod attacks;
 pub mod betza;
 mod bitboard;
 mod bits;
@@ -52,6 +53,7 @@ pub mod variant;
 pub mod variants;
 mod zobrist;
 
+pub use attacks::Attacks;
 pub use board::Board;
 pub use color::{ByColor, Color};
 pub use fen::FenError;

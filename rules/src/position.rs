@@ -7,7 +7,8 @@ use crate::rules::Rules;
 use crate::shared::SharedRules;
 use crate::variant::Restriction;
 use crate::{
-    Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Role, Square, Tile, WinReason,
+    Attacks, Board, Color, DrawReason, Move, MoveKind, Outcome, Piece, Role, Square, Tile,
+    WinReason,
 };
 
 /// A position reached in a game of some variant.
@@ -163,6 +164,20 @@ impl Position {
             None => 0,
         };
         crate::legal::exchange(&self.rules, &self.board, mv.from, mv.to, victim, &value)
+    }
+
+    /// Every square each side attacks, by role, and each role's reach, in
+    /// one pass over the pieces: for an evaluation that asks about most
+    /// squares (threats, undefended pieces, mobility). `None` where the game
+    /// has no bitboard route or pieces it does not follow alone (a walker
+    /// such as the Minister, pieces crossing voids, reprogrammed pieces);
+    /// ask [`is_attacked`](Position::is_attacked) and
+    /// [`reach`](Position::reach) there.
+    pub fn attacks(&self) -> Option<Attacks> {
+        if self.rules.programs.is_some() {
+            return None;
+        }
+        self.rules.bitboards.as_ref()?.attacks(&self.board)
     }
 
     /// How many squares the piece on `sq` reaches (empty or enemy), as a

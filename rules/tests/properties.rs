@@ -52,6 +52,44 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         fen
     );
 
+    // The whole-position attack sets, where the game has them, agree with
+    // the square-by-square questions on every square a piece may stand on.
+    if let Some(attacks) = pos.attacks() {
+        let mut reach = [[0u32; 16]; 2];
+        for sq in pos.rules().size().squares() {
+            if pos.tile(sq) == voidmate_rules::Tile::Void {
+                continue;
+            }
+            for c in voidmate_rules::Color::ALL {
+                prop_assert_eq!(
+                    attacks.attacked(c, sq),
+                    pos.is_attacked(sq, c),
+                    "attacks on {:?} by {:?} differ in {}",
+                    sq,
+                    c,
+                    fen
+                );
+            }
+            if let Some(p) = pos.piece_at(sq) {
+                reach[p.color.index()][p.role.index()] += pos.reach(sq);
+            }
+        }
+        for c in voidmate_rules::Color::ALL {
+            for role in voidmate_rules::Role::ALL.iter().filter(|r| r.index() < 16) {
+                if *role != voidmate_rules::Role::King {
+                    prop_assert_eq!(
+                        attacks.reach(c, *role),
+                        reach[c.index()][role.index()],
+                        "reach of {:?} {:?} differs in {}",
+                        c,
+                        role,
+                        fen
+                    );
+                }
+            }
+        }
+    }
+
     for mv in pos.legal_moves().iter() {
         let san = pos.san(mv);
         prop_assert_eq!(

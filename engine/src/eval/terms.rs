@@ -5,7 +5,7 @@
 //! one place both the search and the tuner read.
 
 use super::value;
-use voidmate_rules::{Color, GameKind, Position, Role, Square, Tile};
+use voidmate_rules::{Attacks, Color, GameKind, Position, Role, Square, Tile};
 
 /// Roles have three terms each: material, mobility and centrality.
 const ROLES: usize = Role::ALL.len();
@@ -88,6 +88,22 @@ named_terms! {
     PASSED_KINGS = "pawn.passed-kings",
     /// A rook on the rank before the enemy's back rank.
     ROOK_SEVENTH = "rook.seventh",
+    /// Standard chess: an enemy piece attacked by a piece of ours worth a
+    /// pawn or more less than it (a knight or bishop on a rook or queen, a
+    /// rook on a queen), with us to move: a threat to cash in...
+    THREAT_LESSER = "threat.lesser",
+    /// ...and with the enemy to move, who may step away (or strike first).
+    THREAT_LESSER_WAITING = "threat.lesser-waiting",
+    /// Standard chess: an enemy piece (not a pawn, not the king) attacked
+    /// and not defended, with us to move...
+    HANGING = "threat.hanging",
+    /// ...and with the enemy to move.
+    HANGING_WAITING = "threat.hanging-waiting",
+    /// Standard chess: an enemy pawn attacked and not defended, with us to
+    /// move...
+    HANGING_PAWN = "threat.hanging-pawn",
+    /// ...and with the enemy to move.
+    HANGING_PAWN_WAITING = "threat.hanging-pawn-waiting",
 }
 
 /// Where the piece-square terms start: after the role terms and the named.
@@ -247,6 +263,9 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
     let (pawns, pieces) = PawnFiles::of(pos);
     let giveaway = pos.rules().is_giveaway();
     let standard = kind == Some(GameKind::Standard);
+    // Standard chess counts threats, so it takes each side's attacks in one
+    // pass, and its pieces' mobility with them.
+    let attacks = if standard { pos.attacks() } else { None };
     sink.add(Term::TEMPO, sign(pos.turn()));
     for c in Color::ALL {
         let s = sign(c);
@@ -337,7 +356,9 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                 }
                 Role::King => {}
                 role => {
-                    sink.add(Term::mobility(role), s * pos.reach(sq) as i32);
+                    if attacks.is_none() {
+                        sink.add(Term::mobility(role), s * pos.reach(sq) as i32);
+                    }
                     if role == Role::Bishop {
                         bishops += 1;
                     }
@@ -356,6 +377,12 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
         }
         if bishops >= 2 {
             sink.add(Term::BISHOP_PAIR, s);
+        }
+        if let Some(a) = &attacks {
+            for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                sink.add(Term::mobility(role), s * a.reach(c, role) as i32);
+            }
+            threats(pos, a, c, &pieces[(!c).index()], sink);
         }
         let doubled: i32 = mine.count[..files]
             .iter()
@@ -385,6 +412,40 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
             | GameKind::Defined(_),
         )
         | None => {}
+    }
+}
+
+/// What `c`'s pieces threaten among `theirs` (the enemy's pieces): those
+/// attacked by a lesser piece, and those left undefended. A threat weighs
+/// more for the side to move, who can carry it out, than for the side that
+/// waits while the enemy moves, so each term comes in both.
+fn threats(pos: &Position, a: &Attacks, c: Color, theirs: &[(Square, Role)], sink: &mut impl Sink) {
+    let s = sign(c);
+    let to_move = pos.turn() == c;
+    for &(sq, role) in theirs {
+        if role == Role::King || !a.attacked(c, sq) {
+            continue;
+        }
+        let lesser = role != Role::Pawn
+            && a.roles(c, sq)
+                .any(|r| !matches!(r, Role::Pawn | Role::King) && value(r) + 100 <= value(role));
+        if lesser {
+            let t = if to_move {
+                Term::THREAT_LESSER
+            } else {
+                Term::THREAT_LESSER_WAITING
+            };
+            sink.add(t, s);
+        }
+        if !a.attacked(!c, sq) {
+            let t = match (role == Role::Pawn, to_move) {
+                (false, true) => Term::HANGING,
+                (false, false) => Term::HANGING_WAITING,
+                (true, true) => Term::HANGING_PAWN,
+                (true, false) => Term::HANGING_PAWN_WAITING,
+            };
+            sink.add(t, s);
+        }
     }
 }
 
@@ -612,6 +673,68 @@ mod tests {
             count("4k3/2p4p/3P4/8/8/8/8/4K3 w - - 0 1", Term::PASSED),
             -1
         );
+    }
+
+    #[test]
+    fn threats_by_lesser_pieces_and_undefended_pieces_count_for_whoever_may_strike() {
+        // The knight on c3 attacks the black queen, which nothing defends;
+        // the queen attacks the undefended rook on h1. White to move.
+        let fen = "4k3/8/8/3q4/8/2N5/8/4K2R w K - 0 1";
+        assert_eq!(count(fen, Term::THREAT_LESSER), 1);
+        assert_eq!(count(fen, Term::THREAT_LESSER_WAITING), 0);
+        assert_eq!(count(fen, Term::HANGING), 1, "the queen");
+        assert_eq!(count(fen, Term::HANGING_WAITING), -1, "the rook");
+        // Black to move: the same threats, waiting and to move swapped.
+        let fen = "4k3/8/8/3q4/8/2N5/8/4K2R b K - 0 1";
+        assert_eq!(count(fen, Term::THREAT_LESSER), 0);
+        assert_eq!(count(fen, Term::THREAT_LESSER_WAITING), 1);
+        assert_eq!(count(fen, Term::HANGING), -1);
+        assert_eq!(count(fen, Term::HANGING_WAITING), 1);
+        // A queen attacking a rook is no lesser threat; a defended rook
+        // does not hang.
+        let queen_on_rook = "4k3/8/8/3q4/8/8/8/6KR b - - 0 1";
+        assert_eq!(count(queen_on_rook, Term::THREAT_LESSER), 0);
+        assert_eq!(count(queen_on_rook, Term::HANGING), 0);
+        assert_eq!(count(queen_on_rook, Term::HANGING_WAITING), 0);
+        // A pawn alone on d5 under the rook's eye hangs; with e6 beside it,
+        // not.
+        assert_eq!(
+            count("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", Term::HANGING_PAWN),
+            1
+        );
+        assert_eq!(
+            count("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", Term::HANGING_PAWN),
+            0
+        );
+        // The king is never counted, and other games count no threats.
+        assert_eq!(
+            count("4k3/8/8/8/8/8/8/3KR3 b - - 0 1", Term::HANGING_WAITING),
+            0
+        );
+        let void =
+            Position::from_fen(variants::void(), &Position::new(variants::void()).fen()).unwrap();
+        assert_eq!(counted(&void, Term::HANGING_WAITING), 0);
+    }
+
+    #[test]
+    fn standard_mobility_from_the_attack_sets_is_each_piece_s_reach() {
+        let mut pos = Position::new(variants::standard());
+        for san in [
+            "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1",
+        ] {
+            let m = pos.parse_move(san).unwrap();
+            pos.play(&m).unwrap();
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let expected: i32 = pos
+                .rules()
+                .size()
+                .squares()
+                .filter_map(|sq| pos.piece_at(sq).filter(|p| p.role == role).map(|p| (sq, p)))
+                .map(|(sq, p)| sign(p.color) * pos.reach(sq) as i32)
+                .sum();
+            assert_eq!(counted(&pos, Term::mobility(role)), expected, "{role:?}");
+        }
     }
 
     #[test]
