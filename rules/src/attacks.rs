@@ -17,12 +17,21 @@ use crate::{Color, Role, Square};
 pub struct Attacks {
     width: u8,
     by: [[Bits; ROLES]; 2],
+    /// Each side's attacks, every role together: an evaluation asks this
+    /// most often.
+    all: [Bits; 2],
     reach: [[u32; ROLES]; 2],
 }
 
 impl Attacks {
     pub(crate) fn new(width: u8, by: [[Bits; ROLES]; 2], reach: [[u32; ROLES]; 2]) -> Attacks {
-        Attacks { width, by, reach }
+        let all = by.map(|sets| sets.iter().fold(0, |acc, &set| acc | set));
+        Attacks {
+            width,
+            by,
+            all,
+            reach,
+        }
     }
 
     #[inline]
@@ -33,8 +42,7 @@ impl Attacks {
     /// Is `sq` attacked by a piece of `by`?
     #[inline]
     pub fn attacked(&self, by: Color, sq: Square) -> bool {
-        let m = self.mask(sq);
-        self.by[by.index()].iter().any(|&set| set & m != 0)
+        self.all[by.index()] & self.mask(sq) != 0
     }
 
     /// Is `sq` attacked by a piece of `by` of role `role`?

@@ -706,14 +706,18 @@ mod tests {
             count("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", Term::HANGING_PAWN),
             0
         );
-        // The king is never counted, and other games count no threats.
+        // The king is never counted, and other games count no threats:
+        // antichess, with the first position's pieces, counts none.
         assert_eq!(
             count("4k3/8/8/8/8/8/8/3KR3 b - - 0 1", Term::HANGING_WAITING),
             0
         );
-        let void =
-            Position::from_fen(variants::void(), &Position::new(variants::void()).fen()).unwrap();
-        assert_eq!(counted(&void, Term::HANGING_WAITING), 0);
+        let giveaway =
+            Position::from_fen(variants::antichess(), "4k3/8/8/3q4/8/2N5/8/4K2R w - - 0 1")
+                .unwrap();
+        for t in [Term::THREAT_LESSER, Term::HANGING, Term::HANGING_WAITING] {
+            assert_eq!(counted(&giveaway, t), 0);
+        }
     }
 
     #[test]
