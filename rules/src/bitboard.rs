@@ -647,10 +647,7 @@ impl<B: Set> Tables<B> {
         Some(B::with_sets(&b.bits, |bits| {
             let s = bit(from, self.width as u8);
             let occ = bits.color[0] | bits.color[1] | bits.void;
-            let mut to = m.leaps.as_ref().map_or(B::ZERO, |l| l[s as usize & 127]);
-            for &i in &m.rays {
-                to |= self.ray(i, s, occ);
-            }
+            let to = self.targets(m, s, occ);
             (to & !bits.color[color.index()] & !bits.void).count()
         }))
     }
@@ -683,10 +680,7 @@ impl<B: Set> Tables<B> {
                     let mut all = B::ZERO;
                     let mut n = 0;
                     for s in squares(own & bits.role[m.role]) {
-                        let mut to = m.leaps.as_ref().map_or(B::ZERO, |l| l[s as usize & 127]);
-                        for &i in &m.rays {
-                            to |= self.ray(i, s, occ);
-                        }
+                        let to = self.targets(m, s, occ);
                         all |= to;
                         n += (to & !own & !bits.void).count();
                     }
@@ -696,6 +690,17 @@ impl<B: Set> Tables<B> {
             }
             Attacks::new(self.width as u8, by, reach)
         }))
+    }
+
+    /// The squares the piece moving as `m` on `s` attacks (its leaps and
+    /// its rides, each ride's first blocker in `occ` included).
+    #[inline]
+    fn targets(&self, m: &Mover<B>, s: u32, occ: B) -> B {
+        let mut to = m.leaps.as_ref().map_or(B::ZERO, |l| l[s as usize & 127]);
+        for &i in &m.rays {
+            to |= self.ray(i, s, occ);
+        }
+        to
     }
 
     /// The squares a rider along ray `i` from `s` reaches, the first
