@@ -89,9 +89,6 @@ struct Mover<B> {
     leaps: Option<Table<B>>,
     rays: Vec<usize>,
     crosses: bool,
-    /// Every leap and ride goes both ways, so the squares from which such
-    /// a piece would attack a square are those it reaches from it.
-    symmetric: bool,
 }
 
 /// The two-step walker (the Minister): its role, its steps from each
@@ -282,7 +279,6 @@ impl Tables<Bits> {
                     leaps: m.leaps.as_ref().map(narrow),
                     rays: m.rays.clone(),
                     crosses: m.crosses,
-                    symmetric: m.symmetric,
                 })
                 .collect(),
             king_steps: narrow(&self.king_steps),
@@ -441,15 +437,12 @@ impl Tables<Bits> {
                 leaps: None,
                 rays: Vec::new(),
                 crosses: rd.movement.crosses_void,
-                symmetric: true,
             };
             let mut leaps = Vec::new();
-            let mut rides = Vec::new();
             for c in &rd.movement.components {
                 match c {
                     Component::Leap(vs) => leaps.extend(vs.iter().copied()),
                     Component::Ride { dirs, .. } => {
-                        rides.extend(dirs.iter().copied());
                         for &v in dirs {
                             mover.rays.push(ray_index(v, &mut ray_vectors));
                             let back = ray_index((-v.0, -v.1), &mut ray_vectors);
@@ -474,11 +467,9 @@ impl Tables<Bits> {
                     Component::Pawn
                     | Component::Path(_)
                     | Component::Hop { .. }
-                    | Component::Only { .. } => mover.symmetric = false,
+                    | Component::Only { .. } => {}
                 }
             }
-            let both_ways = |vs: &[Vector]| vs.iter().all(|&(f, r)| vs.contains(&(-f, -r)));
-            mover.symmetric &= both_ways(&leaps) && both_ways(&rides);
             if !leaps.is_empty() {
                 let reversed: Vec<Vector> = leaps.iter().map(|&(f, r)| (-f, -r)).collect();
                 mover.leaps = Some(set_of(&leaps));
@@ -697,24 +688,7 @@ impl<B: Set> Tables<B> {
                     reach[m.role] += n;
                 }
             }
-            // Safe checks: squares from which a piece would attack the enemy
-            // king, that a piece of that role could move to, and that the
-            // enemy does not attack.
-            let mut checks = [[0; ROLES]; 2];
-            for c in Color::ALL {
-                let enemy = bits.color[(!c).index()];
-                let mut kings = squares(enemy & bits.role[Role::King.index()]);
-                let (Some(k), None) = (kings.next(), kings.next()) else {
-                    continue;
-                };
-                let guarded = by[(!c).index()].iter().fold(0, |acc, &set| acc | set);
-                let open = !(bits.color[c.index()] | bits.void).wide() & !guarded;
-                for m in self.movers.iter().filter(|m| m.symmetric) {
-                    let from = self.targets(m, k, occ).wide();
-                    checks[c.index()][m.role] += (from & by[c.index()][m.role] & open).count_ones();
-                }
-            }
-            Attacks::new(self.width as u8, self.board.wide(), by, reach, checks)
+            Attacks::new(self.width as u8, by, reach)
         }))
     }
 

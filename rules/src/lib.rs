@@ -53,7 +53,7 @@ pub mod variant;
 pub mod variants;
 mod zobrist;
 
-pub use attacks::{Attacks, Zone};
+pub use attacks::Attacks;
 pub use board::Board;
 pub use color::{ByColor, Color};
 pub use fen::FenError;

@@ -104,11 +104,6 @@ named_terms! {
     HANGING_PAWN = "threat.hanging-pawn",
     /// ...and with the enemy to move.
     HANGING_PAWN_WAITING = "threat.hanging-pawn-waiting",
-    /// Standard chess: a passed pawn whose next square is empty and not
-    /// attacked by the enemy, by its ranks come, squared: free to run...
-    PASSED_FREE = "pawn.passed-free",
-    /// ...and one whose next square is taken, by the same measure.
-    PASSED_BLOCKED = "pawn.passed-blocked",
 }
 
 /// Where the piece-square terms start: after the role terms and the named.
@@ -122,17 +117,8 @@ const SQUARE_BASE: usize = 3 * ROLES + NAMED.len();
 const SQUARE_ROLES: usize = 6;
 const HALF_BOARD: usize = 32;
 
-/// Where the king-danger terms start: after the piece-square terms.
-const DANGER_BASE: usize = SQUARE_BASE + SQUARE_ROLES * HALF_BOARD;
-
-/// Standard chess's king danger comes in this many steps ([`Term::danger`]),
-/// each a term of its own, so that the tuner fits how fast danger grows
-/// (an attack of three pieces is worth far more than three attacks of one)
-/// while the score stays a weighted sum.
-pub const DANGER_STEPS: usize = 16;
-
 /// How many terms there are.
-pub const COUNT: usize = DANGER_BASE + DANGER_STEPS;
+pub const COUNT: usize = SQUARE_BASE + SQUARE_ROLES * HALF_BOARD;
 
 impl Term {
     /// The value of a piece of `role`.
@@ -159,14 +145,6 @@ impl Term {
         })
     }
 
-    /// Standard chess: the enemy's attack on a king has reached step
-    /// `step` (1 to [`DANGER_STEPS`]; see `king_danger`). `None` outside.
-    pub fn danger(step: usize) -> Option<Term> {
-        (1..=DANGER_STEPS)
-            .contains(&step)
-            .then(|| Term((DANGER_BASE + step - 1) as u16))
-    }
-
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -190,7 +168,6 @@ impl Term {
             1 => format!("mobility.{}", role(1)),
             2 => format!("centre.{}", role(2)),
             _ if i < SQUARE_BASE => NAMED[i - 3 * ROLES].to_string(),
-            _ if i >= DANGER_BASE => format!("king.danger.{}", i - DANGER_BASE + 1),
             _ => {
                 let k = i - SQUARE_BASE;
                 let (role, at) = (Role::ALL[k / HALF_BOARD], k % HALF_BOARD);
@@ -348,15 +325,6 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                             let race = stop.distance(theirs) as i32 - stop.distance(ours) as i32;
                             sink.add(Term::PASSED_KINGS, s * race);
                         }
-                        if let (Some(a), Some(stop)) =
-                            (&attacks, ahead(r).map(|a| Square::new(f as u8, a)))
-                        {
-                            if pos.piece_at(stop).is_some() {
-                                sink.add(Term::PASSED_BLOCKED, s * progress * progress);
-                            } else if !a.attacked(!c, stop) {
-                                sink.add(Term::PASSED_FREE, s * progress * progress);
-                            }
-                        }
                     }
                     // The squares a pawn attacks, and those of the pawns
                     // that would defend it.
@@ -415,12 +383,6 @@ pub fn features(pos: &Position, sink: &mut impl Sink) {
                 sink.add(Term::mobility(role), s * a.reach(c, role) as i32);
             }
             threats(pos, a, c, &pieces[(!c).index()], sink);
-            if let Some(k) = their_king {
-                let queen = pieces[c.index()].iter().any(|&(_, r)| r == Role::Queen);
-                if let Some(t) = Term::danger(king_danger(a, c, k, queen)) {
-                    sink.add(t, s);
-                }
-            }
         }
         let doubled: i32 = mine.count[..files]
             .iter()
@@ -485,42 +447,6 @@ fn threats(pos: &Position, a: &Attacks, c: Color, theirs: &[(Square, Role)], sin
             sink.add(t, s);
         }
     }
-}
-
-/// How far `c`'s attack on the enemy king on `k` has come, in
-/// [`Term::danger`]'s steps (0 for none): the squares of the king's zone
-/// each of `c`'s pieces hits, weighted by the piece (a queen's count most),
-/// and those the king alone defends once more, and the safe checks each
-/// kind of piece has (two at most a kind). An attack by one kind of
-/// piece, or without the queen, counts half: it is rarely mate.
-fn king_danger(a: &Attacks, c: Color, k: Square, queen: bool) -> usize {
-    let zone = a.zone(k);
-    let mut units = 0;
-    let mut kinds = 0;
-    for (role, weight, check) in [
-        (Role::Knight, 2, 6),
-        (Role::Bishop, 2, 4),
-        (Role::Rook, 3, 6),
-        (Role::Queen, 4, 6),
-    ] {
-        let hits = a.hits(c, role, zone);
-        if hits > 0 {
-            units += weight * hits;
-            kinds += 1;
-        }
-        units += check * a.safe_checks(c, role).min(2);
-    }
-    if units == 0 {
-        return 0;
-    }
-    units += a.weak_hits(c, zone);
-    if kinds < 2 {
-        units /= 2;
-    }
-    if !queen {
-        units /= 2;
-    }
-    (units as usize / 2).min(DANGER_STEPS)
 }
 
 fn king_safety(pos: &Position, c: Color, k: Square, mine: &PawnFiles, sink: &mut impl Sink) {
@@ -794,69 +720,6 @@ mod tests {
         }
     }
 
-    /// White's king-danger step less Black's.
-    fn danger(pos: &Position) -> i32 {
-        (1..=DANGER_STEPS)
-            .map(|step| step as i32 * counted(pos, Term::danger(step).unwrap()))
-            .sum()
-    }
-
-    #[test]
-    fn an_attack_on_the_king_grows_with_its_pieces_and_the_queen() {
-        let standard = |fen: &str| Position::from_fen(variants::standard(), fen).unwrap();
-        let quiet = standard("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
-        let queen = standard("6k1/5ppp/8/7Q/8/8/5PPP/6K1 w - - 0 1");
-        let queen_knight = standard("6k1/5ppp/8/6NQ/8/8/5PPP/6K1 w - - 0 1");
-        let rook_knight = standard("6k1/5ppp/8/6NR/8/8/5PPP/6K1 w - - 0 1");
-        assert_eq!(danger(&quiet), 0);
-        assert!(danger(&queen) > 0, "the queen alone hits f7 and h7");
-        assert!(
-            danger(&queen_knight) > 2 * danger(&queen),
-            "a second piece more than doubles it"
-        );
-        assert!(
-            danger(&rook_knight) < danger(&queen_knight),
-            "an attack without the queen counts less"
-        );
-        // The same attack by Black, on White's king, counts against White.
-        let mirrored = standard("6k1/5ppp/8/8/6nq/8/5PPP/6K1 b - - 0 1");
-        assert_eq!(danger(&mirrored), -danger(&queen_knight));
-        // Only standard chess counts it.
-        let giveaway = Position::from_fen(
-            variants::antichess(),
-            "6k1/5ppp/8/6NQ/8/8/5PPP/6K1 w - - 0 1",
-        )
-        .unwrap();
-        assert_eq!(danger(&giveaway), 0);
-        assert_eq!(Term::danger(0), None);
-        assert_eq!(Term::danger(DANGER_STEPS + 1), None);
-        assert_eq!(
-            Term::named("king.danger.1"),
-            Term::danger(1),
-            "named by their steps"
-        );
-    }
-
-    #[test]
-    fn a_passed_pawn_is_free_blocked_or_watched() {
-        // d5 has come four ranks; d6 is empty and unwatched, then taken by
-        // a knight, then watched by the king from e7.
-        let free = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1";
-        let blocked = "4k3/8/3n4/3P4/8/8/8/4K3 w - - 0 1";
-        let watched = "8/4k3/8/3P4/8/8/8/4K3 w - - 0 1";
-        assert_eq!(count(free, Term::PASSED_FREE), 16);
-        assert_eq!(count(free, Term::PASSED_BLOCKED), 0);
-        assert_eq!(count(blocked, Term::PASSED_BLOCKED), 16);
-        assert_eq!(count(blocked, Term::PASSED_FREE), 0);
-        assert_eq!(count(watched, Term::PASSED_FREE), 0);
-        assert_eq!(count(watched, Term::PASSED_BLOCKED), 0);
-        // Black's passer on d4 (four ranks from its side) counts against.
-        assert_eq!(
-            count("4k3/8/8/8/3p4/8/8/K7 w - - 0 1", Term::PASSED_FREE),
-            -16
-        );
-    }
-
     #[test]
     fn standard_mobility_from_the_attack_sets_is_each_piece_s_reach() {
         let mut pos = Position::new(variants::standard());
@@ -1002,7 +865,7 @@ mod tests {
         counts
             .0
             .into_iter()
-            .filter(|(t, _)| (SQUARE_BASE..DANGER_BASE).contains(&t.index()))
+            .filter(|(t, _)| t.index() >= SQUARE_BASE)
             .collect()
     }
 
@@ -1021,7 +884,7 @@ mod tests {
         );
         assert_eq!(
             Term::named("square.queen.d8").map(Term::index),
-            Some(DANGER_BASE - 1 - 32),
+            Some(COUNT - 1 - 32),
             "the queen's last square, before the king's 32"
         );
         assert_eq!(Term::square(Role::Minister, 0, 0), None);
@@ -1036,7 +899,7 @@ mod tests {
         assert_eq!(squares.len(), 6 * 32, "each term for one mirrored pair");
         assert!(squares
             .iter()
-            .all(|t| (SQUARE_BASE..DANGER_BASE).contains(&t.index())));
+            .all(|t| t.index() >= SQUARE_BASE && t.index() < COUNT));
     }
 
     #[test]
